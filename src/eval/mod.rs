@@ -1,0 +1,3 @@
+//! The evaluation core (placeholder while the core is written).
+pub mod model;
+pub mod report;

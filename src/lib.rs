@@ -1,0 +1,39 @@
+//! # fieldscope
+//!
+//! How well does a model extract structured data? fieldscope compares a
+//! ground-truth file with one prediction file per model and reports
+//! precision, recall, F1 and accuracy (micro and macro), match categories,
+//! CER, line-item matching and the document-level scores, exactly as
+//! `SPEC.md` defines them.
+//!
+//! ## A tour
+//!
+//! * [`io`] turns bytes into records: JSON arrays, JSON id maps, JSONL and
+//!   CSV; UTF-8 is checked, a BOM skipped, text NFC-normalised. Errors name
+//!   file, line and column.
+//! * [`eval`] is the pure core: no I/O, no web, no plotting. Give it the
+//!   records, an optional JSON Schema and a [`eval::Config`]; it returns an
+//!   [`eval::Report`] whose JSON form is the contract of SPEC §5.
+//! * [`export`] renders a report as JSON, Markdown, LaTeX or CSV.
+//! * The `fieldscope` binary is the command-line tool: `fieldscope eval
+//!   --truth T --pred NAME=P …`.
+//!
+//! ```ignore
+//! use fieldscope::{eval, io};
+//! let truth = io::parse_records("truth.jsonl", br#"{"id":"a","total":10}"#).unwrap();
+//! let pred = io::parse_records("m.jsonl", br#"{"id":"a","total":"10.00"}"#).unwrap();
+//! let input = eval::EvalInput {
+//!     truth,
+//!     models: vec![eval::ModelInput::new("m", pred)],
+//!     schema: None,
+//! };
+//! let report = eval::evaluate(&input, &eval::Config::default(), false).unwrap();
+//! assert_eq!(report.models[0].micro.f1, 1.0);
+//! ```
+
+pub mod error;
+pub mod eval;
+pub mod export;
+pub mod io;
+
+pub use error::{Error, ErrorKind};

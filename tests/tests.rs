@@ -1,0 +1,2 @@
+//! All integration tests, one binary.
+mod suite;
