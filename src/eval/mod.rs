@@ -1,3 +1,36 @@
-//! The evaluation core (placeholder while the core is written).
+//! The evaluation core: every rule and score of SPEC.md.
+//!
+//! Invariant: this module does no I/O and knows no web, UI or plotting
+//! types (no `std::fs`, `std::net`, `web_sys`, `leptos`, `plotters`); a test
+//! in `tests/suite/architecture.rs` enforces it. Everything else in the crate
+//! calls it; it calls nothing outside `crate::error`.
+//!
+//! Map:
+//! * [`config`] — SPEC §4: defaults, presets, layers, validation.
+//! * [`dataset`] — SPEC §1.1, §1.3: ids, matching, raw model output, cost.
+//! * [`paths`] — SPEC §1.2: flattening, kinds, what a schema says.
+//! * [`normalize`] — SPEC §1.4, §2.1: absent values, strings, numbers, dates.
+//! * [`distance`] — SPEC §2.2: Levenshtein, similarity, CER counts.
+//! * [`compare`] — SPEC §2.3: the outcome of one pair.
+//! * [`counts`] — SPEC §3.1–§3.2: counts and every ratio from them.
+//! * [`sets`] — SPEC §3.3 (M1); [`items`] — SPEC §3.4 (M3).
+//! * [`evaluate`] — the whole pass; [`report`] — SPEC §5's structs.
+
+pub mod compare;
+pub mod config;
+pub mod counts;
+pub mod dataset;
+pub mod distance;
+pub mod evaluate;
+pub mod items;
 pub mod model;
+pub mod normalize;
+pub mod paths;
 pub mod report;
+pub mod sets;
+
+pub use compare::ValueType;
+pub use config::{Config, ConfigBuilder, DateOrder, IncorrectCountsAs, MacroF1, MatchMethod, Preset};
+pub use evaluate::{compile_schema, evaluate, EvalInput, ModelInput};
+pub use model::{Record, RecordFile};
+pub use report::{Counts, ModelReport, Outcome, Report, Scores};

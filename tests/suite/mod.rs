@@ -1,1 +1,3 @@
-//! Test modules.
+//! Test modules (one integration binary).
+mod common;
+mod spec_examples;

@@ -1,0 +1,375 @@
+//! The outcome of one (document, field) pair (SPEC §2.1–§2.3).
+//!
+//! Owns: choosing how a value is compared ([`ValueType`]), the match rules
+//! of each type and string method, and the per-value CER. Pure; depends on
+//! `normalize`, `distance`, the config and the report's `Outcome`.
+
+use crate::eval::config::{Config, MatchMethod};
+use crate::eval::distance::{levenshtein, CerCount};
+use crate::eval::normalize::{
+    normalize_str, numbers_equal, numeric_strings_equal, parse_bool, parse_date, parse_number,
+    value_text, AbsentValues,
+};
+use crate::eval::report::Outcome;
+use serde_json::Value;
+
+/// How the values of a field are compared (SPEC §2.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueType {
+    /// Normalised strings under `string_match.method` (exact / partial /
+    /// incorrect).
+    String,
+    /// Parsed numbers, equal within `numeric_tolerance` (exact or incorrect).
+    Number,
+    /// `numeric_string_fields`: integers with leading zeros removed.
+    NumericString,
+    /// Calendar dates.
+    Date,
+    /// Booleans.
+    Boolean,
+}
+
+/// The type hint a JSON Schema gives a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemaHint {
+    String,
+    Number,
+    Date,
+    Boolean,
+}
+
+/// The result of comparing one pair.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Comparison {
+    pub outcome: Outcome,
+    /// `similarity(t, p)` when both sides are present and compared as strings.
+    pub similarity: Option<f64>,
+    /// The CER counts when the truth is present (SPEC §2.2).
+    pub cer: Option<CerCount>,
+    /// The per-value CER (`cer` as a ratio), when the truth is present.
+    pub cer_rate: Option<f64>,
+}
+
+/// Compares values under one configuration.
+#[derive(Debug, Clone)]
+pub struct Comparer<'c> {
+    pub config: &'c Config,
+    pub absent: AbsentValues,
+}
+
+impl<'c> Comparer<'c> {
+    pub fn new(config: &'c Config) -> Self {
+        Comparer {
+            config,
+            absent: AbsentValues::new(&config.absent_values),
+        }
+    }
+
+    /// Whether a value is absent (SPEC §1.4).
+    pub fn is_absent(&self, v: Option<&Value>) -> bool {
+        self.absent.is_absent(v)
+    }
+
+    /// The normalised text of a value (SPEC §2.1 strings; non-strings as
+    /// their JSON text).
+    pub fn normalized(&self, v: &Value) -> String {
+        normalize_str(&value_text(v), self.config.case_sensitive)
+    }
+
+    /// How a field's value is compared, decided in this order: the field is
+    /// listed in `numeric_string_fields`, then `date_fields`; the schema says
+    /// `format: date`/`date-time`, `number`/`integer`, `boolean`; the truth
+    /// value is a JSON number, a JSON boolean; otherwise a string.
+    pub fn value_type(&self, path: &str, hint: Option<SchemaHint>, truth: Option<&Value>) -> ValueType {
+        if self.config.numeric_string_fields.iter().any(|f| f == path) {
+            return ValueType::NumericString;
+        }
+        if self.config.date_fields.iter().any(|f| f == path) {
+            return ValueType::Date;
+        }
+        match hint {
+            Some(SchemaHint::Date) => return ValueType::Date,
+            Some(SchemaHint::Number) => return ValueType::Number,
+            Some(SchemaHint::Boolean) => return ValueType::Boolean,
+            _ => {}
+        }
+        match truth {
+            Some(Value::Number(_)) => ValueType::Number,
+            Some(Value::Bool(_)) => ValueType::Boolean,
+            _ => ValueType::String,
+        }
+    }
+
+    /// The outcome of one pair (SPEC §2.3): absent/absent is a true
+    /// negative, present/absent missed, absent/present spurious; two
+    /// present values are exact, partial or incorrect by their type's rule.
+    pub fn compare(&self, ty: ValueType, truth: Option<&Value>, pred: Option<&Value>) -> Comparison {
+        let t_absent = self.is_absent(truth);
+        let p_absent = self.is_absent(pred);
+        match (truth, pred) {
+            (Some(t), Some(p)) if !t_absent && !p_absent => {
+                let nt = self.normalized(t);
+                let np = self.normalized(p);
+                self.compare_present(ty, t, p, &nt, &np)
+            }
+            (Some(t), _) if !t_absent => {
+                let cer = CerCount::absent_prediction(&self.normalized(t));
+                Comparison {
+                    outcome: Outcome::Missed,
+                    similarity: None,
+                    cer: Some(cer),
+                    cer_rate: Some(cer.rate(true)),
+                }
+            }
+            _ => Comparison {
+                outcome: if p_absent {
+                    Outcome::TrueNegative
+                } else {
+                    Outcome::Spurious
+                },
+                similarity: None,
+                cer: None,
+                cer_rate: None,
+            },
+        }
+    }
+
+    /// Two present values with their normalised texts `nt`, `np`.
+    pub fn compare_present(&self, ty: ValueType, t: &Value, p: &Value, nt: &str, np: &str) -> Comparison {
+        let edits = levenshtein(nt, np);
+        let (lt, lp) = (nt.chars().count(), np.chars().count());
+        let cer = CerCount { edits, len: lt };
+        let cer_rate = cer.rate(false);
+        let longest = lt.max(lp);
+        let similarity = if longest == 0 {
+            1.0
+        } else {
+            1.0 - edits as f64 / longest as f64
+        };
+        let outcome = match ty {
+            ValueType::String => self.string_outcome(nt == np, similarity, cer_rate),
+            _ => exact_or_incorrect(self.typed_equal(ty, t, p, nt, np)),
+        };
+        Comparison {
+            outcome,
+            similarity: Some(similarity),
+            cer: Some(cer),
+            cer_rate: Some(cer_rate),
+        }
+    }
+
+    /// Whether two present values match exactly (partial does not count):
+    /// the test item matching uses (SPEC §3.4), without computing CER where
+    /// it can be avoided.
+    pub fn is_exact(&self, ty: ValueType, t: &Value, p: &Value, nt: &str, np: &str) -> bool {
+        if ty != ValueType::String {
+            return self.typed_equal(ty, t, p, nt, np);
+        }
+        if nt == np {
+            return true;
+        }
+        let (lt, lp) = (nt.chars().count(), np.chars().count());
+        match self.config.string_match.method {
+            MatchMethod::Exact => false,
+            MatchMethod::Similarity => {
+                let longest = lt.max(lp);
+                // Levenshtein ≥ |lt − lp|, so similarity ≤ 1 − |lt − lp| / longest.
+                let bound = 1.0 - lt.abs_diff(lp) as f64 / longest as f64;
+                let threshold = self.config.partial_matching.string.exact_threshold;
+                bound >= threshold
+                    && 1.0 - levenshtein(nt, np) as f64 / longest as f64 >= threshold
+            }
+            MatchMethod::Cer => {
+                let cer = CerCount {
+                    edits: levenshtein(nt, np),
+                    len: lt,
+                };
+                cer.rate(false) <= self.config.string_match.cer_threshold
+            }
+        }
+    }
+
+    /// SPEC §2.3 string rule by `string_match.method`.
+    fn string_outcome(&self, equal: bool, similarity: f64, cer: f64) -> Outcome {
+        let c = self.config;
+        match c.string_match.method {
+            MatchMethod::Exact => exact_or_incorrect(equal),
+            MatchMethod::Cer => exact_or_incorrect(cer <= c.string_match.cer_threshold),
+            MatchMethod::Similarity => {
+                let th = &c.partial_matching.string;
+                if equal || similarity >= th.exact_threshold {
+                    Outcome::Exact
+                } else if similarity >= th.partial_threshold {
+                    Outcome::Partial
+                } else {
+                    Outcome::Incorrect
+                }
+            }
+        }
+    }
+
+    /// Equality of numbers, numeric strings, dates and booleans; a value
+    /// that does not read as its type is compared as a normalised string.
+    fn typed_equal(&self, ty: ValueType, t: &Value, p: &Value, nt: &str, np: &str) -> bool {
+        let c = self.config;
+        let typed = match ty {
+            ValueType::Number => match (parse_number(t), parse_number(p)) {
+                (Some(a), Some(b)) => Some(numbers_equal(a, b, c.numeric_tolerance)),
+                _ => None,
+            },
+            ValueType::NumericString => numeric_strings_equal(nt, np),
+            ValueType::Date => match (
+                parse_date(&value_text(t), c.date_order),
+                parse_date(&value_text(p), c.date_order),
+            ) {
+                (Some(a), Some(b)) => Some(a == b),
+                _ => None,
+            },
+            ValueType::Boolean => match (parse_bool(t), parse_bool(p)) {
+                (Some(a), Some(b)) => Some(a == b),
+                _ => None,
+            },
+            ValueType::String => None,
+        };
+        typed.unwrap_or(nt == np)
+    }
+}
+
+fn exact_or_incorrect(equal: bool) -> Outcome {
+    if equal {
+        Outcome::Exact
+    } else {
+        Outcome::Incorrect
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::config::Preset;
+    use serde_json::json;
+
+    fn outcome(cfg: &Config, ty: ValueType, t: Value, p: Value) -> Outcome {
+        Comparer::new(cfg).compare(ty, Some(&t), Some(&p)).outcome
+    }
+
+    #[test]
+    fn absent_present_table() {
+        let cfg = Config::default();
+        let c = Comparer::new(&cfg);
+        let s = ValueType::String;
+        assert_eq!(c.compare(s, None, None).outcome, Outcome::TrueNegative);
+        assert_eq!(c.compare(s, Some(&json!("N/A")), Some(&json!(null))).outcome, Outcome::TrueNegative);
+        assert_eq!(c.compare(s, Some(&json!("x")), Some(&json!("NOT_FOUND"))).outcome, Outcome::Missed);
+        assert_eq!(c.compare(s, None, Some(&json!("x"))).outcome, Outcome::Spurious);
+        let missed = c.compare(s, Some(&json!("abc")), None);
+        assert_eq!(missed.cer_rate, Some(1.0));
+        assert_eq!(missed.cer, Some(CerCount { edits: 3, len: 3 }));
+    }
+
+    #[test]
+    fn similarity_method_thresholds() {
+        let cfg = Config::default();
+        let s = ValueType::String;
+        assert_eq!(outcome(&cfg, s, json!(" ACME  Corp "), json!("acme corp")), Outcome::Exact);
+        // 1 edit in 20 characters: similarity 0.95.
+        assert_eq!(outcome(&cfg, s, json!("abcdefghijklmnopqrst"), json!("abcdefghijklmnopqrsx")), Outcome::Exact);
+        // "abcdef" vs "abcxyz": similarity 0.5 → partial.
+        assert_eq!(outcome(&cfg, s, json!("abcdef"), json!("abcxyz")), Outcome::Partial);
+        // "abcdef" vs "axyzuv": similarity 1/6 → incorrect.
+        assert_eq!(outcome(&cfg, s, json!("abcdef"), json!("axyzuv")), Outcome::Incorrect);
+        // Exactly at the exact threshold: 3 edits in 20 → 0.85.
+        assert_eq!(outcome(&cfg, s, json!("abcdefghijklmnopqrst"), json!("abcdefghijklmnopqxyz")), Outcome::Exact);
+        // 0.40 exactly: 3 of 5 characters differ.
+        assert_eq!(outcome(&cfg, s, json!("abcde"), json!("abxyz")), Outcome::Partial);
+    }
+
+    #[test]
+    fn cer_method_spec_example_4() {
+        let cfg = Config::preset(Preset::InvoiceCer);
+        let c = Comparer::new(&cfg);
+        let r = c.compare(ValueType::String, Some(&json!("Invoice 1234")), Some(&json!("Invoice 1243")));
+        assert_eq!(r.outcome, Outcome::Incorrect);
+        assert_eq!(r.cer_rate, Some(2.0 / 12.0));
+        let r = c.compare(ValueType::String, Some(&json!("Invoice 1234")), Some(&json!("invoice 124")));
+        assert_eq!(r.outcome, Outcome::Exact);
+        assert_eq!(r.cer_rate, Some(1.0 / 12.0));
+    }
+
+    #[test]
+    fn exact_method_never_partial() {
+        let cfg = Config::preset(Preset::Exact);
+        assert_eq!(outcome(&cfg, ValueType::String, json!("abcdef"), json!("abcxyz")), Outcome::Incorrect);
+        assert_eq!(outcome(&cfg, ValueType::String, json!("Straße"), json!("STRASSE")), Outcome::Incorrect);
+        assert_eq!(outcome(&cfg, ValueType::String, json!("ÉCOLE"), json!("école")), Outcome::Exact);
+    }
+
+    #[test]
+    fn numbers_are_exact_or_incorrect() {
+        let cfg = Config::default();
+        let n = ValueType::Number;
+        assert_eq!(outcome(&cfg, n, json!(1500), json!("$1,500.00")), Outcome::Exact);
+        assert_eq!(outcome(&cfg, n, json!(1500), json!("1.500,00 €")), Outcome::Exact);
+        assert_eq!(outcome(&cfg, n, json!(1500), json!(1501)), Outcome::Incorrect);
+        // 1500 vs 1050: similarity 0.75 would be partial as strings; never for numbers.
+        assert_eq!(outcome(&cfg, n, json!(1500), json!(1050)), Outcome::Incorrect);
+        assert_eq!(outcome(&cfg, n, json!(12.5), json!("12,50")), Outcome::Exact);
+        // Unparseable: normalised string comparison.
+        assert_eq!(outcome(&cfg, n, json!("twelve"), json!("TWELVE")), Outcome::Exact);
+        assert_eq!(outcome(&cfg, n, json!(12), json!("twelve")), Outcome::Incorrect);
+        let mut tol = Config::default();
+        tol.numeric_tolerance = 0.01;
+        assert_eq!(outcome(&tol, n, json!(100.0), json!(100.01)), Outcome::Exact);
+    }
+
+    #[test]
+    fn value_type_precedence() {
+        let mut cfg = Config::default();
+        cfg.numeric_string_fields = vec!["nr".into()];
+        cfg.date_fields = vec!["when".into()];
+        let c = Comparer::new(&cfg);
+        assert_eq!(c.value_type("nr", Some(SchemaHint::Number), Some(&json!(1))), ValueType::NumericString);
+        assert_eq!(c.value_type("when", None, Some(&json!("x"))), ValueType::Date);
+        assert_eq!(c.value_type("a", Some(SchemaHint::Date), Some(&json!(1))), ValueType::Date);
+        assert_eq!(c.value_type("a", Some(SchemaHint::String), Some(&json!(1))), ValueType::Number);
+        assert_eq!(c.value_type("a", None, Some(&json!(true))), ValueType::Boolean);
+        assert_eq!(c.value_type("a", None, Some(&json!("1"))), ValueType::String);
+        assert_eq!(c.value_type("a", None, None), ValueType::String);
+    }
+
+    #[test]
+    fn numeric_strings_dates_booleans() {
+        let cfg = Config::default();
+        assert_eq!(outcome(&cfg, ValueType::NumericString, json!("0001"), json!("1")), Outcome::Exact);
+        assert_eq!(outcome(&cfg, ValueType::NumericString, json!("0012"), json!("0013")), Outcome::Incorrect);
+        assert_eq!(outcome(&cfg, ValueType::NumericString, json!("A-01"), json!("a-01")), Outcome::Exact);
+        assert_eq!(outcome(&cfg, ValueType::Date, json!("2025-01-15"), json!("15.01.2025")), Outcome::Exact);
+        assert_eq!(outcome(&cfg, ValueType::Date, json!("2025-01-15"), json!("2025-01-15T00:00:00")), Outcome::Exact);
+        assert_eq!(outcome(&cfg, ValueType::Date, json!("2025-01-15"), json!("2025-01-16")), Outcome::Incorrect);
+        assert_eq!(outcome(&cfg, ValueType::Date, json!("15 Jan 2025"), json!("15 jan 2025")), Outcome::Exact);
+        assert_eq!(outcome(&cfg, ValueType::Boolean, json!(true), json!("True")), Outcome::Exact);
+        assert_eq!(outcome(&cfg, ValueType::Boolean, json!(true), json!(false)), Outcome::Incorrect);
+    }
+
+    #[test]
+    fn is_exact_agrees_with_compare() {
+        for preset in Preset::ALL {
+            let cfg = Config::preset(preset);
+            let c = Comparer::new(&cfg);
+            let pairs = [
+                ("abcdefghijklmnopqrst", "abcdefghijklmnopqxyz"),
+                ("abcdef", "abcxyz"),
+                ("Invoice 1234", "invoice 124"),
+                ("Invoice 1234", "Invoice 1243"),
+                ("x", "xyz"),
+                ("same", "SAME"),
+            ];
+            for (t, p) in pairs {
+                let (t, p) = (json!(t), json!(p));
+                let (nt, np) = (c.normalized(&t), c.normalized(&p));
+                let full = c.compare(ValueType::String, Some(&t), Some(&p)).outcome == Outcome::Exact;
+                assert_eq!(c.is_exact(ValueType::String, &t, &p, &nt, &np), full, "{preset:?} {t} {p}");
+            }
+        }
+    }
+}

@@ -1,0 +1,631 @@
+//! From records to documents (SPEC §1.1, §1.3): ids, duplicates, matching
+//! predictions to ground truth, raw model output and cost.
+//!
+//! Owns: reading a record's id, choosing the id field, the extension
+//! fallback, the raw-output payload extraction, and the warnings all of
+//! these produce. Pure (parsing a model's text with `serde_json` is not
+//! I/O); depends on `model`, `config`.
+
+use crate::eval::model::{Record, RecordFile};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+
+/// Keys skipped at the top level of every record (SPEC §1.2).
+pub const METADATA_KEYS: [&str; 4] = ["cost", "latency", "usage", "model"];
+
+/// Id fields tried in order when `id_field` is not set (SPEC §1.1).
+pub const ID_CANDIDATES: [&str; 5] = ["id", "filename", "doc_id", "document_id", "custom_id"];
+
+/// Field names that may carry a model's raw text (SPEC §1.3).
+pub const RAW_OUTPUT_KEYS: [&str; 6] = [
+    "output",
+    "response",
+    "prediction",
+    "completion",
+    "content",
+    "text",
+];
+
+/// How the ground truth's records are identified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdScheme {
+    /// The records come from a JSON object mapping id → record.
+    pub from_keys: bool,
+    /// The id field (excluded from evaluation), if any.
+    pub field: Option<String>,
+}
+
+impl IdScheme {
+    /// Records are matched by position.
+    pub fn by_position(&self) -> bool {
+        !self.from_keys && self.field.is_none()
+    }
+}
+
+/// A ground-truth document: its id and its evaluated fields (the record
+/// minus the id field and the metadata keys).
+#[derive(Debug, Clone)]
+pub struct TruthDocument<'a> {
+    pub id: String,
+    pub fields: Cow<'a, Map<String, Value>>,
+}
+
+/// A prediction document.
+#[derive(Debug, Clone)]
+pub struct PredDocument<'a> {
+    pub id: String,
+    /// The payload minus id field and metadata keys; `None` when the
+    /// model's raw output did not parse to a JSON object (SPEC §1.3).
+    pub fields: Option<Cow<'a, Map<String, Value>>>,
+}
+
+/// The ground truth, ready to evaluate.
+#[derive(Debug, Clone)]
+pub struct Truth<'a> {
+    pub scheme: IdScheme,
+    pub documents: Vec<TruthDocument<'a>>,
+    /// Top-level keys seen in any truth record (for raw-output detection).
+    pub top_level_keys: HashSet<String>,
+}
+
+/// A model's predictions matched to the truth.
+#[derive(Debug, Clone)]
+pub struct Predictions<'a> {
+    /// For each truth document (same order), its prediction if any.
+    pub by_truth: Vec<Option<PredDocument<'a>>>,
+    /// Σ of numeric `cost` values on the file's records (SPEC §3.6).
+    pub cost: Option<f64>,
+}
+
+/// The text of an id value: a string trimmed, a number as its JSON text.
+fn id_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => {
+            let t = s.trim();
+            (!t.is_empty()).then(|| t.to_string())
+        }
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn has_id(r: &Record, field: &str) -> bool {
+    r.fields.get(field).and_then(id_text).is_some()
+}
+
+/// The record minus the id field and the metadata keys.
+fn evaluated_fields<'a>(fields: &'a Map<String, Value>, id_field: Option<&str>) -> Cow<'a, Map<String, Value>> {
+    let skip = |k: &str| Some(k) == id_field || METADATA_KEYS.contains(&k);
+    if fields.keys().any(|k| skip(k)) {
+        Cow::Owned(
+            fields
+                .iter()
+                .filter(|(k, _)| !skip(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(fields)
+    }
+}
+
+/// Reads the ground truth: chooses the id field, drops duplicates (the
+/// first wins) and says so in `warnings`.
+pub fn read_truth<'a>(file: &'a RecordFile, id_field: Option<&str>, warnings: &mut Vec<String>) -> Truth<'a> {
+    let from_keys = !file.records.is_empty() && file.records.iter().all(|r| r.key.is_some());
+    let field = match id_field {
+        Some(f) => Some(f.to_string()),
+        None => ID_CANDIDATES
+            .iter()
+            .find(|c| !file.records.is_empty() && file.records.iter().all(|r| has_id(r, c)))
+            .map(|c| c.to_string()),
+    };
+    let scheme = IdScheme { from_keys, field };
+    if scheme.by_position() && !file.records.is_empty() {
+        warnings.push(format!(
+            "{}: no id field ({}) is carried by every record; documents are matched by their position",
+            file.name,
+            ID_CANDIDATES.join(", ")
+        ));
+    }
+    let mut seen = HashSet::new();
+    let mut documents = Vec::with_capacity(file.records.len());
+    let mut top_level_keys = HashSet::new();
+    let mut missing_ids = Vec::new();
+    let mut duplicates = Vec::new();
+    for r in &file.records {
+        top_level_keys.extend(r.fields.keys().cloned());
+        let id = if scheme.from_keys {
+            r.key.clone()
+        } else if let Some(f) = &scheme.field {
+            r.fields.get(f).and_then(id_text)
+        } else {
+            Some(position_id(r.index))
+        };
+        let id = id.unwrap_or_else(|| {
+            missing_ids.push(r.describe());
+            position_id(r.index)
+        });
+        if !seen.insert(id.clone()) {
+            duplicates.push(format!("{id:?} ({})", r.describe()));
+            continue;
+        }
+        documents.push(TruthDocument {
+            id,
+            fields: evaluated_fields(&r.fields, scheme.field.as_deref()),
+        });
+    }
+    if !missing_ids.is_empty() {
+        warnings.push(format!(
+            "{}: {} record(s) have no `{}` id and are identified by position: {}",
+            file.name,
+            missing_ids.len(),
+            scheme.field.as_deref().unwrap_or("id"),
+            list_some(&missing_ids)
+        ));
+    }
+    if !duplicates.is_empty() {
+        warnings.push(format!(
+            "{}: {} duplicate id(s); the first record with each id is used: {}",
+            file.name,
+            duplicates.len(),
+            list_some(&duplicates)
+        ));
+    }
+    Truth {
+        scheme,
+        documents,
+        top_level_keys,
+    }
+}
+
+/// `#3` for the record at index 2.
+fn position_id(index: usize) -> String {
+    format!("#{}", index + 1)
+}
+
+/// At most ten items of a list, then "and N more".
+pub fn list_some(items: &[String]) -> String {
+    let shown: Vec<&str> = items.iter().take(10).map(|s| s.as_str()).collect();
+    let mut s = shown.join(", ");
+    if items.len() > 10 {
+        s.push_str(&format!(", and {} more", items.len() - 10));
+    }
+    s
+}
+
+/// The id with a trailing file extension removed (`doc_001.jpg` →
+/// `doc_001`): a final `.` that is not the first character, followed by 1
+/// to 8 ASCII letters or digits with at least one letter.
+pub fn strip_extension(id: &str) -> &str {
+    match id.rfind('.') {
+        Some(dot) if dot > 0 => {
+            let ext = &id[dot + 1..];
+            if (1..=8).contains(&ext.len())
+                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+                && ext.bytes().any(|b| b.is_ascii_alphabetic())
+            {
+                &id[..dot]
+            } else {
+                id
+            }
+        }
+        _ => id,
+    }
+}
+
+/// Reads one model's prediction file and matches it to the truth: ids,
+/// duplicates, the extension fallback, raw output (SPEC §1.1, §1.3) and
+/// cost (SPEC §3.6).
+pub fn read_predictions<'a>(
+    model: &str,
+    file: &'a RecordFile,
+    truth: &Truth<'_>,
+    warnings: &mut Vec<String>,
+) -> Predictions<'a> {
+    let id_field = truth.scheme.field.as_deref();
+    let mut docs: Vec<PredDocument<'a>> = Vec::with_capacity(file.records.len());
+    let mut seen = HashSet::new();
+    let mut duplicates = Vec::new();
+    let mut fallback_ids = 0usize;
+    let mut unparsed = Vec::new();
+    let mut cost: Option<f64> = None;
+    for r in &file.records {
+        if let Some(c) = r.fields.get("cost").and_then(Value::as_f64) {
+            cost = Some(cost.unwrap_or(0.0) + c);
+        }
+        let batch = batch_content(&r.fields);
+        let id = if let Some(key) = &r.key {
+            key.clone()
+        } else if batch.is_some() {
+            r.fields.get("custom_id").and_then(id_text).unwrap_or_else(|| position_id(r.index))
+        } else if truth.scheme.by_position() {
+            position_id(r.index)
+        } else if let Some(id) = id_field.and_then(|f| r.fields.get(f)).and_then(id_text) {
+            id
+        } else if let Some(id) = ID_CANDIDATES.iter().find_map(|c| r.fields.get(*c).and_then(id_text)) {
+            fallback_ids += 1;
+            id
+        } else {
+            fallback_ids += 1;
+            position_id(r.index)
+        };
+        if !seen.insert(id.clone()) {
+            duplicates.push(format!("{id:?} ({})", r.describe()));
+            continue;
+        }
+        let raw_text = match batch {
+            Some(content) => Some(content),
+            None => raw_output_text(&r.fields, id_field, &truth.top_level_keys),
+        };
+        let fields = match raw_text {
+            Some(text) => match parse_model_output(text) {
+                Some(map) => {
+                    let cleaned = evaluated_fields(&map, id_field).into_owned();
+                    Some(Cow::Owned(cleaned))
+                }
+                None => {
+                    unparsed.push(format!("{id:?}"));
+                    None
+                }
+            },
+            None => Some(evaluated_fields(&r.fields, id_field)),
+        };
+        docs.push(PredDocument { id, fields });
+    }
+    if fallback_ids > 0 {
+        warnings.push(format!(
+            "{} ({model}): {fallback_ids} record(s) have no `{}` field; another id field or the position was used",
+            file.name,
+            id_field.unwrap_or("id")
+        ));
+    }
+    if !duplicates.is_empty() {
+        warnings.push(format!(
+            "{} ({model}): {} duplicate id(s); the first record with each id is used: {}",
+            file.name,
+            duplicates.len(),
+            list_some(&duplicates)
+        ));
+    }
+    if !unparsed.is_empty() {
+        warnings.push(format!(
+            "{} ({model}): the raw model output of {} record(s) did not parse to a JSON object; those documents are invalid and every truth value in them is missed: {}",
+            file.name,
+            unparsed.len(),
+            list_some(&unparsed)
+        ));
+    }
+
+    let truth_ids: HashMap<&str, usize> = truth
+        .documents
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.id.as_str(), i))
+        .collect();
+    let any_exact = docs.iter().any(|d| truth_ids.contains_key(d.id.as_str()));
+    let mut by_truth: Vec<Option<PredDocument<'a>>> = vec![None; truth.documents.len()];
+    let mut unmatched = Vec::new();
+    if any_exact || docs.is_empty() || truth.documents.is_empty() {
+        for d in docs {
+            match truth_ids.get(d.id.as_str()) {
+                Some(&i) => by_truth[i] = Some(d),
+                None => unmatched.push(format!("{:?}", d.id)),
+            }
+        }
+    } else {
+        let mut stripped: HashMap<&str, usize> = HashMap::new();
+        for (i, t) in truth.documents.iter().enumerate() {
+            stripped.entry(strip_extension(&t.id)).or_insert(i);
+        }
+        warnings.push(format!(
+            "{} ({model}): no prediction id matched a ground-truth id exactly; ids were compared again with a trailing file extension removed",
+            file.name
+        ));
+        for d in docs {
+            match stripped.get(strip_extension(&d.id)) {
+                Some(&i) if by_truth[i].is_none() => by_truth[i] = Some(d),
+                Some(_) => unmatched.push(format!("{:?} (a second match after removing the extension)", d.id)),
+                None => unmatched.push(format!("{:?}", d.id)),
+            }
+        }
+    }
+    if !unmatched.is_empty() {
+        warnings.push(format!(
+            "{} ({model}): {} prediction record(s) have no ground-truth record and are ignored: {}",
+            file.name,
+            unmatched.len(),
+            list_some(&unmatched)
+        ));
+    }
+    let missing: Vec<String> = truth
+        .documents
+        .iter()
+        .zip(&by_truth)
+        .filter(|(_, p)| p.is_none())
+        .map(|(t, _)| format!("{:?}", t.id))
+        .collect();
+    if !missing.is_empty() {
+        warnings.push(format!(
+            "{} ({model}): {} ground-truth document(s) have no prediction record and count as empty predictions (every truth value missed, not schema-valid): {}",
+            file.name,
+            missing.len(),
+            list_some(&missing)
+        ));
+    }
+    Predictions { by_truth, cost }
+}
+
+/// The raw text of a record whose payload is a model's output (SPEC §1.3):
+/// apart from the id and metadata keys it has exactly one field, a string,
+/// named one of [`RAW_OUTPUT_KEYS`], and the truth has no field of that name.
+fn raw_output_text<'r>(fields: &'r Map<String, Value>, id_field: Option<&str>, truth_keys: &HashSet<String>) -> Option<&'r str> {
+    let mut rest = fields
+        .iter()
+        .filter(|(k, _)| Some(k.as_str()) != id_field && !METADATA_KEYS.contains(&k.as_str()));
+    let (key, value) = rest.next()?;
+    if rest.next().is_some() || !RAW_OUTPUT_KEYS.contains(&key.as_str()) || truth_keys.contains(key) {
+        return None;
+    }
+    value.as_str()
+}
+
+/// An OpenAI Batch API output line: `custom_id` and
+/// `response.body.choices[0].message.content`. Returns the content, or an
+/// empty string (which will not parse) when the line reports an error.
+fn batch_content(fields: &Map<String, Value>) -> Option<&str> {
+    fields.get("custom_id")?;
+    let response = fields.get("response");
+    let content = response
+        .and_then(|r| r.pointer("/body/choices/0/message/content"))
+        .and_then(Value::as_str);
+    match content {
+        Some(c) => Some(c),
+        None if response.is_some_and(|r| r.get("body").is_some())
+            || fields.get("error").is_some_and(|e| !e.is_null()) =>
+        {
+            Some("")
+        }
+        None => None,
+    }
+}
+
+/// Parses a model's raw text (SPEC §1.3): as JSON after removing a
+/// Markdown code fence; failing that, the first balanced `{…}` block.
+/// Returns the object, NFC-normalised, or `None` when nothing parses to an
+/// object.
+///
+/// ```
+/// use fieldscope::eval::dataset::parse_model_output;
+/// let m = parse_model_output("Sure!\n```json\n{\"total\": 5}\n```").unwrap();
+/// assert_eq!(m["total"], 5);
+/// let m = parse_model_output("The answer is {\"a\": \"}\"} as asked.").unwrap();
+/// assert_eq!(m["a"], "}");
+/// assert!(parse_model_output("no json here").is_none());
+/// ```
+pub fn parse_model_output(text: &str) -> Option<Map<String, Value>> {
+    let unfenced = strip_code_fence(text);
+    let parsed = serde_json::from_str::<Value>(unfenced.trim())
+        .ok()
+        .or_else(|| first_balanced_object(text).and_then(|b| serde_json::from_str::<Value>(b).ok()));
+    match parsed {
+        Some(Value::Object(mut map)) => {
+            nfc_map(&mut map);
+            Some(map)
+        }
+        _ => None,
+    }
+}
+
+/// The inside of the first Markdown code fence (```` ```json … ``` ````),
+/// or the text itself when there is none.
+fn strip_code_fence(text: &str) -> &str {
+    let Some(open) = text.find("```") else {
+        return text;
+    };
+    let after = &text[open + 3..];
+    // Skip the info string (e.g. `json`) up to the end of the line.
+    let body_start = after.find('\n').map(|i| i + 1).unwrap_or(after.len());
+    let body = &after[body_start..];
+    match body.find("```") {
+        Some(close) => &body[..close],
+        None => body,
+    }
+}
+
+/// The first `{…}` block whose braces balance, skipping braces inside JSON
+/// strings.
+fn first_balanced_object(text: &str) -> Option<&str> {
+    let start = text.find('{')?;
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in text[start..].char_indices() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&text[start..start + i + 1]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn nfc_string(s: &mut String) {
+    if is_nfc_quick(s.chars()) != IsNormalized::Yes {
+        *s = s.nfc().collect();
+    }
+}
+
+fn nfc_map(map: &mut Map<String, Value>) {
+    let needs_key_change = map.keys().any(|k| is_nfc_quick(k.chars()) != IsNormalized::Yes);
+    if needs_key_change {
+        let old = std::mem::take(map);
+        for (mut k, v) in old {
+            nfc_string(&mut k);
+            map.insert(k, v);
+        }
+    }
+    for v in map.values_mut() {
+        nfc_value(v);
+    }
+}
+
+fn nfc_value(v: &mut Value) {
+    match v {
+        Value::String(s) => nfc_string(s),
+        Value::Array(a) => a.iter_mut().for_each(nfc_value),
+        Value::Object(m) => nfc_map(m),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn file(name: &str, values: Vec<Value>) -> RecordFile {
+        RecordFile {
+            name: name.into(),
+            records: values
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| Record::new(i, v.as_object().cloned().unwrap_or_default()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn id_field_is_the_first_candidate_every_record_carries() {
+        let t = file("t.json", vec![json!({"filename": "a.png", "doc_id": 1}), json!({"filename": "b.png", "doc_id": 2})]);
+        let mut w = vec![];
+        let truth = read_truth(&t, None, &mut w);
+        assert_eq!(truth.scheme.field.as_deref(), Some("filename"));
+        assert_eq!(truth.documents[1].id, "b.png");
+        assert!(!truth.documents[0].fields.contains_key("filename"));
+        assert!(w.is_empty());
+        let truth = read_truth(&t, Some("doc_id"), &mut w);
+        assert_eq!(truth.documents[0].id, "1");
+    }
+
+    #[test]
+    fn position_ids_are_warned() {
+        let t = file("t.json", vec![json!({"a": 1}), json!({"a": 2})]);
+        let mut w = vec![];
+        let truth = read_truth(&t, None, &mut w);
+        assert!(truth.scheme.by_position());
+        assert_eq!(truth.documents[1].id, "#2");
+        assert_eq!(w.len(), 1);
+        assert!(w[0].contains("matched by their position"));
+    }
+
+    #[test]
+    fn duplicates_keep_the_first_and_warn() {
+        let t = file("t.json", vec![json!({"id": "a", "x": 1}), json!({"id": " a ", "x": 2})]);
+        let mut w = vec![];
+        let truth = read_truth(&t, None, &mut w);
+        assert_eq!(truth.documents.len(), 1);
+        assert_eq!(truth.documents[0].fields["x"], 1);
+        assert!(w[0].contains("1 duplicate id(s)"), "{w:?}");
+    }
+
+    #[test]
+    fn predictions_match_by_id_and_fall_back_to_stripped_extensions() {
+        let t = file("t.json", vec![json!({"id": "doc_001.jpg", "x": 1}), json!({"id": "doc_002.jpg", "x": 2})]);
+        let p = file("p.json", vec![json!({"id": "doc_002", "x": 2}), json!({"id": "doc_009", "x": 9})]);
+        let mut w = vec![];
+        let truth = read_truth(&t, None, &mut w);
+        let preds = read_predictions("m", &p, &truth, &mut w);
+        assert!(preds.by_truth[0].is_none());
+        assert_eq!(preds.by_truth[1].as_ref().unwrap().id, "doc_002");
+        assert!(w.iter().any(|m| m.contains("trailing file extension removed")));
+        assert!(w.iter().any(|m| m.contains("1 prediction record(s) have no ground-truth record") && m.contains("doc_009")));
+        assert!(w.iter().any(|m| m.contains("1 ground-truth document(s) have no prediction record") && m.contains("doc_001.jpg")));
+    }
+
+    #[test]
+    fn strip_extension_rules() {
+        assert_eq!(strip_extension("doc_001.jpg"), "doc_001");
+        assert_eq!(strip_extension("a.b.PDF"), "a.b");
+        assert_eq!(strip_extension(".env"), ".env");
+        assert_eq!(strip_extension("v1.2"), "v1.2");
+        assert_eq!(strip_extension("doc"), "doc");
+    }
+
+    #[test]
+    fn raw_output_records_are_parsed() {
+        let t = file("t.json", vec![json!({"id": "a", "total": 5}), json!({"id": "b", "total": 6})]);
+        let p = file(
+            "p.jsonl",
+            vec![
+                json!({"id": "a", "output": "```json\n{\"total\": 5}\n```", "cost": 0.5}),
+                json!({"id": "b", "response": "sorry, I can't", "cost": 0.25}),
+            ],
+        );
+        let mut w = vec![];
+        let truth = read_truth(&t, None, &mut w);
+        let preds = read_predictions("m", &p, &truth, &mut w);
+        assert_eq!(preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap()["total"], 5);
+        assert!(preds.by_truth[1].as_ref().unwrap().fields.is_none());
+        assert_eq!(preds.cost, Some(0.75));
+        assert!(w.iter().any(|m| m.contains("did not parse")));
+    }
+
+    #[test]
+    fn raw_output_key_that_the_truth_has_is_a_field() {
+        let t = file("t.json", vec![json!({"id": "a", "text": "hello"})]);
+        let p = file("p.json", vec![json!({"id": "a", "text": "{\"x\": 1}"})]);
+        let mut w = vec![];
+        let truth = read_truth(&t, None, &mut w);
+        let preds = read_predictions("m", &p, &truth, &mut w);
+        assert_eq!(preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap()["text"], "{\"x\": 1}");
+    }
+
+    #[test]
+    fn openai_batch_lines() {
+        let t = file("t.json", vec![json!({"id": "a", "total": 5})]);
+        let p = file(
+            "batch.jsonl",
+            vec![json!({
+                "id": "batch_req_1", "custom_id": "a",
+                "response": {"status_code": 200, "body": {"choices": [{"message": {"content": "{\"total\": 5}"}}]}},
+                "error": null
+            })],
+        );
+        let mut w = vec![];
+        let truth = read_truth(&t, None, &mut w);
+        let preds = read_predictions("m", &p, &truth, &mut w);
+        let doc = preds.by_truth[0].as_ref().unwrap();
+        assert_eq!(doc.id, "a");
+        assert_eq!(doc.fields.as_ref().unwrap()["total"], 5);
+    }
+
+    #[test]
+    fn model_output_parsing() {
+        assert_eq!(parse_model_output("{\"a\":1}").unwrap()["a"], 1);
+        assert_eq!(parse_model_output("```\n{\"a\":1}\n```").unwrap()["a"], 1);
+        assert_eq!(parse_model_output("Here: {\"a\": {\"b\": 2}} done {\"c\":3}").unwrap()["a"]["b"], 2);
+        assert!(parse_model_output("[1,2]").is_none());
+        assert!(parse_model_output("{unbalanced").is_none());
+        assert!(parse_model_output("").is_none());
+        let m = parse_model_output("{\"e\\u0301\": \"cafe\\u0301\"}").unwrap();
+        assert_eq!(m["é"], "café");
+    }
+}

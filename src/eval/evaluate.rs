@@ -1,0 +1,843 @@
+//! The evaluation: records in, [`Report`] out (SPEC §1–§3, §5).
+//!
+//! Owns: putting the pieces together — documents and their flattened
+//! paths, the kind and comparison type of each path, the per-model field
+//! set, the pass over documents that records every outcome, and the report
+//! built from the stored counts. Pure: no I/O, no web or plotting types.
+
+use crate::error::{Error, ErrorKind};
+use crate::eval::compare::{Comparer, SchemaHint, ValueType};
+use crate::eval::config::{Config, MacroF1};
+use crate::eval::counts::{
+    abstention_rate, document_scores, hallucination_rate, harmonic, mean, partial_scores, ratio,
+    strict_scores,
+};
+use crate::eval::dataset::{read_predictions, read_truth, Predictions, METADATA_KEYS};
+use crate::eval::distance::CerCount;
+use crate::eval::items::{item_f1, match_items, Item, ItemField};
+use crate::eval::model::RecordFile;
+use crate::eval::paths::{flatten, kind_of_value, read_schema, Ignored, Kind, PathId, PathTable, SchemaInfo};
+use crate::eval::report::{
+    Counts, DocumentDetail, FieldAverage, FieldDetail, FieldReport, ItemsReport, ModelReport,
+    Outcome, Report, Scores, SetReport,
+};
+use crate::eval::sets::{set_scores, SetCounts};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// Everything one evaluation needs.
+#[derive(Debug, Clone)]
+pub struct EvalInput {
+    pub truth: RecordFile,
+    pub models: Vec<ModelInput>,
+    /// An optional JSON Schema (draft-07).
+    pub schema: Option<Value>,
+}
+
+/// One model: its name, its prediction file and an optional cost that
+/// overrides the sum of the records' `cost` values (SPEC §3.6).
+#[derive(Debug, Clone)]
+pub struct ModelInput {
+    pub name: String,
+    pub file: RecordFile,
+    pub cost: Option<f64>,
+}
+
+impl ModelInput {
+    pub fn new(name: impl Into<String>, file: RecordFile) -> Self {
+        ModelInput {
+            name: name.into(),
+            file,
+            cost: None,
+        }
+    }
+}
+
+/// Compiles a JSON Schema as draft-07 with `format` as an annotation only
+/// (SPEC §3.5). A schema that is not valid JSON Schema is an error.
+pub fn compile_schema(schema: &Value) -> Result<jsonschema::Validator, Error> {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft7)
+        .should_validate_formats(false)
+        .build(schema)
+        .map_err(|e| {
+            Error::new(
+                ErrorKind::Schema,
+                format!("the schema is not a valid JSON Schema (draft-07): {e}"),
+            )
+        })
+}
+
+/// A document's leaves, sorted by path.
+#[derive(Debug, Default)]
+struct FlatDoc<'a> {
+    leaves: Vec<(PathId, &'a Value)>,
+    /// Item lists of the document, by list path.
+    items: Vec<(PathId, Vec<Item<'a>>)>,
+}
+
+impl<'a> FlatDoc<'a> {
+    fn get(&self, path: PathId) -> Option<&'a Value> {
+        self.leaves
+            .binary_search_by_key(&path, |(p, _)| *p)
+            .ok()
+            .map(|i| self.leaves[i].1)
+    }
+
+    fn items(&self, list: PathId) -> &[Item<'a>] {
+        self.items
+            .iter()
+            .find(|(p, _)| *p == list)
+            .map_or(&[], |(_, items)| items.as_slice())
+    }
+}
+
+/// What is known about one path across the whole dataset.
+#[derive(Debug, Clone, Default)]
+struct PathInfo {
+    kind: Option<Kind>,
+    hint: Option<SchemaHint>,
+    in_schema: bool,
+    in_truth: bool,
+    /// Seen in each model's predictions.
+    in_model: Vec<bool>,
+    /// A present value was seen somewhere.
+    any_present: bool,
+    /// The path of the item list this item field belongs to.
+    list: Option<PathId>,
+    /// Some other path lies beneath this one.
+    has_children: bool,
+}
+
+/// The paths, their kinds and the flattened documents.
+struct Paths<'a> {
+    table: PathTable,
+    info: Vec<PathInfo>,
+    models: usize,
+    truth: Vec<FlatDoc<'a>>,
+    /// For each model, for each truth document, the flattened prediction
+    /// (`None` when there is no valid payload).
+    preds: Vec<Vec<Option<FlatDoc<'a>>>>,
+}
+
+impl<'a> Paths<'a> {
+    fn info_mut(&mut self, id: PathId) -> &mut PathInfo {
+        if self.info.len() <= id {
+            let models = self.models;
+            self.info.resize_with(id + 1, || PathInfo {
+                in_model: vec![false; models],
+                ..PathInfo::default()
+            });
+        }
+        &mut self.info[id]
+    }
+
+    /// Flattens one document's top level and notes kinds and presence.
+    /// `source` is `None` for the truth, `Some(m)` for model `m`.
+    fn flatten_doc(&mut self, fields: &'a Map<String, Value>, source: Option<usize>, ignored: &Ignored, comparer: &Comparer<'_>) -> FlatDoc<'a> {
+        let mut raw = Vec::new();
+        flatten(fields, "", ignored, &mut raw);
+        let mut leaves = Vec::with_capacity(raw.len());
+        for (name, value) in raw {
+            let id = self.table.id(&name);
+            let present = !comparer.is_absent(Some(value));
+            let info = self.info_mut(id);
+            match source {
+                None => info.in_truth = true,
+                Some(m) => info.in_model[m] = true,
+            }
+            info.any_present |= present;
+            if info.kind.is_none() && present {
+                info.kind = kind_of_value(value);
+            }
+            leaves.push((id, value));
+        }
+        leaves.sort_by_key(|(p, _)| *p);
+        leaves.dedup_by_key(|(p, _)| *p);
+        FlatDoc {
+            leaves,
+            items: Vec::new(),
+        }
+    }
+
+    /// Splits the document's item lists into items (after kinds are known).
+    fn flatten_items(&mut self, doc: &mut FlatDoc<'a>, source: Option<usize>, ignored: &Ignored, comparer: &Comparer<'_>) {
+        let lists: Vec<(PathId, &'a Value)> = doc
+            .leaves
+            .iter()
+            .filter(|(p, _)| self.info[*p].kind == Some(Kind::Items))
+            .copied()
+            .collect();
+        for (list, value) in lists {
+            let Value::Array(elements) = value else {
+                continue;
+            };
+            let list_name = self.table.name(list).to_string();
+            let mut items = Vec::with_capacity(elements.len());
+            for element in elements {
+                let mut fields = Vec::new();
+                if let Value::Object(obj) = element {
+                    let mut raw = Vec::new();
+                    flatten(obj, &format!("{list_name}[]"), ignored, &mut raw);
+                    for (name, v) in raw {
+                        let id = self.table.id(&name);
+                        let present = !comparer.is_absent(Some(v));
+                        let info = self.info_mut(id);
+                        info.list = Some(list);
+                        match source {
+                            None => info.in_truth = true,
+                            Some(m) => info.in_model[m] = true,
+                        }
+                        info.any_present |= present;
+                        fields.push(ItemField {
+                            path: id,
+                            value: v,
+                            norm: present.then(|| comparer.normalized(v)),
+                        });
+                    }
+                }
+                items.push(Item::new(fields));
+            }
+            doc.items.push((list, items));
+        }
+    }
+
+    fn kind(&self, id: PathId) -> Kind {
+        self.info[id].kind.unwrap_or(Kind::Scalar)
+    }
+}
+
+/// Per-field accumulator: outcome counts and CER counts.
+#[derive(Debug, Clone, Default)]
+struct FieldAcc {
+    counts: Counts,
+    cer_edits: u64,
+    cer_len: u64,
+    cer_sum: f64,
+    cer_values: u64,
+}
+
+impl FieldAcc {
+    fn add_cer(&mut self, cer: CerCount, rate: f64) {
+        self.cer_edits += cer.edits as u64;
+        self.cer_len += cer.len as u64;
+        self.cer_sum += rate;
+        self.cer_values += 1;
+    }
+}
+
+/// Per-set-field accumulator (SPEC §3.3): sums of per-document scores over
+/// the documents where either side is non-empty.
+#[derive(Debug, Clone, Default)]
+struct SetAcc {
+    precision: f64,
+    recall: f64,
+    f1: f64,
+    accuracy: f64,
+    legacy_accuracy: f64,
+    hits: Vec<f64>,
+    documents: usize,
+}
+
+/// Evaluates every model against the ground truth (the whole of SPEC §1–§3)
+/// and returns the report of SPEC §5. `details` adds `document_details`.
+///
+/// Errors: only a schema that is not valid JSON Schema. Everything else
+/// that is unusual about the input becomes a warning in the report.
+pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Report, Error> {
+    let validator = input.schema.as_ref().map(compile_schema).transpose()?;
+    let comparer = Comparer::new(config);
+    let ignored = Ignored::new(&config.ignored_fields);
+    let mut warnings = Vec::new();
+
+    let truth = read_truth(&input.truth, config.id_field.as_deref(), &mut warnings);
+    if truth.documents.is_empty() {
+        warnings.push(format!("{}: the ground truth has no records", input.truth.name));
+    }
+    let mut names = std::collections::HashSet::new();
+    for m in &input.models {
+        if !names.insert(m.name.as_str()) {
+            warnings.push(format!("two models are named {:?}; give each a distinct name", m.name));
+        }
+    }
+    let predictions: Vec<Predictions<'_>> = input
+        .models
+        .iter()
+        .map(|m| read_predictions(&m.name, &m.file, &truth, &mut warnings))
+        .collect();
+
+    let id_field = truth.scheme.field.clone();
+    let skip_top = |k: &str| Some(k) == id_field.as_deref() || METADATA_KEYS.contains(&k);
+    let schema_info = input
+        .schema
+        .as_ref()
+        .map(|s| read_schema(s, &skip_top, &ignored))
+        .unwrap_or_default();
+
+    let paths = build_paths(&truth.documents, &predictions, &schema_info, &ignored, &comparer, input.models.len());
+
+    let mut models = Vec::with_capacity(input.models.len());
+    for (m, model) in input.models.iter().enumerate() {
+        let valid: Vec<bool> = predictions[m]
+            .by_truth
+            .iter()
+            .map(|p| match p.as_ref().and_then(|p| p.fields.as_ref()) {
+                None => false,
+                Some(fields) => validator
+                    .as_ref()
+                    .is_none_or(|v| v.is_valid(&Value::Object(fields.as_ref().clone()))),
+            })
+            .collect();
+        let ids: Vec<&str> = truth.documents.iter().map(|d| d.id.as_str()).collect();
+        let has_prediction: Vec<bool> = predictions[m].by_truth.iter().map(Option::is_some).collect();
+        let mut report = evaluate_model(&paths, m, &comparer, &ids, &valid, &has_prediction, details, &mut warnings, &model.name);
+        report.cost = model.cost.or(predictions[m].cost);
+        models.push(report);
+    }
+
+    Ok(Report {
+        fieldscope_report: 1,
+        config: config.to_json(),
+        warnings,
+        documents: truth.documents.len(),
+        models,
+    })
+}
+
+fn build_paths<'a>(
+    truth: &'a [crate::eval::dataset::TruthDocument<'a>],
+    predictions: &'a [Predictions<'a>],
+    schema: &SchemaInfo,
+    ignored: &Ignored,
+    comparer: &Comparer<'_>,
+    models: usize,
+) -> Paths<'a> {
+    let mut paths = Paths {
+        table: PathTable::default(),
+        info: Vec::new(),
+        models,
+        truth: Vec::new(),
+        preds: Vec::new(),
+    };
+    // 1. The schema decides first.
+    for (name, kind) in &schema.paths {
+        let id = paths.table.id(name);
+        let info = paths.info_mut(id);
+        info.in_schema = true;
+        info.kind = Some(*kind);
+    }
+    for (list, fields) in &schema.item_fields {
+        let list_id = paths.table.id(list);
+        for f in fields {
+            let id = paths.table.id(f);
+            let info = paths.info_mut(id);
+            info.in_schema = true;
+            info.list = Some(list_id);
+        }
+    }
+    for (name, hint) in &schema.hints {
+        let id = paths.table.id(name);
+        paths.info_mut(id).hint = Some(*hint);
+    }
+    // 2. Then the truth's present values, 3. then all predictions together.
+    let mut truth_docs: Vec<FlatDoc<'a>> = truth
+        .iter()
+        .map(|d| paths.flatten_doc(d.fields.as_ref(), None, ignored, comparer))
+        .collect();
+    let mut pred_docs: Vec<Vec<Option<FlatDoc<'a>>>> = predictions
+        .iter()
+        .enumerate()
+        .map(|(m, p)| {
+            p.by_truth
+                .iter()
+                .map(|d| {
+                    d.as_ref()
+                        .and_then(|d| d.fields.as_ref())
+                        .map(|f| paths.flatten_doc(f.as_ref(), Some(m), ignored, comparer))
+                })
+                .collect()
+        })
+        .collect();
+    for doc in &mut truth_docs {
+        paths.flatten_items(doc, None, ignored, comparer);
+    }
+    for (m, docs) in pred_docs.iter_mut().enumerate() {
+        for doc in docs.iter_mut().flatten() {
+            paths.flatten_items(doc, Some(m), ignored, comparer);
+        }
+    }
+    // A path whose value is absent everywhere and that has paths beneath it
+    // (`vendor: null` beside `vendor.name`) is not a field of its own.
+    let n = paths.table.len();
+    paths.info_mut(n.saturating_sub(1));
+    for id in 0..n {
+        let name = paths.table.name(id).to_string();
+        for (i, c) in name.char_indices() {
+            let parent = if c == '.' {
+                Some(&name[..i])
+            } else if name[i..].starts_with("[]") {
+                Some(&name[..i])
+            } else {
+                None
+            };
+            if let Some(parent_id) = parent.and_then(|p| paths.table.get(p)) {
+                paths.info[parent_id].has_children = true;
+            }
+        }
+    }
+    paths.truth = truth_docs;
+    paths.preds = pred_docs;
+    paths
+}
+
+/// The fields one model is evaluated on (SPEC §1.2): the union of the
+/// schema's, the truth's and this model's paths.
+struct FieldSet {
+    /// Top-level paths (scalar, set, item list), in table order.
+    top: Vec<PathId>,
+    /// Item fields per item list.
+    item_fields: Vec<(PathId, Vec<PathId>)>,
+}
+
+fn field_set(paths: &Paths<'_>, m: usize) -> FieldSet {
+    let in_set = |info: &PathInfo| info.in_schema || info.in_truth || info.in_model[m];
+    let mut top = Vec::new();
+    let mut item_fields: Vec<(PathId, Vec<PathId>)> = Vec::new();
+    for (id, info) in paths.info.iter().enumerate() {
+        if !in_set(info) || info.list.is_some() {
+            continue;
+        }
+        if info.has_children && !info.any_present && !info.in_schema {
+            continue;
+        }
+        top.push(id);
+        if paths.kind(id) == Kind::Items {
+            item_fields.push((id, Vec::new()));
+        }
+    }
+    for (id, info) in paths.info.iter().enumerate() {
+        if let Some(list) = info.list {
+            if !in_set(info) || (info.has_children && !info.any_present && !info.in_schema) {
+                continue;
+            }
+            if let Some((_, fields)) = item_fields.iter_mut().find(|(l, _)| *l == list) {
+                fields.push(id);
+            }
+        }
+    }
+    FieldSet { top, item_fields }
+}
+
+/// The comparison type of a path given its truth value.
+fn value_type(paths: &Paths<'_>, comparer: &Comparer<'_>, id: PathId, truth: Option<&Value>) -> ValueType {
+    comparer.value_type(paths.table.name(id), paths.info[id].hint, truth)
+}
+
+/// The elements of a set field, normalised (SPEC §3.3): an absent value is
+/// the empty list and a lone present scalar a one-element list.
+fn set_elements(comparer: &Comparer<'_>, v: Option<&Value>) -> Vec<String> {
+    match v {
+        _ if comparer.is_absent(v) => Vec::new(),
+        Some(Value::Array(a)) => a.iter().map(|e| comparer.normalized(e)).collect(),
+        Some(other) => vec![comparer.normalized(other)],
+        None => Vec::new(),
+    }
+}
+
+/// The display outcome of a set field in `document_details`: true negative
+/// when both sides are empty, missed / spurious when one is, exact when the
+/// lists agree element for element, incorrect when they share nothing, and
+/// partial otherwise. (The scores use the element counts, not this.)
+fn set_display_outcome(c: &SetCounts) -> Outcome {
+    match (c.truth_len, c.pred_len) {
+        (0, 0) => Outcome::TrueNegative,
+        (_, 0) => Outcome::Missed,
+        (0, _) => Outcome::Spurious,
+        _ if c.pred_in_true == c.pred_len && c.true_in_pred == c.truth_len => Outcome::Exact,
+        _ if c.pred_in_true == 0 => Outcome::Incorrect,
+        _ => Outcome::Partial,
+    }
+}
+
+/// Records outcomes into the per-field accumulators.
+struct Recorder<'p, 'a, 'c> {
+    paths: &'p Paths<'a>,
+    comparer: &'p Comparer<'c>,
+    details: bool,
+    acc: Vec<FieldAcc>,
+    numeric_exact: u64,
+    numeric_total: u64,
+}
+
+impl Recorder<'_, '_, '_> {
+    /// Compares one (document, field) pair and records its outcome, CER
+    /// and numeric-ness; `slots` are the item indices for item fields.
+    fn record(
+        &mut self,
+        id: PathId,
+        t: Option<&Value>,
+        p: Option<&Value>,
+        slots: (Option<usize>, Option<usize>),
+        counts: &mut Counts,
+        details_out: &mut Vec<FieldDetail>,
+    ) {
+        let ty = value_type(self.paths, self.comparer, id, t);
+        let c = self.comparer.compare(ty, t, p);
+        let a = &mut self.acc[id];
+        a.counts.record(c.outcome);
+        counts.record(c.outcome);
+        if let (Some(cer), Some(rate)) = (c.cer, c.cer_rate) {
+            a.add_cer(cer, rate);
+        }
+        if ty == ValueType::Number && !self.comparer.is_absent(t) {
+            self.numeric_total += 1;
+            self.numeric_exact += u64::from(c.outcome == Outcome::Exact);
+        }
+        if self.details {
+            details_out.push(FieldDetail {
+                field: self.paths.table.name(id).to_string(),
+                truth_item: slots.0,
+                pred_item: slots.1,
+                truth: t.cloned().unwrap_or(Value::Null),
+                prediction: p.cloned().unwrap_or(Value::Null),
+                outcome: c.outcome,
+                similarity: c.similarity,
+                cer: c.cer_rate,
+            });
+        }
+    }
+}
+
+/// Per-document item tallies.
+#[derive(Debug, Clone, Copy, Default)]
+struct ItemTally {
+    recognised: u64,
+    truth_items: u64,
+    pred_items: u64,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn evaluate_model(
+    paths: &Paths<'_>,
+    m: usize,
+    comparer: &Comparer<'_>,
+    ids: &[&str],
+    valid: &[bool],
+    has_prediction: &[bool],
+    details: bool,
+    warnings: &mut Vec<String>,
+    name: &str,
+) -> ModelReport {
+    let config = comparer.config;
+    let fields = field_set(paths, m);
+    let mut rec = Recorder {
+        paths,
+        comparer,
+        details,
+        acc: vec![FieldAcc::default(); paths.table.len()],
+        numeric_exact: 0,
+        numeric_total: 0,
+    };
+    let mut sets: BTreeMap<PathId, SetAcc> = BTreeMap::new();
+    let mut doc_counts = Vec::with_capacity(paths.truth.len());
+    let mut tallies = Vec::with_capacity(paths.truth.len());
+    let mut doc_details = Vec::new();
+    let empty = FlatDoc::default();
+    let ty_of = |id: PathId, t: &Value| value_type(paths, comparer, id, Some(t));
+
+    for (d, truth) in paths.truth.iter().enumerate() {
+        let pred = paths.preds[m][d].as_ref().unwrap_or(&empty);
+        let mut counts = Counts::default();
+        let mut tally = ItemTally::default();
+        let mut field_details = Vec::new();
+        for &id in &fields.top {
+            let (t, p) = (truth.get(id), pred.get(id));
+            match paths.kind(id) {
+                Kind::Scalar => rec.record(id, t, p, (None, None), &mut counts, &mut field_details),
+                Kind::Set => {
+                    let (te, pe) = (set_elements(comparer, t), set_elements(comparer, p));
+                    let sc = SetCounts::of(&te, &pe);
+                    let oc = sc.outcome_counts();
+                    rec.acc[id].counts += oc;
+                    counts += oc;
+                    let s = sets.entry(id).or_insert_with(|| SetAcc {
+                        hits: vec![0.0; config.top_k.len()],
+                        ..SetAcc::default()
+                    });
+                    if !sc.both_empty() {
+                        let r = set_scores(&te, &pe, &config.top_k, config.zero_division);
+                        s.precision += r.precision;
+                        s.recall += r.recall;
+                        s.f1 += r.f1;
+                        s.accuracy += r.accuracy;
+                        s.legacy_accuracy += r.legacy_accuracy;
+                        for (h, v) in s.hits.iter_mut().zip(&r.hit_at_k) {
+                            *h += v;
+                        }
+                        s.documents += 1;
+                    }
+                    if details {
+                        field_details.push(FieldDetail {
+                            field: paths.table.name(id).to_string(),
+                            truth_item: None,
+                            pred_item: None,
+                            truth: t.cloned().unwrap_or(Value::Null),
+                            prediction: p.cloned().unwrap_or(Value::Null),
+                            outcome: set_display_outcome(&sc),
+                            similarity: None,
+                            cer: None,
+                        });
+                    }
+                }
+                Kind::Items => {
+                    let sub = fields
+                        .item_fields
+                        .iter()
+                        .find(|(l, _)| *l == id)
+                        .map_or(&[][..], |(_, f)| f.as_slice());
+                    let (ti, pi) = (truth.items(id), pred.items(id));
+                    let f1: Vec<Vec<f64>> = ti
+                        .iter()
+                        .map(|t| pi.iter().map(|p| item_f1(comparer, &ty_of, t, p)).collect())
+                        .collect();
+                    let matches = match_items(&f1);
+                    tally.truth_items += ti.len() as u64;
+                    tally.pred_items += pi.len() as u64;
+                    tally.recognised += matches.iter().filter(|x| x.f1 >= config.item_f1_threshold).count() as u64;
+                    let mut t_matched = vec![false; ti.len()];
+                    let mut p_matched = vec![false; pi.len()];
+                    fn value<'v>(item: &Item<'v>, s: PathId) -> Option<&'v Value> {
+                        item.get(s).map(|f| f.value)
+                    }
+                    for x in &matches {
+                        t_matched[x.truth] = true;
+                        p_matched[x.pred] = true;
+                        for &s in sub {
+                            rec.record(s, value(&ti[x.truth], s), value(&pi[x.pred], s), (Some(x.truth), Some(x.pred)), &mut counts, &mut field_details);
+                        }
+                    }
+                    for (i, item) in ti.iter().enumerate().filter(|(i, _)| !t_matched[*i]) {
+                        for &s in sub {
+                            rec.record(s, value(item, s), None, (Some(i), None), &mut counts, &mut field_details);
+                        }
+                    }
+                    for (j, item) in pi.iter().enumerate().filter(|(j, _)| !p_matched[*j]) {
+                        for &s in sub {
+                            rec.record(s, None, value(item, s), (None, Some(j)), &mut counts, &mut field_details);
+                        }
+                    }
+                }
+            }
+        }
+        if details {
+            let s = document_scores(&counts, config);
+            let exact = document_exact_match(valid[d], &counts, &tally);
+            doc_details.push(DocumentDetail {
+                id: ids[d].to_string(),
+                has_prediction: has_prediction[d],
+                schema_valid: valid[d],
+                exact_match: exact,
+                counts,
+                precision: s.precision,
+                recall: s.recall,
+                f1: s.f1,
+                accuracy: s.accuracy,
+                fields: field_details,
+            });
+        }
+        doc_counts.push(counts);
+        tallies.push(tally);
+    }
+
+    let acc = rec.acc;
+    let numeric = (rec.numeric_exact, rec.numeric_total);
+    let zd = config.zero_division;
+    let total: Counts = doc_counts.iter().copied().sum();
+    let micro = strict_scores(&total, config);
+    let partial = partial_scores(&total, config);
+
+    // Macro over documents (SPEC §3.2, M4).
+    let per_doc: Vec<Scores> = doc_counts.iter().map(|c| document_scores(c, config)).collect();
+    let macro_p = mean(per_doc.iter().map(|s| s.precision), zd);
+    let macro_r = mean(per_doc.iter().map(|s| s.recall), zd);
+    let macro_documents = Scores {
+        precision: macro_p,
+        recall: macro_r,
+        f1: match config.macro_f1 {
+            MacroF1::Harmonic => harmonic(macro_p, macro_r),
+            MacroF1::Mean => mean(per_doc.iter().map(|s| s.f1), zd),
+        },
+        accuracy: mean(per_doc.iter().map(|s| s.accuracy), zd),
+    };
+
+    // Per-field rows and the macro over fields (SPEC §3.2, M0).
+    let mut field_ids: Vec<PathId> = fields
+        .top
+        .iter()
+        .filter(|&&id| paths.kind(id) != Kind::Items)
+        .copied()
+        .chain(fields.item_fields.iter().flat_map(|(_, f)| f.iter().copied()))
+        .collect();
+    field_ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
+    let mut field_reports = Vec::with_capacity(field_ids.len());
+    let mut kept = Vec::new();
+    for &id in &field_ids {
+        let a = &acc[id];
+        let s = strict_scores(&a.counts, config);
+        if a.counts.truth_count() + a.counts.pred_count() > 0 {
+            kept.push(s);
+        }
+        let is_set = paths.kind(id) == Kind::Set && paths.info[id].list.is_none();
+        let (cer, mean_cer) = if is_set || a.cer_values == 0 {
+            (None, None)
+        } else {
+            (
+                Some(pooled_cer(a.cer_edits, a.cer_len, zd)),
+                Some(a.cer_sum / a.cer_values as f64),
+            )
+        };
+        field_reports.push(FieldReport {
+            field: paths.table.name(id).to_string(),
+            counts: a.counts,
+            precision: s.precision,
+            recall: s.recall,
+            f1: s.f1,
+            accuracy: s.accuracy,
+            cer,
+            mean_cer,
+        });
+    }
+    let macro_fields = FieldAverage {
+        precision: mean(kept.iter().map(|s| s.precision), zd),
+        recall: mean(kept.iter().map(|s| s.recall), zd),
+        f1: mean(kept.iter().map(|s| s.f1), zd),
+        accuracy: mean(kept.iter().map(|s| s.accuracy), zd),
+        fields_left_out: field_ids.len() - kept.len(),
+    };
+
+    // Set fields (SPEC §3.3).
+    let set_reports: BTreeMap<String, SetReport> = sets
+        .iter()
+        .map(|(&id, s)| {
+            let avg = |sum: f64| ratio(sum, s.documents as f64, zd);
+            let hit_at_k = config
+                .top_k
+                .iter()
+                .zip(&s.hits)
+                .map(|(k, h)| (k.to_string(), avg(*h)))
+                .collect();
+            (
+                paths.table.name(id).to_string(),
+                SetReport {
+                    precision: avg(s.precision),
+                    recall: avg(s.recall),
+                    f1: avg(s.f1),
+                    accuracy: avg(s.accuracy),
+                    legacy_accuracy: avg(s.legacy_accuracy),
+                    hit_at_k,
+                    documents: s.documents,
+                },
+            )
+        })
+        .collect();
+
+    // Line items (SPEC §3.4).
+    let items = (!fields.item_fields.is_empty()).then(|| {
+        let recognised: u64 = tallies.iter().map(|t| t.recognised).sum();
+        let truth_items: u64 = tallies.iter().map(|t| t.truth_items).sum();
+        let pred_items: u64 = tallies.iter().map(|t| t.pred_items).sum();
+        let precision = ratio(recognised as f64, pred_items as f64, zd);
+        let recall = ratio(recognised as f64, truth_items as f64, zd);
+        ItemsReport {
+            precision,
+            recall,
+            f1: harmonic(precision, recall),
+            item_count_accuracy: mean(tallies.iter().map(|t| f64::from(u8::from(t.recognised == t.truth_items))), zd),
+            item_count_match_rate: mean(tallies.iter().map(|t| f64::from(u8::from(t.pred_items == t.truth_items))), zd),
+            recognised,
+            truth_items,
+            pred_items,
+        }
+    });
+
+    // Document-level scores (SPEC §3.5).
+    let schema_validity_rate = mean(valid.iter().map(|&v| f64::from(u8::from(v))), zd);
+    let exact_match_rate = mean(
+        doc_counts
+            .iter()
+            .zip(&tallies)
+            .zip(valid)
+            .map(|((c, t), &v)| f64::from(u8::from(document_exact_match(v, c, t)))),
+        zd,
+    );
+    let numeric_precision = (numeric.1 > 0).then(|| numeric.0 as f64 / numeric.1 as f64);
+    let w = &config.document_extraction_score.weights;
+    let document_extraction_score = match numeric_precision {
+        Some(np) => w.numeric_precision * np + w.field_f1_partial * partial.f1 + w.schema_validity * schema_validity_rate,
+        None => {
+            let rest = w.field_f1_partial + w.schema_validity;
+            warnings.push(format!(
+                "model {name:?}: numeric_precision is null (no numeric truth value is present), so its weight {} in document_extraction_score is spread over field_f1_partial and schema_validity in proportion",
+                w.numeric_precision
+            ));
+            if rest == 0.0 {
+                zd
+            } else {
+                let scale = 1.0 + w.numeric_precision / rest;
+                scale * (w.field_f1_partial * partial.f1 + w.schema_validity * schema_validity_rate)
+            }
+        }
+    };
+
+    // Model CER pooled over every scalar and item field (SPEC §2.2).
+    let (edits, len, values) = field_ids
+        .iter()
+        .filter(|&&id| !(paths.kind(id) == Kind::Set && paths.info[id].list.is_none()))
+        .map(|&id| &acc[id])
+        .fold((0u64, 0u64, 0u64), |(e, l, n), a| (e + a.cer_edits, l + a.cer_len, n + a.cer_values));
+    let cer = (values > 0).then(|| pooled_cer(edits, len, zd));
+
+    ModelReport {
+        name: name.to_string(),
+        cost: None,
+        counts: total,
+        truth_count: total.truth_count(),
+        pred_count: total.pred_count(),
+        m_total: total.credit(),
+        micro,
+        macro_documents,
+        macro_fields,
+        partial,
+        hallucination_rate: hallucination_rate(&total, zd),
+        abstention_rate: abstention_rate(&total, zd),
+        numeric_precision,
+        field_f1_partial: partial.f1,
+        schema_validity_rate,
+        exact_match_rate,
+        document_extraction_score,
+        cer,
+        fields: field_reports,
+        sets: set_reports,
+        items,
+        document_details: details.then_some(doc_details),
+    }
+}
+
+/// Σ edits / Σ len t (SPEC §2.2); when every truth value normalises to the
+/// empty string, 0/0 gives `zero_division`.
+fn pooled_cer(edits: u64, len: u64, zero_division: f64) -> f64 {
+    if len == 0 && edits > 0 {
+        1.0
+    } else {
+        ratio(edits as f64, len as f64, zero_division)
+    }
+}
+
+/// `exact_match` (SPEC §3.5): valid, every outcome exact or true negative,
+/// every truth item recognised and no extra items.
+fn document_exact_match(valid: bool, c: &Counts, t: &ItemTally) -> bool {
+    valid
+        && c.partial + c.incorrect + c.missed + c.spurious == 0
+        && t.recognised == t.truth_items
+        && t.pred_items == t.truth_items
+}

@@ -1,0 +1,205 @@
+//! Line items (SPEC §3.4, M3): item-level F1 and the optimal one-to-one
+//! assignment of predicted to truth items.
+//!
+//! Owns: [`Item`], [`item_f1`] and [`match_items`] (Hungarian algorithm from
+//! the `pathfinding` crate). Pure; depends on `compare`, `counts`, `paths`.
+
+use crate::eval::compare::{Comparer, ValueType};
+use crate::eval::counts::{harmonic, ratio};
+use crate::eval::paths::PathId;
+use pathfinding::kuhn_munkres::kuhn_munkres;
+use pathfinding::matrix::Matrix;
+use serde_json::Value;
+
+/// One field of an item.
+#[derive(Debug, Clone)]
+pub struct ItemField<'a> {
+    pub path: PathId,
+    pub value: &'a Value,
+    /// The normalised text, when the value is present.
+    pub norm: Option<String>,
+}
+
+/// One item of an item list, its fields sorted by path.
+#[derive(Debug, Clone, Default)]
+pub struct Item<'a> {
+    pub fields: Vec<ItemField<'a>>,
+    /// Number of present fields.
+    pub present: usize,
+}
+
+impl<'a> Item<'a> {
+    /// Builds an item from its flattened fields (any order; a path given
+    /// twice keeps the first).
+    pub fn new(mut fields: Vec<ItemField<'a>>) -> Self {
+        fields.sort_by_key(|f| f.path);
+        fields.dedup_by_key(|f| f.path);
+        let present = fields.iter().filter(|f| f.norm.is_some()).count();
+        Item { fields, present }
+    }
+
+    /// The field at `path`, if the item has one.
+    pub fn get(&self, path: PathId) -> Option<&ItemField<'a>> {
+        self.fields
+            .binary_search_by_key(&path, |f| f.path)
+            .ok()
+            .map(|i| &self.fields[i])
+    }
+}
+
+/// Item-level F1 of a truth item `t` and a predicted item `p` (SPEC §3.4):
+/// correct = fields present in both that match exactly (partial is not
+/// correct); precision = correct / fields present in p; recall = correct /
+/// fields present in t (`zero_division` for a side with no present field);
+/// item_f1 = harmonic mean. `value_type` says how a path is compared given
+/// its truth value.
+pub fn item_f1(
+    comparer: &Comparer<'_>,
+    value_type: &dyn Fn(PathId, &Value) -> ValueType,
+    t: &Item<'_>,
+    p: &Item<'_>,
+) -> f64 {
+    let mut correct = 0usize;
+    let (mut i, mut j) = (0, 0);
+    while i < t.fields.len() && j < p.fields.len() {
+        let (a, b) = (&t.fields[i], &p.fields[j]);
+        match a.path.cmp(&b.path) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                if let (Some(na), Some(nb)) = (&a.norm, &b.norm) {
+                    let ty = value_type(a.path, a.value);
+                    if comparer.is_exact(ty, a.value, b.value, na, nb) {
+                        correct += 1;
+                    }
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let zd = comparer.config.zero_division;
+    let precision = ratio(correct as f64, p.present as f64, zd);
+    let recall = ratio(correct as f64, t.present as f64, zd);
+    harmonic(precision, recall)
+}
+
+/// A matched pair: truth item index, predicted item index, item F1.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ItemMatch {
+    pub truth: usize,
+    pub pred: usize,
+    pub f1: f64,
+}
+
+/// Scale of item F1 in the integer weights given to the Hungarian solver.
+/// Item F1 values are ratios of small integers, so rounding them to 10⁻⁹
+/// keeps distinct sums distinct.
+const F1_SCALE: f64 = 1e9;
+
+/// The one-to-one assignment maximising the total item F1 (SPEC §3.4).
+/// `f1[i][j]` is the item F1 of truth item `i` and predicted item `j`.
+/// Among assignments with the same total, pairs in original order
+/// (truth `i` with prediction `i`) are preferred: each such pair adds a
+/// bonus smaller than any difference in total F1. Pairs with item F1 = 0
+/// stay unmatched. Returns the pairs sorted by truth index.
+pub fn match_items(f1: &[Vec<f64>]) -> Vec<ItemMatch> {
+    let rows = f1.len();
+    let cols = f1.first().map_or(0, Vec::len);
+    if rows == 0 || cols == 0 {
+        return Vec::new();
+    }
+    // Fast path: every truth item's only non-zero partner is distinct and
+    // mutual, so the assignment is forced.
+    if let Some(forced) = forced_assignment(f1) {
+        return forced;
+    }
+    let transpose = rows > cols;
+    let (n, m) = if transpose { (cols, rows) } else { (rows, cols) };
+    let bonus_scale = (n.min(m) + 1) as i64;
+    let weight = |r: usize, c: usize| -> i64 {
+        let (i, j) = if transpose { (c, r) } else { (r, c) };
+        let w = (f1[i][j] * F1_SCALE).round() as i64 * bonus_scale;
+        w + i64::from(i == j && f1[i][j] > 0.0)
+    };
+    let mut data = Vec::with_capacity(n * m);
+    for r in 0..n {
+        for c in 0..m {
+            data.push(weight(r, c));
+        }
+    }
+    let Ok(matrix) = Matrix::from_vec(n, m, data) else {
+        return Vec::new();
+    };
+    let (_, assignment) = kuhn_munkres(&matrix);
+    let mut pairs: Vec<ItemMatch> = assignment
+        .iter()
+        .enumerate()
+        .map(|(r, &c)| if transpose { (c, r) } else { (r, c) })
+        .filter(|&(i, j)| f1[i][j] > 0.0)
+        .map(|(i, j)| ItemMatch {
+            truth: i,
+            pred: j,
+            f1: f1[i][j],
+        })
+        .collect();
+    pairs.sort_by_key(|p| p.truth);
+    pairs
+}
+
+/// When each row and each column has at most one non-zero entry, the
+/// optimal assignment is those entries.
+fn forced_assignment(f1: &[Vec<f64>]) -> Option<Vec<ItemMatch>> {
+    let cols = f1.first().map_or(0, Vec::len);
+    let mut col_used = vec![false; cols];
+    let mut pairs = Vec::new();
+    for (i, row) in f1.iter().enumerate() {
+        let mut nonzero = row.iter().enumerate().filter(|(_, &v)| v > 0.0);
+        if let Some((j, &v)) = nonzero.next() {
+            if nonzero.next().is_some() || col_used[j] {
+                return None;
+            }
+            col_used[j] = true;
+            pairs.push(ItemMatch { truth: i, pred: j, f1: v });
+        }
+    }
+    Some(pairs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(m: &[ItemMatch]) -> Vec<(usize, usize)> {
+        m.iter().map(|p| (p.truth, p.pred)).collect()
+    }
+
+    #[test]
+    fn maximises_total_f1_not_greedy() {
+        // Greedy would take (0,0)=0.9 and leave (1,1)=0.1: total 1.0.
+        // Optimal: (0,1)=0.8 + (1,0)=0.8 = 1.6.
+        let f1 = vec![vec![0.9, 0.8], vec![0.8, 0.1]];
+        assert_eq!(pairs(&match_items(&f1)), [(0, 1), (1, 0)]);
+    }
+
+    #[test]
+    fn ties_keep_original_order() {
+        let f1 = vec![vec![1.0, 1.0], vec![1.0, 1.0]];
+        assert_eq!(pairs(&match_items(&f1)), [(0, 0), (1, 1)]);
+        let f1 = vec![vec![0.5; 3]; 3];
+        assert_eq!(pairs(&match_items(&f1)), [(0, 0), (1, 1), (2, 2)]);
+    }
+
+    #[test]
+    fn zero_pairs_stay_unmatched_and_shapes_may_differ() {
+        let f1 = vec![vec![0.0, 0.0, 1.0], vec![0.0, 0.0, 0.0]];
+        assert_eq!(pairs(&match_items(&f1)), [(0, 2)]);
+        let f1 = vec![vec![0.5], vec![0.7], vec![0.0]];
+        assert_eq!(pairs(&match_items(&f1)), [(1, 0)]);
+        assert!(match_items(&[]).is_empty());
+        assert!(match_items(&[vec![], vec![]]).is_empty());
+        // Reordered items: the solver finds the permutation.
+        let f1 = vec![vec![0.0, 0.0, 1.0], vec![1.0, 0.2, 0.0], vec![0.0, 1.0, 0.3]];
+        assert_eq!(pairs(&match_items(&f1)), [(0, 2), (1, 0), (2, 1)]);
+    }
+}

@@ -1,0 +1,456 @@
+//! Normalisation of values before they are compared (SPEC §1.4, §2.1).
+//!
+//! Owns: the absent-value test, string normalisation, number parsing
+//! (currency symbols, thousands and decimal separators), numeric strings and
+//! date parsing. Pure functions; depends on `serde_json` and `chrono` (for
+//! calendar validity) only.
+
+use chrono::NaiveDate;
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// Absent values, prepared once: trimmed and lowercased (SPEC §1.4).
+#[derive(Debug, Clone)]
+pub struct AbsentValues(Vec<String>);
+
+impl AbsentValues {
+    pub fn new(values: &[String]) -> Self {
+        AbsentValues(values.iter().map(|v| v.trim().to_lowercase()).collect())
+    }
+
+    /// A value is absent when it is missing (`None`), `null`, an empty
+    /// array, or a string that, trimmed and compared case-insensitively, is
+    /// one of the absent values. Everything else is present (SPEC §1.4).
+    pub fn is_absent(&self, value: Option<&Value>) -> bool {
+        match value {
+            None | Some(Value::Null) => true,
+            Some(Value::Array(a)) => a.is_empty(),
+            Some(Value::String(s)) => self.is_absent_str(s),
+            Some(_) => false,
+        }
+    }
+
+    /// The string case of [`Self::is_absent`].
+    pub fn is_absent_str(&self, s: &str) -> bool {
+        let t = s.trim();
+        if self.0.iter().any(|a| a.is_empty()) && t.is_empty() {
+            return true;
+        }
+        if t.is_ascii() {
+            self.0.iter().any(|a| a.eq_ignore_ascii_case(t))
+        } else {
+            let lower = t.to_lowercase();
+            self.0.iter().any(|a| *a == lower)
+        }
+    }
+}
+
+/// The text of a value for string comparison: a string as it is, anything
+/// else as its JSON text (SPEC §2.2).
+pub fn value_text(value: &Value) -> Cow<'_, str> {
+    match value {
+        Value::String(s) => Cow::Borrowed(s.as_str()),
+        other => Cow::Owned(other.to_string()),
+    }
+}
+
+/// String normalisation (SPEC §2.1): trim, collapse runs of Unicode
+/// whitespace to one space, and Unicode lowercase unless `case_sensitive`.
+/// (Lowercase, not full case folding: `ß` stays `ß`.)
+pub fn normalize_str(s: &str, case_sensitive: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    for (i, word) in s.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if case_sensitive {
+        out
+    } else if out.is_ascii() {
+        out.make_ascii_lowercase();
+        out
+    } else {
+        out.to_lowercase()
+    }
+}
+
+/// Parses a number as SPEC §2.1 reads it. A JSON number is itself; a string
+/// may carry currency symbols (Unicode category Sc), spaces and thousands
+/// separators:
+///
+/// * when both `.` and `,` occur, the last one is the decimal separator and
+///   the other is a thousands separator (`"1.500,00"` = 1500);
+/// * a lone `,` followed by one or two digits that end the string is decimal
+///   (`"12,50"` = 12.5); every other comma is a thousands separator
+///   (`"1,500"` = 1500);
+/// * a single `.` alone is decimal (`"1.500"` = 1.5); several `.` alone are
+///   thousands separators (`"1.500.000"` = 1500000; the spec is silent,
+///   this is the mirror of the comma rule).
+///
+/// Returns `None` when the text still does not parse (the caller then
+/// compares normalised strings).
+///
+/// ```
+/// use fieldscope::eval::normalize::parse_number;
+/// use serde_json::json;
+/// assert_eq!(parse_number(&json!("$1,500.00")), Some(1500.0));
+/// assert_eq!(parse_number(&json!("1.500,00")), Some(1500.0));
+/// assert_eq!(parse_number(&json!("1,5")), Some(1.5));
+/// assert_eq!(parse_number(&json!("1.500")), Some(1.5));
+/// assert_eq!(parse_number(&json!("abc")), None);
+/// ```
+pub fn parse_number(value: &Value) -> Option<f64> {
+    match value {
+        Value::Number(n) => n.as_f64().filter(|x| x.is_finite()),
+        Value::String(s) => parse_number_str(s),
+        _ => None,
+    }
+}
+
+/// The string case of [`parse_number`].
+pub fn parse_number_str(s: &str) -> Option<f64> {
+    let cleaned: String = s
+        .chars()
+        .filter(|c| !c.is_whitespace() && !is_currency_symbol(*c))
+        .collect();
+    let last_dot = cleaned.rfind('.');
+    let last_comma = cleaned.rfind(',');
+    let plain: String = match (last_dot, last_comma) {
+        (Some(d), Some(c)) => {
+            let (decimal, thousands) = if d > c { ('.', ',') } else { (',', '.') };
+            let without: String = cleaned.chars().filter(|&ch| ch != thousands).collect();
+            if without.matches(decimal).count() != 1 {
+                return None;
+            }
+            without.replace(decimal, ".")
+        }
+        (None, Some(c)) => {
+            let tail = &cleaned[c + 1..];
+            let lone = cleaned.matches(',').count() == 1;
+            if lone && (1..=2).contains(&tail.len()) && tail.bytes().all(|b| b.is_ascii_digit()) {
+                cleaned.replace(',', ".")
+            } else {
+                cleaned.replace(',', "")
+            }
+        }
+        (Some(_), None) => {
+            if cleaned.matches('.').count() == 1 {
+                cleaned
+            } else {
+                cleaned.replace('.', "")
+            }
+        }
+        (None, None) => cleaned,
+    };
+    if !is_decimal_literal(&plain) {
+        return None;
+    }
+    plain.parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+/// `[+-]? digits [. digits] ([eE] [+-]? digits)?` with at least one digit in
+/// the mantissa. Rejects `inf`, `NaN`, hex and empty strings.
+fn is_decimal_literal(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        i += 1;
+    }
+    let mut digits = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+        digits += 1;
+    }
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+            digits += 1;
+        }
+    }
+    if digits == 0 {
+        return false;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// Unicode general category Sc (currency symbols), Unicode 15.
+fn is_currency_symbol(c: char) -> bool {
+    matches!(c,
+        '$' | '\u{A2}'..='\u{A5}' | '\u{58F}' | '\u{60B}' | '\u{7FE}' | '\u{7FF}'
+        | '\u{9F2}' | '\u{9F3}' | '\u{9FB}' | '\u{AF1}' | '\u{BF9}' | '\u{E3F}'
+        | '\u{17DB}' | '\u{20A0}'..='\u{20C0}' | '\u{A838}' | '\u{FDFC}'
+        | '\u{FE69}' | '\u{FF04}' | '\u{FFE0}' | '\u{FFE1}' | '\u{FFE5}' | '\u{FFE6}'
+        | '\u{11FDD}'..='\u{11FE0}' | '\u{1E2FF}' | '\u{1ECB0}')
+}
+
+/// Two numbers are equal when |a − b| ≤ tolerance after rounding both to 6
+/// decimals (SPEC §2.1). The comparison is done in whole millionths so that
+/// binary floating point cannot make `100.01 − 100.00` exceed a tolerance
+/// of `0.01`.
+pub fn numbers_equal(a: f64, b: f64, tolerance: f64) -> bool {
+    let micro = |x: f64| (x * 1e6).round();
+    let (ma, mb) = (micro(a), micro(b));
+    if !ma.is_finite() || !mb.is_finite() {
+        return a == b;
+    }
+    // Beyond 2^53 millionths f64 no longer holds every integer; compare the
+    // values themselves there.
+    if ma.abs() > 9.0e15 || mb.abs() > 9.0e15 {
+        return (a - b).abs() <= tolerance;
+    }
+    (ma - mb).abs() <= micro(tolerance)
+}
+
+/// Numeric strings (SPEC §2.1, `numeric_string_fields`): compared as
+/// integers after removing leading zeros (`"0001"` = `"1"`). Returns `None`
+/// when either side is not an integer; the caller compares strings then.
+pub fn numeric_strings_equal(t: &str, p: &str) -> Option<bool> {
+    fn digits(s: &str) -> Option<&str> {
+        let s = s.trim();
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let stripped = s.trim_start_matches('0');
+        Some(if stripped.is_empty() { "0" } else { stripped })
+    }
+    Some(digits(t)? == digits(p)?)
+}
+
+/// Reads a calendar date (SPEC §2.1): ISO 8601 (`YYYY-MM-DD`, optionally
+/// followed by `T` or a space and a time, and a zone; the date is taken as
+/// written), `D.M.YYYY` (always day first), and `D/M/YYYY` or `M/D/YYYY`
+/// by `date_order`. Month names and two-digit years are not parsed.
+///
+/// ```
+/// use fieldscope::eval::normalize::parse_date;
+/// use fieldscope::eval::DateOrder;
+/// let d = parse_date("2025-01-15T00:00:00", DateOrder::Dmy);
+/// assert_eq!(d, parse_date("15.1.2025", DateOrder::Mdy));
+/// assert_eq!(d, parse_date("1/15/2025", DateOrder::Mdy));
+/// assert_eq!(d, parse_date("15/01/2025", DateOrder::Dmy));
+/// assert_eq!(parse_date("15/01/25", DateOrder::Dmy), None);
+/// ```
+pub fn parse_date(s: &str, order: crate::eval::DateOrder) -> Option<NaiveDate> {
+    let s = s.trim();
+    if let Some(d) = parse_iso(s) {
+        return Some(d);
+    }
+    for (sep, day_first) in [
+        ('.', true),
+        ('/', order == crate::eval::DateOrder::Dmy),
+    ] {
+        let parts: Vec<&str> = s.split(sep).collect();
+        if let [a, b, y] = parts.as_slice() {
+            let small = |x: &str| {
+                (1..=2).contains(&x.len()) && x.bytes().all(|c| c.is_ascii_digit())
+            };
+            if small(a) && small(b) && y.len() == 4 && y.bytes().all(|c| c.is_ascii_digit()) {
+                let (a, b, y): (u32, u32, i32) = (a.parse().ok()?, b.parse().ok()?, y.parse().ok()?);
+                let (day, month) = if day_first { (a, b) } else { (b, a) };
+                return NaiveDate::from_ymd_opt(y, month, day);
+            }
+        }
+    }
+    None
+}
+
+/// `YYYY-MM-DD` with an optional time part.
+fn parse_iso(s: &str) -> Option<NaiveDate> {
+    let b = s.as_bytes();
+    if b.len() < 10 {
+        return None;
+    }
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(|c| c.is_ascii_digit());
+    if !(digits(0..4) && b[4] == b'-' && digits(5..7) && b[7] == b'-' && digits(8..10)) {
+        return None;
+    }
+    let rest = &s[10..];
+    if !rest.is_empty() && !is_iso_time(rest) {
+        return None;
+    }
+    let y: i32 = s[0..4].parse().ok()?;
+    let m: u32 = s[5..7].parse().ok()?;
+    let d: u32 = s[8..10].parse().ok()?;
+    NaiveDate::from_ymd_opt(y, m, d)
+}
+
+/// `T` or space, `HH:MM[:SS[.fff]]`, then optionally `Z` or `±HH[:MM]`.
+fn is_iso_time(rest: &str) -> bool {
+    let b = rest.as_bytes();
+    if b[0] != b'T' && b[0] != b't' && b[0] != b' ' {
+        return false;
+    }
+    let t = &b[1..];
+    let two = |i: usize| t.len() >= i + 2 && t[i].is_ascii_digit() && t[i + 1].is_ascii_digit();
+    if !(two(0) && t.len() >= 5 && t[2] == b':' && two(3)) {
+        return false;
+    }
+    let mut i = 5;
+    if t.len() > i && t[i] == b':' {
+        if !two(i + 1) {
+            return false;
+        }
+        i += 3;
+        if t.len() > i && (t[i] == b'.' || t[i] == b',') {
+            i += 1;
+            let start = i;
+            while i < t.len() && t[i].is_ascii_digit() {
+                i += 1;
+            }
+            if i == start {
+                return false;
+            }
+        }
+    }
+    let zone = &t[i..];
+    match zone {
+        [] | [b'Z'] | [b'z'] => true,
+        [b'+' | b'-', h1, h2] => h1.is_ascii_digit() && h2.is_ascii_digit(),
+        [b'+' | b'-', h1, h2, b':', m1, m2] | [b'+' | b'-', h1, h2, m1, m2] => {
+            [h1, h2, m1, m2].iter().all(|c| c.is_ascii_digit())
+        }
+        _ => false,
+    }
+}
+
+/// Reads a boolean: a JSON boolean, or the string `true`/`false` in any case.
+pub fn parse_bool(value: &Value) -> Option<bool> {
+    match value {
+        Value::Bool(b) => Some(*b),
+        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::DateOrder;
+    use serde_json::json;
+
+    #[test]
+    fn absent_values_are_trimmed_and_case_insensitive() {
+        let a = AbsentValues::new(&["NOT_FOUND".into(), "N/A".into(), "".into()]);
+        for v in [json!(null), json!([]), json!(" not_found "), json!("n/a"), json!("   "), json!("")] {
+            assert!(a.is_absent(Some(&v)), "{v}");
+        }
+        assert!(a.is_absent(None));
+        for v in [json!(0), json!(false), json!("NOT FOUND"), json!(["x"]), json!("na")] {
+            assert!(!a.is_absent(Some(&v)), "{v}");
+        }
+        let none = AbsentValues::new(&[]);
+        assert!(!none.is_absent(Some(&json!(""))));
+        let unicode = AbsentValues::new(&["KEINE ANGABE".into()]);
+        assert!(unicode.is_absent(Some(&json!("keine angabe"))));
+        let umlaut = AbsentValues::new(&["ÜBERSPRUNGEN".into()]);
+        assert!(umlaut.is_absent(Some(&json!("übersprungen"))));
+    }
+
+    #[test]
+    fn strings_are_trimmed_collapsed_and_lowercased() {
+        assert_eq!(normalize_str("  Hello\t\n  World  ", false), "hello world");
+        assert_eq!(normalize_str("ÉCOLE\u{00A0}Straße", false), "école straße");
+        assert_eq!(normalize_str("ÉCOLE", true), "ÉCOLE");
+        assert_eq!(normalize_str("", false), "");
+        assert_eq!(normalize_str("𝔸 b", false), "𝔸 b");
+    }
+
+    #[test]
+    fn numbers_follow_the_separator_rules() {
+        let cases = [
+            ("$1,500.00", Some(1500.0)),
+            ("1.500,00", Some(1500.0)),
+            ("1,5", Some(1.5)),
+            ("12,50", Some(12.5)),
+            ("1,500", Some(1500.0)),
+            ("1.500", Some(1.5)),
+            ("1,234,567.89", Some(1234567.89)),
+            ("1.234.567,89", Some(1234567.89)),
+            ("1.500.000", Some(1500000.0)),
+            ("€ 1 500,00", Some(1500.0)),
+            ("1 500,00 €", Some(1500.0)),
+            ("-12.5", Some(-12.5)),
+            ("£3", Some(3.0)),
+            ("₹1,00,000", Some(100000.0)),
+            ("1,2,3", Some(123.0)),
+            ("1,50,", Some(150.0)),
+            ("abc", None),
+            ("", None),
+            ("NaN", None),
+            ("inf", None),
+            ("1e3", Some(1000.0)),
+            ("12%", None),
+            ("1.2.3,4,5", None),
+        ];
+        for (s, want) in cases {
+            assert_eq!(parse_number_str(s), want, "{s}");
+        }
+        assert_eq!(parse_number(&json!(1500)), Some(1500.0));
+        assert_eq!(parse_number(&json!(true)), None);
+    }
+
+    #[test]
+    fn numbers_compare_after_rounding_to_six_decimals() {
+        assert!(numbers_equal(1500.0, 1500.0, 0.0));
+        assert!(numbers_equal(0.1 + 0.2, 0.3, 0.0));
+        assert!(numbers_equal(1.0000004, 1.0, 0.0));
+        assert!(!numbers_equal(1.000001, 1.0, 0.0));
+        assert!(numbers_equal(100.01, 100.0, 0.01));
+        assert!(!numbers_equal(100.02, 100.0, 0.01));
+        assert!(numbers_equal(1e300, 1e300, 0.0));
+    }
+
+    #[test]
+    fn numeric_strings_ignore_leading_zeros() {
+        assert_eq!(numeric_strings_equal("0001", "1"), Some(true));
+        assert_eq!(numeric_strings_equal("000", "0"), Some(true));
+        assert_eq!(numeric_strings_equal("0012", "120"), Some(false));
+        assert_eq!(numeric_strings_equal("12a", "12"), None);
+        assert_eq!(numeric_strings_equal("-1", "1"), None);
+    }
+
+    #[test]
+    fn dates_parse_iso_day_first_and_by_order() {
+        let d = NaiveDate::from_ymd_opt(2025, 1, 15);
+        assert_eq!(parse_date("2025-01-15", DateOrder::Dmy), d);
+        assert_eq!(parse_date("2025-01-15T00:00:00", DateOrder::Dmy), d);
+        assert_eq!(parse_date("2025-01-15T23:59:59.123+05:00", DateOrder::Dmy), d);
+        assert_eq!(parse_date("2025-01-15 10:30Z", DateOrder::Dmy), d);
+        assert_eq!(parse_date("15.01.2025", DateOrder::Mdy), d);
+        assert_eq!(parse_date("15/1/2025", DateOrder::Dmy), d);
+        assert_eq!(parse_date("1/15/2025", DateOrder::Mdy), d);
+        assert_eq!(parse_date("1/15/2025", DateOrder::Dmy), None);
+        assert_eq!(parse_date("15/01/25", DateOrder::Dmy), None);
+        assert_eq!(parse_date("15 January 2025", DateOrder::Dmy), None);
+        assert_eq!(parse_date("2025-02-30", DateOrder::Dmy), None);
+        assert_eq!(parse_date("2025-01-15Tnoon", DateOrder::Dmy), None);
+        assert_eq!(parse_date("", DateOrder::Dmy), None);
+    }
+
+    #[test]
+    fn booleans() {
+        assert_eq!(parse_bool(&json!(true)), Some(true));
+        assert_eq!(parse_bool(&json!(" FALSE ")), Some(false));
+        assert_eq!(parse_bool(&json!("yes")), None);
+        assert_eq!(parse_bool(&json!(1)), None);
+    }
+}

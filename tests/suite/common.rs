@@ -1,0 +1,41 @@
+//! Helpers shared by the integration tests.
+
+use fieldscope::eval::{evaluate, Config, EvalInput, ModelInput, Record, RecordFile, Report};
+use serde_json::Value;
+
+/// A record file from JSON objects (no parsing involved).
+pub fn records(name: &str, values: Vec<Value>) -> RecordFile {
+    RecordFile {
+        name: name.to_string(),
+        records: values
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Value::Object(map) => Record::new(i, map),
+                other => panic!("test record {i} is not an object: {other}"),
+            })
+            .collect(),
+    }
+}
+
+/// Evaluates truth against named models under `config`.
+pub fn run(truth: Vec<Value>, models: Vec<(&str, Vec<Value>)>, schema: Option<Value>, config: &Config) -> Report {
+    let input = EvalInput {
+        truth: records("truth.json", truth),
+        models: models
+            .into_iter()
+            .map(|(name, preds)| ModelInput::new(name, records(&format!("{name}.json"), preds)))
+            .collect(),
+        schema,
+    };
+    evaluate(&input, config, false).expect("evaluation succeeds")
+}
+
+/// Asserts two floats agree to 1e-12.
+#[track_caller]
+pub fn close(actual: f64, expected: f64) {
+    assert!(
+        (actual - expected).abs() < 1e-12,
+        "expected {expected}, got {actual}"
+    );
+}
