@@ -1,1 +1,419 @@
-//! Exporters (placeholder).
+//! Exporters: a [`Report`] rendered as text, one sibling module per
+//! [`Format`].
+//!
+//! Owns: the text forms of a report — [`json`] (the machine contract of
+//! SPEC §5, unrounded), [`markdown`] and [`latex`] (the two tables of M4 for
+//! papers and READMEs), [`csv`] (the per-field table, full precision) — and
+//! the rules they share: how a table number is printed (`Number`) and
+//! which value of a column is the best one (`best_of`).
+//!
+//! Every exporter is `render(&Report, &ExportOptions) -> String` with one
+//! number formatter and one escaper for its format. Untrusted text (model
+//! names, field names, warnings) always goes through the escaper; numbers
+//! never do.
+//!
+//! Depends on: `crate::eval::report` only (plus `crate::error` for the one
+//! error [`Format::from_str`] returns). Never does I/O: the caller writes
+//! the string wherever it wants.
+//!
+//! Adding a format (HTML is next): a sibling module with the same `render`
+//! signature, a [`Format`] variant, its entry in [`Format::ALL`] and one arm
+//! in [`render`]; the accepted names in error messages follow from
+//! [`Format::ALL`].
+
+pub mod csv;
+pub mod json;
+pub mod latex;
+pub mod markdown;
+
+use crate::error::{Error, ErrorKind};
+use crate::eval::report::Report;
+use std::fmt;
+use std::str::FromStr;
+
+/// Options shared by the exporters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExportOptions {
+    /// Decimals of the ratios (precision, recall, F1, accuracy) in Markdown
+    /// and LaTeX, and the most decimals M_total is printed with. Default 4.
+    /// JSON and CSV ignore it: they carry numbers at full precision. Values
+    /// above [`MAX_DECIMALS`] are taken as [`MAX_DECIMALS`].
+    pub decimals: usize,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        ExportOptions { decimals: 4 }
+    }
+}
+
+/// The most decimals a table prints: an `f64` ratio carries about 17
+/// significant digits, so more would only print noise.
+pub const MAX_DECIMALS: usize = 17;
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// The report as pretty-printed JSON (SPEC §5).
+    Json,
+    /// GitHub-flavoured Markdown tables.
+    Markdown,
+    /// LaTeX `tabular`s with booktabs rules.
+    Latex,
+    /// The per-field table as CSV.
+    Csv,
+}
+
+impl Format {
+    /// Every format, in the order they are listed to users.
+    pub const ALL: [Format; 4] = [Format::Json, Format::Markdown, Format::Latex, Format::Csv];
+
+    /// The name accepted by [`Format::from_str`] (`--format NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Markdown => "markdown",
+            Format::Latex => "latex",
+            Format::Csv => "csv",
+        }
+    }
+
+    /// The usual file extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Markdown => "md",
+            Format::Latex => "tex",
+            Format::Csv => "csv",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = Error;
+
+    /// Parses a format name (`json`, `markdown`, `latex`, `csv`), ignoring
+    /// ASCII case and surrounding whitespace. An unknown name is an
+    /// [`ErrorKind::Usage`] error that lists the accepted names.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let wanted = s.trim();
+        Format::ALL
+            .into_iter()
+            .find(|format| format.name().eq_ignore_ascii_case(wanted))
+            .ok_or_else(|| {
+                let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+                Error::new(
+                    ErrorKind::Usage,
+                    format!(
+                        "unknown format `{wanted}`; expected one of: {}",
+                        names.join(", ")
+                    ),
+                )
+            })
+    }
+}
+
+/// Renders `report` in `format`.
+pub fn render(report: &Report, format: Format, options: &ExportOptions) -> String {
+    match format {
+        Format::Json => json::render(report, options),
+        Format::Markdown => markdown::render(report, options),
+        Format::Latex => latex::render(report, options),
+        Format::Csv => csv::render(report, options),
+    }
+}
+
+/// The decimals a cost is printed with at most (Markdown, LaTeX).
+const COST_DECIMALS: usize = 4;
+
+/// A number in a Markdown or LaTeX table, tagged with what it is; the tag
+/// decides how [`Number::format`] prints it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Number {
+    /// Precision, recall, F1, accuracy: exactly `decimals` decimals
+    /// (`0.6667`, `1.0000`).
+    Ratio(f64),
+    /// M_total, a sum of credits (a multiple of 0.5): up to `decimals`
+    /// decimals, trailing zeros trimmed, at least one kept (`12.5`, `12.0`).
+    Credit(f64),
+    /// |Pred|, |Truth| and other counts: an integer.
+    Count(u64),
+    /// A cost: up to 4 decimals, trailing zeros trimmed, at least one kept
+    /// (`0.0123`, `1.5`, `2.0`). A non-zero cost too small to show at 4
+    /// decimals gets two significant digits (`0.000041`) instead of reading
+    /// as free.
+    Cost(f64),
+}
+
+impl Number {
+    /// The text of the number as the tables print it. Rounding is to
+    /// nearest on the exact binary value (Rust's `{:.N}`); a value that
+    /// rounds to zero never prints a minus sign; NaN and infinities print as
+    /// `NaN`, `inf`, `-inf` (the report should never contain them).
+    pub(crate) fn format(self, options: &ExportOptions) -> String {
+        let decimals = options.decimals.min(MAX_DECIMALS);
+        match self {
+            Number::Ratio(x) => fixed(x, decimals),
+            Number::Credit(x) => trimmed(x, decimals.max(1)),
+            Number::Count(n) => n.to_string(),
+            Number::Cost(x) => {
+                let text = trimmed(x, COST_DECIMALS);
+                if x != 0.0 && x.is_finite() && text.parse::<f64>() == Ok(0.0) {
+                    // The first significant digit is at decimal
+                    // ceil(-log10 |x|); show one more.
+                    let first = (-x.abs().log10()).ceil() as usize;
+                    trimmed(x, (first + 1).min(20))
+                } else {
+                    text
+                }
+            }
+        }
+    }
+}
+
+/// `x` with exactly `decimals` decimals, never `-0.00`.
+fn fixed(x: f64, decimals: usize) -> String {
+    let text = format!("{x:.decimals$}");
+    match text.strip_prefix('-') {
+        Some(unsigned) if unsigned.parse::<f64>() == Ok(0.0) => unsigned.to_string(),
+        _ => text,
+    }
+}
+
+/// `x` with at most `decimals` (≥ 1) decimals, trailing zeros trimmed but
+/// one decimal kept.
+fn trimmed(x: f64, decimals: usize) -> String {
+    let text = fixed(x, decimals.max(1));
+    if !x.is_finite() || !text.contains('.') {
+        return text;
+    }
+    let text = text.trim_end_matches('0');
+    if text.ends_with('.') {
+        format!("{text}0")
+    } else {
+        text.to_string()
+    }
+}
+
+/// Which end of a column is best.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Best {
+    Highest,
+    Lowest,
+}
+
+/// Marks the best values of a column: `true` at every position holding the
+/// best value (ties are all best). Pass the values *as printed* (parsed
+/// back from their text) so that two cells that read the same are ranked
+/// the same. `None`, NaN and infinities are not ranked; when fewer than two
+/// values are ranked, nothing is best (a column of one model has no
+/// winner).
+pub(crate) fn best_of(values: &[Option<f64>], best: Best) -> Vec<bool> {
+    let ranked: Vec<f64> = values
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|x| x.is_finite())
+        .collect();
+    if ranked.len() < 2 {
+        return vec![false; values.len()];
+    }
+    let target = match best {
+        Best::Highest => ranked.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        Best::Lowest => ranked.iter().copied().fold(f64::INFINITY, f64::min),
+    };
+    values.iter().map(|value| *value == Some(target)).collect()
+}
+
+/// How F1 under `macro_documents` was computed (config `macro_f1`, SPEC
+/// §3.2); captions say which.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MacroF1 {
+    /// The harmonic mean of macro precision and macro recall (default, M4).
+    Harmonic,
+    /// The mean of per-document F1.
+    Mean,
+}
+
+impl MacroF1 {
+    /// Reads `macro_f1` from the report's effective configuration; anything
+    /// but `"mean"` (including a missing key) is the default, harmonic.
+    pub(crate) fn of(report: &Report) -> Self {
+        match report.config.get("macro_f1").and_then(|v| v.as_str()) {
+            Some("mean") => MacroF1::Mean,
+            _ => MacroF1::Harmonic,
+        }
+    }
+}
+
+/// The caption clause on where an incorrect value goes, empty under the
+/// default `incorrect_counts_as: ["fp", "fn"]`. Under `["fp"]` (M0) a wrong
+/// value is a false positive only and recall's denominator leaves it out
+/// (SPEC §3.1). Plain text: safe in Markdown and LaTeX alike.
+pub(crate) fn convention_clause(report: &Report) -> &'static str {
+    let kinds = report
+        .config
+        .get("incorrect_counts_as")
+        .and_then(|v| v.as_array());
+    let fp_only = kinds.is_some_and(|kinds| !kinds.iter().any(|kind| kind.as_str() == Some("fn")));
+    if fp_only {
+        "; an incorrect value counts as a false positive only, so recall leaves it out"
+    } else {
+        ""
+    }
+}
+
+/// `"1 document"`, `"3 documents"`.
+pub(crate) fn documents_phrase(report: &Report) -> String {
+    match report.documents {
+        1 => "1 document".to_string(),
+        n => format!("{n} documents"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(number: Number) -> String {
+        number.format(&ExportOptions::default())
+    }
+
+    #[test]
+    fn ratio_has_fixed_decimals() {
+        assert_eq!(f(Number::Ratio(0.666666)), "0.6667");
+        assert_eq!(f(Number::Ratio(2.0 / 3.0)), "0.6667");
+        assert_eq!(f(Number::Ratio(1.0)), "1.0000");
+        assert_eq!(f(Number::Ratio(0.0)), "0.0000");
+        assert_eq!(f(Number::Ratio(6.0 / 11.0)), "0.5455");
+        let two = ExportOptions { decimals: 2 };
+        assert_eq!(Number::Ratio(0.125).format(&two), "0.12"); // ties to even on the exact value
+        assert_eq!(
+            Number::Ratio(0.5).format(&ExportOptions { decimals: 0 }),
+            "0"
+        );
+    }
+
+    #[test]
+    fn ratio_never_prints_negative_zero() {
+        assert_eq!(f(Number::Ratio(-0.0)), "0.0000");
+        assert_eq!(f(Number::Ratio(-0.00001)), "0.0000");
+        assert_eq!(f(Number::Ratio(-0.5)), "-0.5000");
+    }
+
+    #[test]
+    fn credit_is_trimmed_but_keeps_one_decimal() {
+        assert_eq!(f(Number::Credit(12.5)), "12.5");
+        assert_eq!(f(Number::Credit(12.0)), "12.0");
+        assert_eq!(f(Number::Credit(0.0)), "0.0");
+        assert_eq!(f(Number::Credit(1234.25)), "1234.25");
+        assert_eq!(
+            Number::Credit(12.5).format(&ExportOptions { decimals: 0 }),
+            "12.5"
+        );
+    }
+
+    #[test]
+    fn count_is_an_integer() {
+        assert_eq!(f(Number::Count(0)), "0");
+        assert_eq!(f(Number::Count(12345)), "12345");
+    }
+
+    #[test]
+    fn cost_has_at_most_four_decimals_trimmed() {
+        assert_eq!(f(Number::Cost(0.0123)), "0.0123");
+        assert_eq!(f(Number::Cost(1.5)), "1.5");
+        assert_eq!(f(Number::Cost(2.0)), "2.0");
+        assert_eq!(f(Number::Cost(0.0)), "0.0");
+        assert_eq!(f(Number::Cost(0.123456)), "0.1235");
+        // Decimals of the ratios do not change the cost.
+        assert_eq!(
+            Number::Cost(0.0123).format(&ExportOptions { decimals: 2 }),
+            "0.0123"
+        );
+    }
+
+    #[test]
+    fn tiny_cost_gets_two_significant_digits() {
+        assert_eq!(f(Number::Cost(0.00004)), "0.00004");
+        assert_eq!(f(Number::Cost(0.000041234)), "0.000041");
+        assert_eq!(f(Number::Cost(0.0000001)), "0.0000001");
+        // 0.00005 rounds to 0.0001 at four decimals: no fallback needed.
+        assert_eq!(f(Number::Cost(0.00006)), "0.0001");
+    }
+
+    #[test]
+    fn non_finite_numbers_print_as_rust_does() {
+        assert_eq!(f(Number::Ratio(f64::NAN)), "NaN");
+        assert_eq!(f(Number::Credit(f64::INFINITY)), "inf");
+        assert_eq!(f(Number::Cost(f64::NEG_INFINITY)), "-inf");
+    }
+
+    #[test]
+    fn best_of_marks_highest_and_all_ties() {
+        let values = [Some(0.5), Some(0.8), Some(0.8), Some(0.1)];
+        assert_eq!(best_of(&values, Best::Highest), [false, true, true, false]);
+        assert_eq!(best_of(&values, Best::Lowest), [false, false, false, true]);
+    }
+
+    #[test]
+    fn best_of_all_equal_marks_all() {
+        assert_eq!(
+            best_of(&[Some(1.0), Some(1.0)], Best::Highest),
+            [true, true]
+        );
+    }
+
+    #[test]
+    fn best_of_skips_missing_and_needs_two_values() {
+        assert_eq!(best_of(&[Some(0.3)], Best::Highest), [false]);
+        assert_eq!(best_of(&[], Best::Highest), Vec::<bool>::new());
+        assert_eq!(
+            best_of(&[None, Some(2.0), None], Best::Lowest),
+            [false, false, false]
+        );
+        assert_eq!(
+            best_of(&[None, Some(2.0), Some(1.5)], Best::Lowest),
+            [false, false, true]
+        );
+        assert_eq!(
+            best_of(&[Some(f64::NAN), Some(0.2), Some(0.1)], Best::Highest),
+            [false, true, false]
+        );
+    }
+
+    #[test]
+    fn best_of_printed_values_ties_what_reads_the_same() {
+        let options = ExportOptions::default();
+        let printed: Vec<Option<f64>> = [0.66671, 0.66669, 0.5]
+            .iter()
+            .map(|&x| Number::Ratio(x).format(&options).parse().ok())
+            .collect();
+        assert_eq!(best_of(&printed, Best::Highest), [true, true, false]);
+    }
+
+    #[test]
+    fn format_names_round_trip() {
+        for format in Format::ALL {
+            assert_eq!(format.name().parse::<Format>().unwrap(), format);
+            assert_eq!(format.to_string(), format.name());
+        }
+        assert_eq!(" LaTeX ".parse::<Format>().unwrap(), Format::Latex);
+    }
+
+    #[test]
+    fn unknown_format_lists_accepted_names() {
+        let err = "html5".parse::<Format>().unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Usage);
+        assert_eq!(
+            err.to_string(),
+            "unknown format `html5`; expected one of: json, markdown, latex, csv"
+        );
+    }
+}

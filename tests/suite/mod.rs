@@ -1,3 +1,4 @@
 //! Test modules (one integration binary).
 mod common;
+mod exporters;
 mod spec_examples;

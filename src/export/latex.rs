@@ -1,0 +1,348 @@
+//! LaTeX export: the two tables of M4 as `table` floats holding booktabs
+//! `tabular`s, ready to paste into a paper.
+//!
+//! Owns: the LaTeX layout — the model comparison table (macro over
+//! documents, with M_total, |Pred|, |Truth| and cost) and the micro table,
+//! each with a `\caption` saying exactly which average it shows; the best
+//! value of each ranked column in `\textbf{}`; the report's warnings as `%`
+//! comments — and [`escape`], the one escaper for untrusted text. Numbers are
+//! printed by `Number::format` (in `mod.rs`) and never escaped.
+//!
+//! The output compiles in any document that loads `booktabs`
+//! (`\usepackage{booktabs}`); with pdfLaTeX, non-ASCII letters in model
+//! names need a font that has them (accented Latin letters are fine; CJK or
+//! emoji need XeLaTeX/LuaLaTeX or extra packages).
+//!
+//! Depends on: `crate::eval::report` only.
+
+use super::{best_of, convention_clause, documents_phrase, Best, ExportOptions, MacroF1, Number};
+use crate::eval::report::{ModelReport, Report};
+
+/// What a missing cost reads as (an em dash).
+const NO_COST: &str = "---";
+
+/// One column of a table: the printed cells and, for a ranked column,
+/// which end is best.
+struct Column {
+    cells: Vec<String>,
+    best: Option<Best>,
+}
+
+impl Column {
+    /// The cells, the best ones in bold. Ranks the values as printed, so
+    /// cells that read the same tie; a cell that is not a number (a missing
+    /// cost) is not ranked.
+    fn finish(self) -> Vec<String> {
+        let Some(best) = self.best else {
+            return self.cells;
+        };
+        let printed: Vec<Option<f64>> = self.cells.iter().map(|cell| cell.parse().ok()).collect();
+        let bold = best_of(&printed, best);
+        self.cells
+            .into_iter()
+            .zip(bold)
+            .map(|(cell, bold)| {
+                if bold {
+                    format!("\\textbf{{{cell}}}")
+                } else {
+                    cell
+                }
+            })
+            .collect()
+    }
+}
+
+/// The report as LaTeX: warnings as comments, then the comparison table and
+/// the micro table. Ends with a newline.
+pub fn render(report: &Report, options: &ExportOptions) -> String {
+    let models = &report.models;
+    let ratio = |get: fn(&ModelReport) -> f64| {
+        let cells = models
+            .iter()
+            .map(|m| Number::Ratio(get(m)).format(options))
+            .collect();
+        Column {
+            cells,
+            best: Some(Best::Highest),
+        }
+    };
+    let names: Vec<String> = models.iter().map(|m| escape(&m.name)).collect();
+    let several = models.len() > 1;
+
+    let mut out = format!(
+        "% fieldscope report on {}. Needs \\usepackage{{booktabs}}.\n",
+        documents_phrase(report)
+    );
+    for warning in &report.warnings {
+        out.push_str("% Warning: ");
+        out.push_str(&escape(warning));
+        out.push('\n');
+    }
+
+    // Model comparison (M4).
+    let column = |best: Option<Best>, cell: &dyn Fn(&ModelReport) -> String| Column {
+        cells: models.iter().map(cell).collect(),
+        best,
+    };
+    let columns = [
+        column(Some(Best::Highest), &|m| {
+            Number::Credit(m.m_total).format(options)
+        }),
+        column(None, &|m| Number::Count(m.pred_count).format(options)),
+        column(None, &|m| Number::Count(m.truth_count).format(options)),
+        ratio(|m| m.macro_documents.precision),
+        ratio(|m| m.macro_documents.recall),
+        ratio(|m| m.macro_documents.f1),
+        column(Some(Best::Lowest), &|m| match m.cost {
+            Some(cost) => Number::Cost(cost).format(options),
+            None => NO_COST.to_string(),
+        }),
+    ];
+    let f1 = match MacroF1::of(report) {
+        MacroF1::Harmonic => "$F_1$ is the harmonic mean of macro precision and recall",
+        MacroF1::Mean => "$F_1$ is the mean of per-document $F_1$",
+    };
+    let mut caption = format!(
+        "Model comparison on {} (precision, recall and $F_1$ macro-averaged over documents; \
+         {f1}; strict matching: a partial match counts as wrong{}; \
+         $M_{{\\mathrm{{total}}}}$ = exact + 0.5 $\\times$ partial; \
+         $|\\mathrm{{Pred}}|$ and $|\\mathrm{{Truth}}|$ count predicted and true values).",
+        documents_phrase(report),
+        convention_clause(report),
+    );
+    if several {
+        caption.push_str(" Bold: the best value of each column (for cost, the lowest).");
+    }
+    push_table(
+        &mut out,
+        &caption,
+        "tab:fieldscope-comparison",
+        "lrrrrrrr",
+        "Model & $M_{\\mathrm{total}}$ & $|\\mathrm{Pred}|$ & $|\\mathrm{Truth}|$ & Precision & Recall & $F_1$ & Cost",
+        &names,
+        columns,
+    );
+
+    // Micro averages.
+    out.push('\n');
+    let columns = [
+        ratio(|m| m.micro.precision),
+        ratio(|m| m.micro.recall),
+        ratio(|m| m.micro.f1),
+        ratio(|m| m.micro.accuracy),
+    ];
+    let mut caption = format!(
+        "Micro averages on {} (counts pooled over all documents and fields, then each score \
+         computed once; strict matching{}; accuracy also counts true negatives, so it can rank \
+         models differently from $F_1$).",
+        documents_phrase(report),
+        convention_clause(report),
+    );
+    if several {
+        caption.push_str(" Bold: the best value of each column.");
+    }
+    push_table(
+        &mut out,
+        &caption,
+        "tab:fieldscope-micro",
+        "lrrrr",
+        "Model & Precision & Recall & $F_1$ & Accuracy",
+        &names,
+        columns,
+    );
+    out
+}
+
+/// Appends one `table` float: caption, label, booktabs `tabular` with the
+/// escaped `names` in the first column and `columns` after it.
+fn push_table<const N: usize>(
+    out: &mut String,
+    caption: &str,
+    label: &str,
+    spec: &str,
+    header: &str,
+    names: &[String],
+    columns: [Column; N],
+) {
+    let columns = columns.map(Column::finish);
+    out.push_str("\\begin{table}[htbp]\n");
+    out.push_str("  \\centering\n");
+    out.push_str(&format!("  \\caption{{{caption}}}\n"));
+    out.push_str(&format!("  \\label{{{label}}}\n"));
+    out.push_str(&format!("  \\begin{{tabular}}{{{spec}}}\n"));
+    out.push_str("    \\toprule\n");
+    out.push_str(&format!("    {header} \\\\\n"));
+    out.push_str("    \\midrule\n");
+    for (row, name) in names.iter().enumerate() {
+        out.push_str("    ");
+        out.push_str(name);
+        for column in &columns {
+            out.push_str(" & ");
+            out.push_str(&column[row]);
+        }
+        out.push_str(" \\\\\n");
+    }
+    out.push_str("    \\bottomrule\n");
+    out.push_str("  \\end{tabular}\n");
+    out.push_str("\\end{table}\n");
+}
+
+/// Makes untrusted text safe to typeset literally in a table cell, a
+/// caption or a `%` comment:
+///
+/// * `\` `{` `}` `$` `&` `#` `^` `_` `%` `~` become `\textbackslash{}`,
+///   `\{`, `\}`, `\$`, `\&`, `\#`, `\textasciicircum{}`, `\_`, `\%`,
+///   `\textasciitilde{}`;
+/// * `<` `>` `|` become `\textless{}`, `\textgreater{}`, `\textbar{}` (in
+///   the default OT1 encoding the bare characters print as ¡, ¿ and —);
+/// * `[` `]` `*` are wrapped in braces, so a cell that starts with one is
+///   not taken for the optional argument or star of the `\\` or `\midrule`
+///   before it;
+/// * a `-` followed by another `-` gets `{}` after it, so `--` stays two
+///   hyphens instead of becoming a dash;
+/// * whitespace control characters (newline, tab, …) become spaces, other
+///   control characters are removed.
+pub fn escape(text: &str) -> String {
+    // Controls first, so that removing one cannot bring two hyphens together.
+    let mut chars = text
+        .chars()
+        .filter_map(|c| match c {
+            c if c.is_control() && c.is_whitespace() => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .peekable();
+    let mut out = String::with_capacity(text.len() + 8);
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '{' | '}' | '$' | '&' | '#' | '_' | '%' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '^' => out.push_str("\\textasciicircum{}"),
+            '~' => out.push_str("\\textasciitilde{}"),
+            '<' => out.push_str("\\textless{}"),
+            '>' => out.push_str("\\textgreater{}"),
+            '|' => out.push_str("\\textbar{}"),
+            '[' | ']' | '*' => {
+                out.push('{');
+                out.push(c);
+                out.push('}');
+            }
+            '-' if chars.peek() == Some(&'-') => out.push_str("-{}"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+    use proptest::prelude::*;
+
+    /// Reads escaped text back, accepting only what [`escape`] may write:
+    /// `None` when a special character is left bare or a `--` ligature
+    /// could form.
+    fn unescape(text: &str) -> Option<String> {
+        const TOKENS: [(&str, char); 17] = [
+            ("\\textbackslash{}", '\\'),
+            ("\\textasciicircum{}", '^'),
+            ("\\textasciitilde{}", '~'),
+            ("\\textless{}", '<'),
+            ("\\textgreater{}", '>'),
+            ("\\textbar{}", '|'),
+            ("\\{", '{'),
+            ("\\}", '}'),
+            ("\\$", '$'),
+            ("\\&", '&'),
+            ("\\#", '#'),
+            ("\\_", '_'),
+            ("\\%", '%'),
+            ("{[}", '['),
+            ("{]}", ']'),
+            ("{*}", '*'),
+            ("-{}", '-'),
+        ];
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(c) = rest.chars().next() {
+            if let Some((token, c)) = TOKENS.iter().find(|(t, _)| rest.starts_with(t)) {
+                out.push(*c);
+                rest = &rest[token.len()..];
+                continue;
+            }
+            if "\\{}$&#^_%~<>|[]*".contains(c) || c.is_control() || rest.starts_with("--") {
+                return None;
+            }
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+        Some(out)
+    }
+
+    fn expected(text: &str) -> String {
+        text.chars()
+            .filter_map(|c| match c {
+                c if c.is_control() && c.is_whitespace() => Some(' '),
+                c if c.is_control() => None,
+                c => Some(c),
+            })
+            .collect()
+    }
+
+    proptest! {
+        #[test]
+        fn escaped_text_is_inert_and_reads_back(
+            text in prop_oneof![
+                any::<String>(),
+                "[\\\\{}$&#^_%~<>|\\[\\]*=+@`'\"!.()a-z0-9 \t\r\n\u{0}\u{7f}é-]{0,40}",
+            ]
+        ) {
+            prop_assert_eq!(unescape(&escape(&text)), Some(expected(&text)));
+        }
+    }
+
+    #[test]
+    fn plain_text_is_unchanged() {
+        assert_eq!(escape("gpt-4o mini (v2.5)"), "gpt-4o mini (v2.5)");
+        assert_eq!(escape("Señor"), "Señor");
+    }
+
+    #[test]
+    fn the_ten_specials_are_escaped() {
+        assert_eq!(
+            escape(r"\ { } $ & # ^ _ % ~"),
+            r"\textbackslash{} \{ \} \$ \& \# \textasciicircum{} \_ \% \textasciitilde{}"
+        );
+    }
+
+    #[test]
+    fn commands_cannot_run() {
+        assert_eq!(escape(r"\input{x}"), r"\textbackslash{}input\{x\}");
+        assert_eq!(escape("^^5c"), r"\textasciicircum{}\textasciicircum{}5c");
+    }
+
+    #[test]
+    fn characters_ot1_would_misprint_are_spelled_out() {
+        assert_eq!(escape("<a|b>"), r"\textless{}a\textbar{}b\textgreater{}");
+    }
+
+    #[test]
+    fn brackets_and_stars_are_braced() {
+        assert_eq!(escape("[base]*"), "{[}base{]}{*}");
+    }
+
+    #[test]
+    fn double_hyphens_stay_hyphens() {
+        assert_eq!(escape("a--b---c-d"), "a-{}-b-{}-{}-c-d");
+    }
+
+    #[test]
+    fn control_characters_are_removed_or_spaced() {
+        assert_eq!(escape("a\nb\r\tc\u{0}d\u{7f}e\u{1b}[0m"), "a b  cde{[}0m");
+        // A removed control character cannot join two hyphens into a dash.
+        assert_eq!(escape("-\u{0}-"), "-{}-");
+    }
+}

@@ -1,0 +1,288 @@
+//! Markdown export: the two tables of M4 as GitHub-flavoured Markdown.
+//!
+//! Owns: the Markdown layout — the model comparison table (macro over
+//! documents, with M_total, |Pred|, |Truth| and cost), the micro table, a
+//! one-line caption before each saying exactly which average it shows, and
+//! the report's warnings under a "Warnings" heading — and [`escape`], the
+//! one escaper for untrusted text. Numbers are printed by
+//! `Number::format` (in `mod.rs`) and never escaped.
+//!
+//! Depends on: `crate::eval::report` only.
+
+use super::{convention_clause, documents_phrase, ExportOptions, MacroF1, Number};
+use crate::eval::report::{ModelReport, Report};
+
+/// What a missing cost reads as.
+const NO_COST: &str = "—";
+
+/// The report as Markdown: caption, comparison table, caption, micro
+/// table, then the warnings if any. Ends with a newline.
+pub fn render(report: &Report, options: &ExportOptions) -> String {
+    let mut out = String::new();
+
+    out.push_str(&comparison_caption(report));
+    out.push_str("\n\n");
+    out.push_str(
+        "| Model | M_total | \\|Pred\\| | \\|Truth\\| | Precision | Recall | F1 | Cost |\n",
+    );
+    out.push_str("| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    for model in &report.models {
+        push_row(&mut out, &comparison_cells(model, options));
+    }
+
+    out.push('\n');
+    out.push_str(&micro_caption(report));
+    out.push_str("\n\n");
+    out.push_str("| Model | Precision | Recall | F1 | Accuracy |\n");
+    out.push_str("| :--- | ---: | ---: | ---: | ---: |\n");
+    for model in &report.models {
+        push_row(&mut out, &micro_cells(model, options));
+    }
+
+    if !report.warnings.is_empty() {
+        out.push_str("\n## Warnings\n\n");
+        for warning in &report.warnings {
+            out.push_str("- ");
+            out.push_str(&escape(warning));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// A row of the comparison table: macro over documents (M4).
+fn comparison_cells(model: &ModelReport, options: &ExportOptions) -> [String; 8] {
+    let cost = match model.cost {
+        Some(cost) => Number::Cost(cost).format(options),
+        None => NO_COST.to_string(),
+    };
+    [
+        escape(&model.name),
+        Number::Credit(model.m_total).format(options),
+        Number::Count(model.pred_count).format(options),
+        Number::Count(model.truth_count).format(options),
+        Number::Ratio(model.macro_documents.precision).format(options),
+        Number::Ratio(model.macro_documents.recall).format(options),
+        Number::Ratio(model.macro_documents.f1).format(options),
+        cost,
+    ]
+}
+
+/// A row of the micro table.
+fn micro_cells(model: &ModelReport, options: &ExportOptions) -> [String; 5] {
+    [
+        escape(&model.name),
+        Number::Ratio(model.micro.precision).format(options),
+        Number::Ratio(model.micro.recall).format(options),
+        Number::Ratio(model.micro.f1).format(options),
+        Number::Ratio(model.micro.accuracy).format(options),
+    ]
+}
+
+fn push_row(out: &mut String, cells: &[String]) {
+    out.push('|');
+    for cell in cells {
+        out.push(' ');
+        out.push_str(cell);
+        out.push_str(" |");
+    }
+    out.push('\n');
+}
+
+fn comparison_caption(report: &Report) -> String {
+    let f1 = match MacroF1::of(report) {
+        MacroF1::Harmonic => "F1 is the harmonic mean of macro precision and recall",
+        MacroF1::Mean => "F1 is the mean of per-document F1",
+    };
+    format!(
+        "Model comparison on {} (precision, recall and F1 macro-averaged over documents; {f1}; \
+         strict matching: a partial match counts as wrong{}; \
+         M_total = exact + 0.5 × partial; \\|Pred\\| and \\|Truth\\| count predicted and true values).",
+        documents_phrase(report),
+        convention_clause(report),
+    )
+}
+
+fn micro_caption(report: &Report) -> String {
+    format!(
+        "Micro averages on {} (counts pooled over all documents and fields, then each score \
+         computed once; strict matching{}; accuracy also counts true negatives, so it can rank \
+         models differently from F1).",
+        documents_phrase(report),
+        convention_clause(report),
+    )
+}
+
+/// Makes untrusted text safe to put in a table cell or a list item, on one
+/// line, shown literally:
+///
+/// * the inline metacharacters `\` `` ` `` `*` `_` `[` `]` `|` `~` `$` get a
+///   backslash (`|` as `\|` keeps the table's columns; `$` stops GitHub's
+///   math);
+/// * `<`, `>`, `&` become `&lt;`, `&gt;`, `&amp;` (no raw HTML, no
+///   autolinks, no entity references);
+/// * control characters (newlines and tabs included) become spaces, and
+///   the text is trimmed;
+/// * a leading `#`, `+`, `-` or `=`, and the `.` or `)` of a leading
+///   ordered-list marker (digits, then `.` or `)`, then a space or the end:
+///   `1. x`, `2)`), get a backslash so the text cannot open a heading or a
+///   list.
+pub fn escape(text: &str) -> String {
+    let one_line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let text = one_line.trim();
+
+    // Byte position of the `.`/`)` of a leading ordered-list marker.
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let bytes = text.as_bytes();
+    let list_marker_end = (digits > 0
+        && matches!(bytes.get(digits), Some(b'.' | b')'))
+        && matches!(bytes.get(digits + 1), None | Some(b' ')))
+    .then_some(digits);
+
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, c) in text.char_indices() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '$' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '#' | '+' | '-' | '=' if i == 0 => {
+                out.push('\\');
+                out.push(c);
+            }
+            '.' | ')' if Some(i) == list_marker_end => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+    use proptest::prelude::*;
+
+    /// Reads escaped text back as a Markdown renderer would show it,
+    /// accepting only what [`escape`] may write: `None` when a
+    /// metacharacter is left bare, a control character remains, or the
+    /// text could open a block.
+    fn unescape(text: &str) -> Option<String> {
+        let bare_start = text.starts_with(['#', '+', '-', '='])
+            || text
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .strip_prefix(['.', ')'])
+                .is_some_and(|rest| {
+                    text.starts_with(|c: char| c.is_ascii_digit())
+                        && (rest.is_empty() || rest.starts_with(' '))
+                });
+        if bare_start || text.starts_with(' ') || text.ends_with(' ') {
+            return None;
+        }
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(c) = rest.chars().next() {
+            let entity = [("&lt;", '<'), ("&gt;", '>'), ("&amp;", '&')]
+                .into_iter()
+                .find(|(e, _)| rest.starts_with(e));
+            if let Some((e, c)) = entity {
+                out.push(c);
+                rest = &rest[e.len()..];
+            } else if c == '\\' {
+                let next = rest[1..].chars().next()?;
+                if !"\\`*_[]|~$#+-=.)".contains(next) {
+                    return None;
+                }
+                out.push(next);
+                rest = &rest[1 + next.len_utf8()..];
+            } else if "`*_[]|~$<>&".contains(c) || c.is_control() {
+                return None;
+            } else {
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+        Some(out)
+    }
+
+    fn expected(text: &str) -> String {
+        let spaced: String = text
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        spaced.trim().to_string()
+    }
+
+    proptest! {
+        #[test]
+        fn escaped_text_is_inert_and_reads_back(
+            text in prop_oneof![
+                any::<String>(),
+                "[\\\\`*_\\[\\]|~$<>&#+=.)(!:a-z0-9 \t\r\n\u{0}é-]{0,40}",
+            ]
+        ) {
+            prop_assert_eq!(unescape(&escape(&text)), Some(expected(&text)));
+        }
+    }
+
+    #[test]
+    fn plain_text_is_unchanged() {
+        assert_eq!(escape("gpt-4o mini (2024)"), "gpt-4o mini (2024)");
+        assert_eq!(escape("Señor modèle 模型"), "Señor modèle 模型");
+    }
+
+    #[test]
+    fn pipes_and_inline_markup_are_backslashed() {
+        assert_eq!(escape("a|b"), "a\\|b");
+        assert_eq!(
+            escape("*bold* _it_ `code`"),
+            "\\*bold\\* \\_it\\_ \\`code\\`"
+        );
+        assert_eq!(escape("[x](http://e)"), "\\[x\\](http://e)");
+        assert_eq!(
+            escape("~~gone~~ $x$ a\\b"),
+            "\\~\\~gone\\~\\~ \\$x\\$ a\\\\b"
+        );
+    }
+
+    #[test]
+    fn html_is_entity_encoded() {
+        assert_eq!(
+            escape("<script>alert('x')</script> & &amp;"),
+            "&lt;script&gt;alert('x')&lt;/script&gt; &amp; &amp;amp;"
+        );
+    }
+
+    #[test]
+    fn newlines_and_controls_become_spaces() {
+        assert_eq!(
+            escape("line one\nline two\r\n\tend\u{0}"),
+            "line one line two   end"
+        );
+        assert_eq!(escape("\n  padded  \n"), "padded");
+    }
+
+    #[test]
+    fn leading_block_markers_are_backslashed() {
+        assert_eq!(escape("# heading"), "\\# heading");
+        assert_eq!(escape("- item"), "\\- item");
+        assert_eq!(escape("+ item"), "\\+ item");
+        assert_eq!(escape("=cmd()"), "\\=cmd()");
+        assert_eq!(escape("12. item"), "12\\. item");
+        assert_eq!(escape("3) item"), "3\\) item");
+        assert_eq!(escape("\n- after newline"), "\\- after newline");
+        // Only at the start.
+        assert_eq!(escape("a-b #1 = 2. x"), "a-b #1 = 2. x");
+        assert_eq!(escape("2.5 points"), "2.5 points");
+        assert_eq!(escape("7."), "7\\.");
+        assert_eq!(escape("v2.5"), "v2.5");
+    }
+}
