@@ -2,3 +2,4 @@
 mod common;
 mod exporters;
 mod spec_examples;
+mod cases;
