@@ -3,3 +3,5 @@ mod common;
 mod exporters;
 mod spec_examples;
 mod cases;
+mod architecture;
+mod properties;
