@@ -1,1 +1,2 @@
 //! Test modules.
+mod io_adapters;
