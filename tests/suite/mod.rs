@@ -1,7 +1,8 @@
 //! Test modules (one integration binary).
+mod architecture;
+mod cases;
 mod common;
 mod exporters;
-mod spec_examples;
-mod cases;
-mod architecture;
+mod io_adapters;
 mod properties;
+mod spec_examples;

@@ -1,0 +1,368 @@
+//! Text-level helpers: UTF-8 checking, NFC normalisation and positions.
+//!
+//! Owns: [`decode_text`] (bytes → `&str`, BOM skipped, encoding errors with
+//! their position), the NFC helpers used by every format, and the
+//! conversion of byte offsets to 1-based (line, column-in-characters) pairs.
+
+use serde_json::{Map, Value};
+use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+
+use crate::error::{Error, ErrorKind};
+
+/// The UTF-8 byte-order mark.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// How many leading bytes the UTF-16 heuristic looks at.
+const NUL_SNIFF_LEN: usize = 4096;
+
+/// Checks that `bytes` are UTF-8 and returns the text, without a leading
+/// UTF-8 byte-order mark.
+///
+/// Errors ([`ErrorKind::Encoding`]) say that the file is not UTF-8 and where
+/// the first bad byte is: its byte offset in the file (counting a BOM) in the
+/// message, and its line and column in the error's position. A UTF-16
+/// byte-order mark, or NUL bytes making up an eighth or more of the start of
+/// the file, are reported as "looks like UTF-16" (such text may even be valid
+/// UTF-8, but it is never a valid JSON or CSV file).
+pub fn decode_text<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, Error> {
+    let encoding_error = |message: String, line: usize, column: usize| {
+        Error::new(ErrorKind::Encoding, message)
+            .in_file(file_name)
+            .at(line, column)
+    };
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        let endian = if bytes.starts_with(b"\xFF\xFE") {
+            "little"
+        } else {
+            "big"
+        };
+        return Err(encoding_error(
+            format!(
+                "the file is not UTF-8: it looks like UTF-16 ({endian}-endian \
+                 byte-order mark at byte offset 0); save it as UTF-8"
+            ),
+            1,
+            1,
+        ));
+    }
+    let (bom_len, body) = match bytes.strip_prefix(UTF8_BOM) {
+        Some(rest) => (UTF8_BOM.len(), rest),
+        None => (0, bytes),
+    };
+    if let Some(nul) = utf16_nul(body) {
+        let (line, column) = position_in_bytes(body, nul);
+        return Err(encoding_error(
+            format!(
+                "the file is not UTF-8: it looks like UTF-16 (it contains NUL \
+                 bytes, the first at byte offset {}); save it as UTF-8",
+                nul + bom_len
+            ),
+            line,
+            column,
+        ));
+    }
+    match std::str::from_utf8(body) {
+        Ok(text) => Ok(text),
+        Err(e) => {
+            let bad = e.valid_up_to();
+            let (line, column) = position_in_bytes(body, bad);
+            let byte = body.get(bad).copied().unwrap_or(0);
+            let what = if e.error_len().is_none() {
+                format!("incomplete UTF-8 sequence (byte 0x{byte:02X}) at the end of the file")
+            } else {
+                format!("invalid byte 0x{byte:02X}")
+            };
+            Err(encoding_error(
+                format!(
+                    "the file is not UTF-8: {what} at byte offset {}; \
+                     save it as UTF-8 (it may be Latin-1 or Windows-1252)",
+                    bad + bom_len
+                ),
+                line,
+                column,
+            ))
+        }
+    }
+}
+
+/// The offset of the first NUL byte when NUL bytes look like UTF-16 code
+/// units of ASCII text: at least one byte in eight of the first few KiB.
+fn utf16_nul(bytes: &[u8]) -> Option<usize> {
+    let head = bytes.get(..NUL_SNIFF_LEN).unwrap_or(bytes);
+    let first = head.iter().position(|&b| b == 0)?;
+    let nuls = head.iter().filter(|&&b| b == 0).count();
+    (nuls * 8 >= head.len()).then_some(first)
+}
+
+/// The 1-based line and column (in characters) of byte `offset` in `bytes`.
+fn position_in_bytes(bytes: &[u8], offset: usize) -> (usize, usize) {
+    // Lossy: only the NUL heuristic can meet broken bytes before `offset`,
+    // and each of those then counts as one character.
+    let prefix = String::from_utf8_lossy(bytes.get(..offset).unwrap_or(bytes));
+    position_of_offset(&prefix, prefix.len())
+}
+
+/// The 1-based line and column (in characters) of byte `offset` of `text`.
+/// An offset inside a character names that character; one past the end
+/// names the position after the last character.
+pub(crate) fn position_of_offset(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let prefix = text.get(..offset).unwrap_or(text);
+    let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
+    let line = 1 + prefix.bytes().filter(|&b| b == b'\n').count();
+    let column = 1 + prefix.get(line_start..).map_or(0, |s| s.chars().count());
+    (line, column)
+}
+
+/// Finds the lines of increasing byte offsets in one pass over the text.
+pub(crate) struct LineCounter<'a> {
+    text: &'a str,
+    offset: usize,
+    line: usize,
+}
+
+impl<'a> LineCounter<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        LineCounter {
+            text,
+            offset: 0,
+            line: 1,
+        }
+    }
+
+    /// The 1-based line of byte `offset`. Cheap when offsets increase;
+    /// starts over from the top when one goes back.
+    pub(crate) fn line_at(&mut self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        if offset < self.offset {
+            self.offset = 0;
+            self.line = 1;
+        }
+        let between = self
+            .text
+            .as_bytes()
+            .get(self.offset..offset)
+            .unwrap_or_default();
+        self.line += between.iter().filter(|&&b| b == b'\n').count();
+        self.offset = offset;
+        self.line
+    }
+}
+
+/// Converts serde_json's column (1-based, counted in *bytes* of `line_text`)
+/// to a 1-based column counted in characters.
+pub(crate) fn char_column(line_text: &str, byte_column: usize) -> usize {
+    let end = ceil_char_boundary(line_text, byte_column.min(line_text.len()));
+    line_text.get(..end).map_or(0, |s| s.chars().count()).max(1)
+}
+
+/// The text of 1-based line `line` of `text` (without its `\n`).
+pub(crate) fn line_text(text: &str, line: usize) -> &str {
+    text.split('\n').nth(line.saturating_sub(1)).unwrap_or("")
+}
+
+/// The smallest char boundary of `s` at or after `i` (`i <= s.len()`).
+fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
+    while i < s.len() && !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Whether `s` has a character at or above U+0300, the first one whose NFC
+/// quick check is not "yes": only such text can fail to be NFC. In UTF-8
+/// those are exactly the characters whose first byte is 0xCC or more
+/// (continuation bytes are below 0xC0). Chunked so that it vectorises.
+fn has_char_from_u0300(s: &str) -> bool {
+    s.as_bytes()
+        .chunks(256)
+        .any(|chunk| chunk.iter().fold(0, |max, &b| max.max(b)) >= 0xCC)
+}
+
+/// Whether `s` is certainly NFC already (cheap: no character at or above
+/// U+0300, else the quick check).
+fn is_nfc_fast(s: &str) -> bool {
+    !has_char_from_u0300(s) || is_nfc_quick(s.chars()) == IsNormalized::Yes
+}
+
+/// Whether the JSON source text `json` may hold text that is not NFC once
+/// parsed: it has a character at or above U+0300, or a `\u` escape.
+pub(crate) fn json_may_need_nfc(json: &str) -> bool {
+    has_char_from_u0300(json) || json.contains("\\u")
+}
+
+/// `s` in NFC, reusing the allocation when it already is.
+pub(crate) fn nfc_string(s: String) -> String {
+    if is_nfc_fast(&s) {
+        s
+    } else {
+        s.nfc().collect()
+    }
+}
+
+/// `s` in NFC as a new string.
+pub(crate) fn nfc_str(s: &str) -> String {
+    if is_nfc_fast(s) {
+        s.to_owned()
+    } else {
+        s.nfc().collect()
+    }
+}
+
+/// NFC-normalises every string and every object key in `value`, in place.
+///
+/// Strings that are already NFC (all ASCII text, for one) are left alone.
+/// Walks the value with an explicit stack, so any depth is safe. When two
+/// keys of one object become equal after normalisation, the later value
+/// wins (as with duplicate keys in JSON), at the earlier key's position.
+pub fn nfc_value(value: &mut Value) {
+    let mut stack: Vec<&mut Value> = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => {
+                if !is_nfc_fast(s) {
+                    *s = s.nfc().collect();
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            Value::Object(map) => {
+                nfc_keys(map);
+                stack.extend(map.values_mut());
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+}
+
+/// NFC-normalises the keys of `map` (not its values).
+pub(crate) fn nfc_keys(map: &mut Map<String, Value>) {
+    if map.keys().all(|k| is_nfc_fast(k)) {
+        return;
+    }
+    let old = std::mem::take(map);
+    for (k, v) in old {
+        map.insert(nfc_string(k), v);
+    }
+}
+
+/// NFC-normalises the keys and values of one record, in place.
+pub(crate) fn nfc_map(map: &mut Map<String, Value>) {
+    nfc_keys(map);
+    for v in map.values_mut() {
+        nfc_value(v);
+    }
+}
+
+/// The JSON type of `value` with its article, for messages: "a string".
+pub(crate) fn describe_value(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn position_counts_characters_not_bytes() {
+        let text = "ab\nçé€x\n";
+        assert_eq!(position_of_offset(text, 0), (1, 1));
+        assert_eq!(position_of_offset(text, 3), (2, 1));
+        // "x" is at byte 3 + 2 + 2 + 3 = 10, the 4th character of line 2.
+        assert_eq!(position_of_offset(text, 10), (2, 4));
+        // Inside "€" (bytes 7..10): names "€".
+        assert_eq!(position_of_offset(text, 8), (2, 3));
+        assert_eq!(position_of_offset(text, text.len()), (3, 1));
+        assert_eq!(position_of_offset(text, 999), (3, 1));
+    }
+
+    #[test]
+    fn line_counter_counts_forward_and_back() {
+        let mut lines = LineCounter::new("a\nb\n\nc");
+        assert_eq!(lines.line_at(0), 1);
+        assert_eq!(lines.line_at(2), 2);
+        assert_eq!(lines.line_at(5), 4);
+        assert_eq!(lines.line_at(99), 4);
+        assert_eq!(lines.line_at(1), 1);
+        assert_eq!(lines.line_at(3), 2);
+    }
+
+    #[test]
+    fn char_column_converts_byte_columns() {
+        // serde_json reports the byte column of the last byte it read.
+        assert_eq!(char_column("{\"é\": x}", 8), 7);
+        assert_eq!(char_column("abc", 0), 1);
+        assert_eq!(char_column("abc", 99), 3);
+        // A column inside a multi-byte character names that character.
+        assert_eq!(char_column("ü!", 1), 1);
+    }
+
+    #[test]
+    fn line_text_picks_the_line() {
+        assert_eq!(line_text("a\nbb\nccc", 2), "bb");
+        assert_eq!(line_text("a\nbb\nccc", 9), "");
+        assert_eq!(line_text("a", 0), "a");
+    }
+
+    #[test]
+    fn nfc_value_normalises_keys_and_nested_strings() {
+        let mut v = json!({"cafe\u{301}": ["e\u{301}", {"n\u{303}": "a\u{30a}"}], "n": 1});
+        nfc_value(&mut v);
+        assert_eq!(v, json!({"café": ["é", {"ñ": "å"}], "n": 1}));
+        let keys: Vec<&String> = v
+            .as_object()
+            .map(|m| m.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(keys, ["café", "n"]);
+    }
+
+    #[test]
+    fn nfc_keeps_already_normalised_strings() {
+        assert_eq!(nfc_string("plain".to_owned()), "plain");
+        assert_eq!(nfc_str("𝄞 ok"), "𝄞 ok");
+        assert_eq!(nfc_str("A\u{30a}"), "Å");
+    }
+
+    #[test]
+    fn characters_below_u0300_are_nfc() {
+        for c in (0..0x300).filter_map(char::from_u32) {
+            let s = c.to_string();
+            assert!(!has_char_from_u0300(&s), "{c:?}");
+            assert_eq!(is_nfc_quick(s.chars()), IsNormalized::Yes, "{c:?}");
+        }
+        assert!(has_char_from_u0300("a\u{300}"));
+        assert!(has_char_from_u0300(&format!("{}—", "x".repeat(600))));
+        assert!(has_char_from_u0300("𝄞"));
+    }
+
+    #[test]
+    fn json_nfc_check_looks_for_escapes() {
+        assert!(!json_may_need_nfc(r#"{"café": "Müller, Straße"}"#));
+        assert!(json_may_need_nfc(r#"{"cafe\u0301": 1}"#));
+        assert!(json_may_need_nfc("{\"e\u{301}\": 1}"));
+    }
+
+    #[test]
+    fn utf16_heuristic_needs_many_nuls() {
+        assert_eq!(utf16_nul(b"a\0b\0c\0"), Some(1));
+        assert_eq!(utf16_nul(b"abcdefghijklmnop\0"), None);
+        assert_eq!(utf16_nul(b""), None);
+    }
+
+    #[test]
+    fn describe_value_names_types() {
+        assert_eq!(describe_value(&json!("x")), "a string");
+        assert_eq!(describe_value(&json!(null)), "null");
+        assert_eq!(describe_value(&json!([1])), "an array");
+    }
+}
