@@ -18,7 +18,7 @@
 //! * The `fieldscope` binary is the command-line tool: `fieldscope eval
 //!   --truth T --pred NAME=P …`.
 //!
-//! ```ignore
+//! ```
 //! use fieldscope::{eval, io};
 //! let truth = io::parse_records("truth.jsonl", br#"{"id":"a","total":10}"#).unwrap();
 //! let pred = io::parse_records("m.jsonl", br#"{"id":"a","total":"10.00"}"#).unwrap();
@@ -31,6 +31,8 @@
 //! assert_eq!(report.models[0].micro.f1, 1.0);
 //! ```
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
 pub mod error;
 pub mod eval;
 pub mod export;

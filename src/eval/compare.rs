@@ -80,7 +80,12 @@ impl<'c> Comparer<'c> {
     /// listed in `numeric_string_fields`, then `date_fields`; the schema says
     /// `format: date`/`date-time`, `number`/`integer`, `boolean`; the truth
     /// value is a JSON number, a JSON boolean; otherwise a string.
-    pub fn value_type(&self, path: &str, hint: Option<SchemaHint>, truth: Option<&Value>) -> ValueType {
+    pub fn value_type(
+        &self,
+        path: &str,
+        hint: Option<SchemaHint>,
+        truth: Option<&Value>,
+    ) -> ValueType {
         if self.config.numeric_string_fields.iter().any(|f| f == path) {
             return ValueType::NumericString;
         }
@@ -103,7 +108,12 @@ impl<'c> Comparer<'c> {
     /// The outcome of one pair (SPEC §2.3): absent/absent is a true
     /// negative, present/absent missed, absent/present spurious; two
     /// present values are exact, partial or incorrect by their type's rule.
-    pub fn compare(&self, ty: ValueType, truth: Option<&Value>, pred: Option<&Value>) -> Comparison {
+    pub fn compare(
+        &self,
+        ty: ValueType,
+        truth: Option<&Value>,
+        pred: Option<&Value>,
+    ) -> Comparison {
         let t_absent = self.is_absent(truth);
         let p_absent = self.is_absent(pred);
         match (truth, pred) {
@@ -135,7 +145,14 @@ impl<'c> Comparer<'c> {
     }
 
     /// Two present values with their normalised texts `nt`, `np`.
-    pub fn compare_present(&self, ty: ValueType, t: &Value, p: &Value, nt: &str, np: &str) -> Comparison {
+    pub fn compare_present(
+        &self,
+        ty: ValueType,
+        t: &Value,
+        p: &Value,
+        nt: &str,
+        np: &str,
+    ) -> Comparison {
         let edits = levenshtein(nt, np);
         let (lt, lp) = (nt.chars().count(), np.chars().count());
         let cer = CerCount { edits, len: lt };
@@ -176,8 +193,7 @@ impl<'c> Comparer<'c> {
                 // Levenshtein ≥ |lt − lp|, so similarity ≤ 1 − |lt − lp| / longest.
                 let bound = 1.0 - lt.abs_diff(lp) as f64 / longest as f64;
                 let threshold = self.config.partial_matching.string.exact_threshold;
-                bound >= threshold
-                    && 1.0 - levenshtein(nt, np) as f64 / longest as f64 >= threshold
+                bound >= threshold && 1.0 - levenshtein(nt, np) as f64 / longest as f64 >= threshold
             }
             MatchMethod::Cer => {
                 let cer = CerCount {
@@ -259,9 +275,20 @@ mod tests {
         let c = Comparer::new(&cfg);
         let s = ValueType::String;
         assert_eq!(c.compare(s, None, None).outcome, Outcome::TrueNegative);
-        assert_eq!(c.compare(s, Some(&json!("N/A")), Some(&json!(null))).outcome, Outcome::TrueNegative);
-        assert_eq!(c.compare(s, Some(&json!("x")), Some(&json!("NOT_FOUND"))).outcome, Outcome::Missed);
-        assert_eq!(c.compare(s, None, Some(&json!("x"))).outcome, Outcome::Spurious);
+        assert_eq!(
+            c.compare(s, Some(&json!("N/A")), Some(&json!(null)))
+                .outcome,
+            Outcome::TrueNegative
+        );
+        assert_eq!(
+            c.compare(s, Some(&json!("x")), Some(&json!("NOT_FOUND")))
+                .outcome,
+            Outcome::Missed
+        );
+        assert_eq!(
+            c.compare(s, None, Some(&json!("x"))).outcome,
+            Outcome::Spurious
+        );
         let missed = c.compare(s, Some(&json!("abc")), None);
         assert_eq!(missed.cer_rate, Some(1.0));
         assert_eq!(missed.cer, Some(CerCount { edits: 3, len: 3 }));
@@ -271,27 +298,63 @@ mod tests {
     fn similarity_method_thresholds() {
         let cfg = Config::default();
         let s = ValueType::String;
-        assert_eq!(outcome(&cfg, s, json!(" ACME  Corp "), json!("acme corp")), Outcome::Exact);
+        assert_eq!(
+            outcome(&cfg, s, json!(" ACME  Corp "), json!("acme corp")),
+            Outcome::Exact
+        );
         // 1 edit in 20 characters: similarity 0.95.
-        assert_eq!(outcome(&cfg, s, json!("abcdefghijklmnopqrst"), json!("abcdefghijklmnopqrsx")), Outcome::Exact);
+        assert_eq!(
+            outcome(
+                &cfg,
+                s,
+                json!("abcdefghijklmnopqrst"),
+                json!("abcdefghijklmnopqrsx")
+            ),
+            Outcome::Exact
+        );
         // "abcdef" vs "abcxyz": similarity 0.5 → partial.
-        assert_eq!(outcome(&cfg, s, json!("abcdef"), json!("abcxyz")), Outcome::Partial);
+        assert_eq!(
+            outcome(&cfg, s, json!("abcdef"), json!("abcxyz")),
+            Outcome::Partial
+        );
         // "abcdef" vs "axyzuv": similarity 1/6 → incorrect.
-        assert_eq!(outcome(&cfg, s, json!("abcdef"), json!("axyzuv")), Outcome::Incorrect);
+        assert_eq!(
+            outcome(&cfg, s, json!("abcdef"), json!("axyzuv")),
+            Outcome::Incorrect
+        );
         // Exactly at the exact threshold: 3 edits in 20 → 0.85.
-        assert_eq!(outcome(&cfg, s, json!("abcdefghijklmnopqrst"), json!("abcdefghijklmnopqxyz")), Outcome::Exact);
+        assert_eq!(
+            outcome(
+                &cfg,
+                s,
+                json!("abcdefghijklmnopqrst"),
+                json!("abcdefghijklmnopqxyz")
+            ),
+            Outcome::Exact
+        );
         // 0.40 exactly: 3 of 5 characters differ.
-        assert_eq!(outcome(&cfg, s, json!("abcde"), json!("abxyz")), Outcome::Partial);
+        assert_eq!(
+            outcome(&cfg, s, json!("abcde"), json!("abxyz")),
+            Outcome::Partial
+        );
     }
 
     #[test]
     fn cer_method_spec_example_4() {
         let cfg = Config::preset(Preset::InvoiceCer);
         let c = Comparer::new(&cfg);
-        let r = c.compare(ValueType::String, Some(&json!("Invoice 1234")), Some(&json!("Invoice 1243")));
+        let r = c.compare(
+            ValueType::String,
+            Some(&json!("Invoice 1234")),
+            Some(&json!("Invoice 1243")),
+        );
         assert_eq!(r.outcome, Outcome::Incorrect);
         assert_eq!(r.cer_rate, Some(2.0 / 12.0));
-        let r = c.compare(ValueType::String, Some(&json!("Invoice 1234")), Some(&json!("invoice 124")));
+        let r = c.compare(
+            ValueType::String,
+            Some(&json!("Invoice 1234")),
+            Some(&json!("invoice 124")),
+        );
         assert_eq!(r.outcome, Outcome::Exact);
         assert_eq!(r.cer_rate, Some(1.0 / 12.0));
     }
@@ -299,56 +362,158 @@ mod tests {
     #[test]
     fn exact_method_never_partial() {
         let cfg = Config::preset(Preset::Exact);
-        assert_eq!(outcome(&cfg, ValueType::String, json!("abcdef"), json!("abcxyz")), Outcome::Incorrect);
-        assert_eq!(outcome(&cfg, ValueType::String, json!("Straße"), json!("STRASSE")), Outcome::Incorrect);
-        assert_eq!(outcome(&cfg, ValueType::String, json!("ÉCOLE"), json!("école")), Outcome::Exact);
+        assert_eq!(
+            outcome(&cfg, ValueType::String, json!("abcdef"), json!("abcxyz")),
+            Outcome::Incorrect
+        );
+        assert_eq!(
+            outcome(&cfg, ValueType::String, json!("Straße"), json!("STRASSE")),
+            Outcome::Incorrect
+        );
+        assert_eq!(
+            outcome(&cfg, ValueType::String, json!("ÉCOLE"), json!("école")),
+            Outcome::Exact
+        );
     }
 
     #[test]
     fn numbers_are_exact_or_incorrect() {
         let cfg = Config::default();
         let n = ValueType::Number;
-        assert_eq!(outcome(&cfg, n, json!(1500), json!("$1,500.00")), Outcome::Exact);
-        assert_eq!(outcome(&cfg, n, json!(1500), json!("1.500,00 €")), Outcome::Exact);
-        assert_eq!(outcome(&cfg, n, json!(1500), json!(1501)), Outcome::Incorrect);
+        assert_eq!(
+            outcome(&cfg, n, json!(1500), json!("$1,500.00")),
+            Outcome::Exact
+        );
+        assert_eq!(
+            outcome(&cfg, n, json!(1500), json!("1.500,00 €")),
+            Outcome::Exact
+        );
+        assert_eq!(
+            outcome(&cfg, n, json!(1500), json!(1501)),
+            Outcome::Incorrect
+        );
         // 1500 vs 1050: similarity 0.75 would be partial as strings; never for numbers.
-        assert_eq!(outcome(&cfg, n, json!(1500), json!(1050)), Outcome::Incorrect);
-        assert_eq!(outcome(&cfg, n, json!(12.5), json!("12,50")), Outcome::Exact);
+        assert_eq!(
+            outcome(&cfg, n, json!(1500), json!(1050)),
+            Outcome::Incorrect
+        );
+        assert_eq!(
+            outcome(&cfg, n, json!(12.5), json!("12,50")),
+            Outcome::Exact
+        );
         // Unparseable: normalised string comparison.
-        assert_eq!(outcome(&cfg, n, json!("twelve"), json!("TWELVE")), Outcome::Exact);
-        assert_eq!(outcome(&cfg, n, json!(12), json!("twelve")), Outcome::Incorrect);
-        let mut tol = Config::default();
-        tol.numeric_tolerance = 0.01;
-        assert_eq!(outcome(&tol, n, json!(100.0), json!(100.01)), Outcome::Exact);
+        assert_eq!(
+            outcome(&cfg, n, json!("twelve"), json!("TWELVE")),
+            Outcome::Exact
+        );
+        assert_eq!(
+            outcome(&cfg, n, json!(12), json!("twelve")),
+            Outcome::Incorrect
+        );
+        let tol = Config {
+            numeric_tolerance: 0.01,
+            ..Config::default()
+        };
+        assert_eq!(
+            outcome(&tol, n, json!(100.0), json!(100.01)),
+            Outcome::Exact
+        );
     }
 
     #[test]
     fn value_type_precedence() {
-        let mut cfg = Config::default();
-        cfg.numeric_string_fields = vec!["nr".into()];
-        cfg.date_fields = vec!["when".into()];
+        let cfg = Config {
+            numeric_string_fields: vec!["nr".into()],
+            date_fields: vec!["when".into()],
+            ..Config::default()
+        };
         let c = Comparer::new(&cfg);
-        assert_eq!(c.value_type("nr", Some(SchemaHint::Number), Some(&json!(1))), ValueType::NumericString);
-        assert_eq!(c.value_type("when", None, Some(&json!("x"))), ValueType::Date);
-        assert_eq!(c.value_type("a", Some(SchemaHint::Date), Some(&json!(1))), ValueType::Date);
-        assert_eq!(c.value_type("a", Some(SchemaHint::String), Some(&json!(1))), ValueType::Number);
-        assert_eq!(c.value_type("a", None, Some(&json!(true))), ValueType::Boolean);
-        assert_eq!(c.value_type("a", None, Some(&json!("1"))), ValueType::String);
+        assert_eq!(
+            c.value_type("nr", Some(SchemaHint::Number), Some(&json!(1))),
+            ValueType::NumericString
+        );
+        assert_eq!(
+            c.value_type("when", None, Some(&json!("x"))),
+            ValueType::Date
+        );
+        assert_eq!(
+            c.value_type("a", Some(SchemaHint::Date), Some(&json!(1))),
+            ValueType::Date
+        );
+        assert_eq!(
+            c.value_type("a", Some(SchemaHint::String), Some(&json!(1))),
+            ValueType::Number
+        );
+        assert_eq!(
+            c.value_type("a", None, Some(&json!(true))),
+            ValueType::Boolean
+        );
+        assert_eq!(
+            c.value_type("a", None, Some(&json!("1"))),
+            ValueType::String
+        );
         assert_eq!(c.value_type("a", None, None), ValueType::String);
     }
 
     #[test]
     fn numeric_strings_dates_booleans() {
         let cfg = Config::default();
-        assert_eq!(outcome(&cfg, ValueType::NumericString, json!("0001"), json!("1")), Outcome::Exact);
-        assert_eq!(outcome(&cfg, ValueType::NumericString, json!("0012"), json!("0013")), Outcome::Incorrect);
-        assert_eq!(outcome(&cfg, ValueType::NumericString, json!("A-01"), json!("a-01")), Outcome::Exact);
-        assert_eq!(outcome(&cfg, ValueType::Date, json!("2025-01-15"), json!("15.01.2025")), Outcome::Exact);
-        assert_eq!(outcome(&cfg, ValueType::Date, json!("2025-01-15"), json!("2025-01-15T00:00:00")), Outcome::Exact);
-        assert_eq!(outcome(&cfg, ValueType::Date, json!("2025-01-15"), json!("2025-01-16")), Outcome::Incorrect);
-        assert_eq!(outcome(&cfg, ValueType::Date, json!("15 Jan 2025"), json!("15 jan 2025")), Outcome::Exact);
-        assert_eq!(outcome(&cfg, ValueType::Boolean, json!(true), json!("True")), Outcome::Exact);
-        assert_eq!(outcome(&cfg, ValueType::Boolean, json!(true), json!(false)), Outcome::Incorrect);
+        assert_eq!(
+            outcome(&cfg, ValueType::NumericString, json!("0001"), json!("1")),
+            Outcome::Exact
+        );
+        assert_eq!(
+            outcome(&cfg, ValueType::NumericString, json!("0012"), json!("0013")),
+            Outcome::Incorrect
+        );
+        assert_eq!(
+            outcome(&cfg, ValueType::NumericString, json!("A-01"), json!("a-01")),
+            Outcome::Exact
+        );
+        assert_eq!(
+            outcome(
+                &cfg,
+                ValueType::Date,
+                json!("2025-01-15"),
+                json!("15.01.2025")
+            ),
+            Outcome::Exact
+        );
+        assert_eq!(
+            outcome(
+                &cfg,
+                ValueType::Date,
+                json!("2025-01-15"),
+                json!("2025-01-15T00:00:00")
+            ),
+            Outcome::Exact
+        );
+        assert_eq!(
+            outcome(
+                &cfg,
+                ValueType::Date,
+                json!("2025-01-15"),
+                json!("2025-01-16")
+            ),
+            Outcome::Incorrect
+        );
+        assert_eq!(
+            outcome(
+                &cfg,
+                ValueType::Date,
+                json!("15 Jan 2025"),
+                json!("15 jan 2025")
+            ),
+            Outcome::Exact
+        );
+        assert_eq!(
+            outcome(&cfg, ValueType::Boolean, json!(true), json!("True")),
+            Outcome::Exact
+        );
+        assert_eq!(
+            outcome(&cfg, ValueType::Boolean, json!(true), json!(false)),
+            Outcome::Incorrect
+        );
     }
 
     #[test]
@@ -367,8 +532,13 @@ mod tests {
             for (t, p) in pairs {
                 let (t, p) = (json!(t), json!(p));
                 let (nt, np) = (c.normalized(&t), c.normalized(&p));
-                let full = c.compare(ValueType::String, Some(&t), Some(&p)).outcome == Outcome::Exact;
-                assert_eq!(c.is_exact(ValueType::String, &t, &p, &nt, &np), full, "{preset:?} {t} {p}");
+                let full =
+                    c.compare(ValueType::String, Some(&t), Some(&p)).outcome == Outcome::Exact;
+                assert_eq!(
+                    c.is_exact(ValueType::String, &t, &p, &nt, &np),
+                    full,
+                    "{preset:?} {t} {p}"
+                );
             }
         }
     }

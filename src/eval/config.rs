@@ -524,7 +524,11 @@ impl Config {
     /// Values that have the right type but make no sense.
     fn check_ranges(&self) -> Result<(), Error> {
         let unit = [
-            ("string_match.cer_threshold", self.string_match.cer_threshold, f64::INFINITY),
+            (
+                "string_match.cer_threshold",
+                self.string_match.cer_threshold,
+                f64::INFINITY,
+            ),
             (
                 "partial_matching.string.exact_threshold",
                 self.partial_matching.string.exact_threshold,
@@ -647,7 +651,13 @@ mod tests {
     fn unknown_key_names_the_key_and_the_allowed_keys() {
         let e = Config::from_json(&json!({"zero_divison": 1})).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Config);
-        assert!(e.message.starts_with("unknown key `zero_divison`; the allowed keys are: preset, id_field, absent_values"), "{}", e.message);
+        assert!(
+            e.message.starts_with(
+                "unknown key `zero_divison`; the allowed keys are: preset, id_field, absent_values"
+            ),
+            "{}",
+            e.message
+        );
         let e = Config::from_json(&json!({"string_match": {"methd": "cer"}})).unwrap_err();
         assert_eq!(
             e.message,

@@ -275,10 +275,16 @@ mod tests {
         let c = Counts::default();
         let mut cfg = Config::default();
         let s = strict_scores(&c, &cfg);
-        assert_eq!((s.precision, s.recall, s.f1, s.accuracy), (0.0, 0.0, 0.0, 0.0));
+        assert_eq!(
+            (s.precision, s.recall, s.f1, s.accuracy),
+            (0.0, 0.0, 0.0, 0.0)
+        );
         cfg.zero_division = 1.0;
         let s = strict_scores(&c, &cfg);
-        assert_eq!((s.precision, s.recall, s.f1, s.accuracy), (1.0, 1.0, 1.0, 1.0));
+        assert_eq!(
+            (s.precision, s.recall, s.f1, s.accuracy),
+            (1.0, 1.0, 1.0, 1.0)
+        );
         assert_eq!(hallucination_rate(&c, 1.0), 1.0);
         assert_eq!(abstention_rate(&c, 0.0), 0.0);
     }
@@ -288,7 +294,10 @@ mod tests {
         let cfg = Config::default();
         let only_tn = counts(0, 0, 0, 0, 0, 4);
         let s = document_scores(&only_tn, &cfg);
-        assert_eq!((s.precision, s.recall, s.f1, s.accuracy), (1.0, 1.0, 1.0, 1.0));
+        assert_eq!(
+            (s.precision, s.recall, s.f1, s.accuracy),
+            (1.0, 1.0, 1.0, 1.0)
+        );
         // SPEC §6 example 3, document B: a hallucination on an empty truth.
         let b = counts(0, 0, 0, 0, 1, 0);
         let s = document_scores(&b, &cfg);

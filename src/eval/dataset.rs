@@ -7,10 +7,10 @@
 //! I/O); depends on `model`, `config`.
 
 use crate::eval::model::{Record, RecordFile};
+use crate::eval::nfc::nfc_map;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
 /// Keys skipped at the top level of every record (SPEC §1.2).
 pub const METADATA_KEYS: [&str; 4] = ["cost", "latency", "usage", "model"];
@@ -96,7 +96,10 @@ fn has_id(r: &Record, field: &str) -> bool {
 }
 
 /// The record minus the id field and the metadata keys.
-fn evaluated_fields<'a>(fields: &'a Map<String, Value>, id_field: Option<&str>) -> Cow<'a, Map<String, Value>> {
+fn evaluated_fields<'a>(
+    fields: &'a Map<String, Value>,
+    id_field: Option<&str>,
+) -> Cow<'a, Map<String, Value>> {
     let skip = |k: &str| Some(k) == id_field || METADATA_KEYS.contains(&k);
     if fields.keys().any(|k| skip(k)) {
         Cow::Owned(
@@ -113,7 +116,11 @@ fn evaluated_fields<'a>(fields: &'a Map<String, Value>, id_field: Option<&str>) 
 
 /// Reads the ground truth: chooses the id field, drops duplicates (the
 /// first wins) and says so in `warnings`.
-pub fn read_truth<'a>(file: &'a RecordFile, id_field: Option<&str>, warnings: &mut Vec<String>) -> Truth<'a> {
+pub fn read_truth<'a>(
+    file: &'a RecordFile,
+    id_field: Option<&str>,
+    warnings: &mut Vec<String>,
+) -> Truth<'a> {
     let from_keys = !file.records.is_empty() && file.records.iter().all(|r| r.key.is_some());
     let field = match id_field {
         Some(f) => Some(f.to_string()),
@@ -240,12 +247,18 @@ pub fn read_predictions<'a>(
         let id = if let Some(key) = &r.key {
             key.clone()
         } else if batch.is_some() {
-            r.fields.get("custom_id").and_then(id_text).unwrap_or_else(|| position_id(r.index))
+            r.fields
+                .get("custom_id")
+                .and_then(id_text)
+                .unwrap_or_else(|| position_id(r.index))
         } else if truth.scheme.by_position() {
             position_id(r.index)
         } else if let Some(id) = id_field.and_then(|f| r.fields.get(f)).and_then(id_text) {
             id
-        } else if let Some(id) = ID_CANDIDATES.iter().find_map(|c| r.fields.get(*c).and_then(id_text)) {
+        } else if let Some(id) = ID_CANDIDATES
+            .iter()
+            .find_map(|c| r.fields.get(*c).and_then(id_text))
+        {
             fallback_ids += 1;
             id
         } else {
@@ -327,7 +340,10 @@ pub fn read_predictions<'a>(
         for d in docs {
             match stripped.get(strip_extension(&d.id)) {
                 Some(&i) if by_truth[i].is_none() => by_truth[i] = Some(d),
-                Some(_) => unmatched.push(format!("{:?} (a second match after removing the extension)", d.id)),
+                Some(_) => unmatched.push(format!(
+                    "{:?} (a second match after removing the extension)",
+                    d.id
+                )),
                 None => unmatched.push(format!("{:?}", d.id)),
             }
         }
@@ -361,12 +377,17 @@ pub fn read_predictions<'a>(
 /// The raw text of a record whose payload is a model's output (SPEC §1.3):
 /// apart from the id and metadata keys it has exactly one field, a string,
 /// named one of [`RAW_OUTPUT_KEYS`], and the truth has no field of that name.
-fn raw_output_text<'r>(fields: &'r Map<String, Value>, id_field: Option<&str>, truth_keys: &HashSet<String>) -> Option<&'r str> {
+fn raw_output_text<'r>(
+    fields: &'r Map<String, Value>,
+    id_field: Option<&str>,
+    truth_keys: &HashSet<String>,
+) -> Option<&'r str> {
     let mut rest = fields
         .iter()
         .filter(|(k, _)| Some(k.as_str()) != id_field && !METADATA_KEYS.contains(&k.as_str()));
     let (key, value) = rest.next()?;
-    if rest.next().is_some() || !RAW_OUTPUT_KEYS.contains(&key.as_str()) || truth_keys.contains(key) {
+    if rest.next().is_some() || !RAW_OUTPUT_KEYS.contains(&key.as_str()) || truth_keys.contains(key)
+    {
         return None;
     }
     value.as_str()
@@ -409,7 +430,9 @@ pub fn parse_model_output(text: &str) -> Option<Map<String, Value>> {
     let unfenced = strip_code_fence(text);
     let parsed = serde_json::from_str::<Value>(unfenced.trim())
         .ok()
-        .or_else(|| first_balanced_object(text).and_then(|b| serde_json::from_str::<Value>(b).ok()));
+        .or_else(|| {
+            first_balanced_object(text).and_then(|b| serde_json::from_str::<Value>(b).ok())
+        });
     match parsed {
         Some(Value::Object(mut map)) => {
             nfc_map(&mut map);
@@ -467,35 +490,6 @@ fn first_balanced_object(text: &str) -> Option<&str> {
     None
 }
 
-fn nfc_string(s: &mut String) {
-    if is_nfc_quick(s.chars()) != IsNormalized::Yes {
-        *s = s.nfc().collect();
-    }
-}
-
-fn nfc_map(map: &mut Map<String, Value>) {
-    let needs_key_change = map.keys().any(|k| is_nfc_quick(k.chars()) != IsNormalized::Yes);
-    if needs_key_change {
-        let old = std::mem::take(map);
-        for (mut k, v) in old {
-            nfc_string(&mut k);
-            map.insert(k, v);
-        }
-    }
-    for v in map.values_mut() {
-        nfc_value(v);
-    }
-}
-
-fn nfc_value(v: &mut Value) {
-    match v {
-        Value::String(s) => nfc_string(s),
-        Value::Array(a) => a.iter_mut().for_each(nfc_value),
-        Value::Object(m) => nfc_map(m),
-        _ => {}
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -514,7 +508,13 @@ mod tests {
 
     #[test]
     fn id_field_is_the_first_candidate_every_record_carries() {
-        let t = file("t.json", vec![json!({"filename": "a.png", "doc_id": 1}), json!({"filename": "b.png", "doc_id": 2})]);
+        let t = file(
+            "t.json",
+            vec![
+                json!({"filename": "a.png", "doc_id": 1}),
+                json!({"filename": "b.png", "doc_id": 2}),
+            ],
+        );
         let mut w = vec![];
         let truth = read_truth(&t, None, &mut w);
         assert_eq!(truth.scheme.field.as_deref(), Some("filename"));
@@ -538,7 +538,10 @@ mod tests {
 
     #[test]
     fn duplicates_keep_the_first_and_warn() {
-        let t = file("t.json", vec![json!({"id": "a", "x": 1}), json!({"id": " a ", "x": 2})]);
+        let t = file(
+            "t.json",
+            vec![json!({"id": "a", "x": 1}), json!({"id": " a ", "x": 2})],
+        );
         let mut w = vec![];
         let truth = read_truth(&t, None, &mut w);
         assert_eq!(truth.documents.len(), 1);
@@ -548,16 +551,35 @@ mod tests {
 
     #[test]
     fn predictions_match_by_id_and_fall_back_to_stripped_extensions() {
-        let t = file("t.json", vec![json!({"id": "doc_001.jpg", "x": 1}), json!({"id": "doc_002.jpg", "x": 2})]);
-        let p = file("p.json", vec![json!({"id": "doc_002", "x": 2}), json!({"id": "doc_009", "x": 9})]);
+        let t = file(
+            "t.json",
+            vec![
+                json!({"id": "doc_001.jpg", "x": 1}),
+                json!({"id": "doc_002.jpg", "x": 2}),
+            ],
+        );
+        let p = file(
+            "p.json",
+            vec![
+                json!({"id": "doc_002", "x": 2}),
+                json!({"id": "doc_009", "x": 9}),
+            ],
+        );
         let mut w = vec![];
         let truth = read_truth(&t, None, &mut w);
         let preds = read_predictions("m", &p, &truth, &mut w);
         assert!(preds.by_truth[0].is_none());
         assert_eq!(preds.by_truth[1].as_ref().unwrap().id, "doc_002");
-        assert!(w.iter().any(|m| m.contains("trailing file extension removed")));
-        assert!(w.iter().any(|m| m.contains("1 prediction record(s) have no ground-truth record") && m.contains("doc_009")));
-        assert!(w.iter().any(|m| m.contains("1 ground-truth document(s) have no prediction record") && m.contains("doc_001.jpg")));
+        assert!(w
+            .iter()
+            .any(|m| m.contains("trailing file extension removed")));
+        assert!(w.iter().any(
+            |m| m.contains("1 prediction record(s) have no ground-truth record")
+                && m.contains("doc_009")
+        ));
+        assert!(w.iter().any(|m| m
+            .contains("1 ground-truth document(s) have no prediction record")
+            && m.contains("doc_001.jpg")));
     }
 
     #[test]
@@ -571,7 +593,13 @@ mod tests {
 
     #[test]
     fn raw_output_records_are_parsed() {
-        let t = file("t.json", vec![json!({"id": "a", "total": 5}), json!({"id": "b", "total": 6})]);
+        let t = file(
+            "t.json",
+            vec![
+                json!({"id": "a", "total": 5}),
+                json!({"id": "b", "total": 6}),
+            ],
+        );
         let p = file(
             "p.jsonl",
             vec![
@@ -582,7 +610,10 @@ mod tests {
         let mut w = vec![];
         let truth = read_truth(&t, None, &mut w);
         let preds = read_predictions("m", &p, &truth, &mut w);
-        assert_eq!(preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap()["total"], 5);
+        assert_eq!(
+            preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap()["total"],
+            5
+        );
         assert!(preds.by_truth[1].as_ref().unwrap().fields.is_none());
         assert_eq!(preds.cost, Some(0.75));
         assert!(w.iter().any(|m| m.contains("did not parse")));
@@ -595,7 +626,10 @@ mod tests {
         let mut w = vec![];
         let truth = read_truth(&t, None, &mut w);
         let preds = read_predictions("m", &p, &truth, &mut w);
-        assert_eq!(preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap()["text"], "{\"x\": 1}");
+        assert_eq!(
+            preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap()["text"],
+            "{\"x\": 1}"
+        );
     }
 
     #[test]
@@ -621,7 +655,10 @@ mod tests {
     fn model_output_parsing() {
         assert_eq!(parse_model_output("{\"a\":1}").unwrap()["a"], 1);
         assert_eq!(parse_model_output("```\n{\"a\":1}\n```").unwrap()["a"], 1);
-        assert_eq!(parse_model_output("Here: {\"a\": {\"b\": 2}} done {\"c\":3}").unwrap()["a"]["b"], 2);
+        assert_eq!(
+            parse_model_output("Here: {\"a\": {\"b\": 2}} done {\"c\":3}").unwrap()["a"]["b"],
+            2
+        );
         assert!(parse_model_output("[1,2]").is_none());
         assert!(parse_model_output("{unbalanced").is_none());
         assert!(parse_model_output("").is_none());

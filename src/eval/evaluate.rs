@@ -16,7 +16,9 @@ use crate::eval::dataset::{read_predictions, read_truth, Predictions, METADATA_K
 use crate::eval::distance::CerCount;
 use crate::eval::items::{item_f1, match_items, Item, ItemField};
 use crate::eval::model::RecordFile;
-use crate::eval::paths::{flatten, kind_of_value, read_schema, Ignored, Kind, PathId, PathTable, SchemaInfo};
+use crate::eval::paths::{
+    flatten, kind_of_value, read_schema, Ignored, Kind, PathId, PathTable, SchemaInfo,
+};
 use crate::eval::report::{
     Counts, DocumentDetail, FieldAverage, FieldDetail, FieldReport, ItemsReport, ModelReport,
     Outcome, Report, Scores, SetReport,
@@ -134,7 +136,13 @@ impl<'a> Paths<'a> {
 
     /// Flattens one document's top level and notes kinds and presence.
     /// `source` is `None` for the truth, `Some(m)` for model `m`.
-    fn flatten_doc(&mut self, fields: &'a Map<String, Value>, source: Option<usize>, ignored: &Ignored, comparer: &Comparer<'_>) -> FlatDoc<'a> {
+    fn flatten_doc(
+        &mut self,
+        fields: &'a Map<String, Value>,
+        source: Option<usize>,
+        ignored: &Ignored,
+        comparer: &Comparer<'_>,
+    ) -> FlatDoc<'a> {
         let mut raw = Vec::new();
         flatten(fields, "", ignored, &mut raw);
         let mut leaves = Vec::with_capacity(raw.len());
@@ -161,7 +169,13 @@ impl<'a> Paths<'a> {
     }
 
     /// Splits the document's item lists into items (after kinds are known).
-    fn flatten_items(&mut self, doc: &mut FlatDoc<'a>, source: Option<usize>, ignored: &Ignored, comparer: &Comparer<'_>) {
+    fn flatten_items(
+        &mut self,
+        doc: &mut FlatDoc<'a>,
+        source: Option<usize>,
+        ignored: &Ignored,
+        comparer: &Comparer<'_>,
+    ) {
         let lists: Vec<(PathId, &'a Value)> = doc
             .leaves
             .iter()
@@ -252,12 +266,18 @@ pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Rep
 
     let truth = read_truth(&input.truth, config.id_field.as_deref(), &mut warnings);
     if truth.documents.is_empty() {
-        warnings.push(format!("{}: the ground truth has no records", input.truth.name));
+        warnings.push(format!(
+            "{}: the ground truth has no records",
+            input.truth.name
+        ));
     }
     let mut names = std::collections::HashSet::new();
     for m in &input.models {
         if !names.insert(m.name.as_str()) {
-            warnings.push(format!("two models are named {:?}; give each a distinct name", m.name));
+            warnings.push(format!(
+                "two models are named {:?}; give each a distinct name",
+                m.name
+            ));
         }
     }
     let predictions: Vec<Predictions<'_>> = input
@@ -274,7 +294,14 @@ pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Rep
         .map(|s| read_schema(s, &skip_top, &ignored))
         .unwrap_or_default();
 
-    let paths = build_paths(&truth.documents, &predictions, &schema_info, &ignored, &comparer, input.models.len());
+    let paths = build_paths(
+        &truth.documents,
+        &predictions,
+        &schema_info,
+        &ignored,
+        &comparer,
+        input.models.len(),
+    );
 
     let mut models = Vec::with_capacity(input.models.len());
     for (m, model) in input.models.iter().enumerate() {
@@ -289,8 +316,22 @@ pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Rep
             })
             .collect();
         let ids: Vec<&str> = truth.documents.iter().map(|d| d.id.as_str()).collect();
-        let has_prediction: Vec<bool> = predictions[m].by_truth.iter().map(Option::is_some).collect();
-        let mut report = evaluate_model(&paths, m, &comparer, &ids, &valid, &has_prediction, details, &mut warnings, &model.name);
+        let has_prediction: Vec<bool> = predictions[m]
+            .by_truth
+            .iter()
+            .map(Option::is_some)
+            .collect();
+        let mut report = evaluate_model(
+            &paths,
+            m,
+            &comparer,
+            &ids,
+            &valid,
+            &has_prediction,
+            details,
+            &mut warnings,
+            &model.name,
+        );
         report.cost = model.cost.or(predictions[m].cost);
         models.push(report);
     }
@@ -369,17 +410,13 @@ fn build_paths<'a>(
     // A path whose value is absent everywhere and that has paths beneath it
     // (`vendor: null` beside `vendor.name`) is not a field of its own.
     let n = paths.table.len();
-    paths.info_mut(n.saturating_sub(1));
+    if n > 0 {
+        paths.info_mut(n - 1);
+    }
     for id in 0..n {
         let name = paths.table.name(id).to_string();
         for (i, c) in name.char_indices() {
-            let parent = if c == '.' {
-                Some(&name[..i])
-            } else if name[i..].starts_with("[]") {
-                Some(&name[..i])
-            } else {
-                None
-            };
+            let parent = (c == '.' || name[i..].starts_with("[]")).then(|| &name[..i]);
             if let Some(parent_id) = parent.and_then(|p| paths.table.get(p)) {
                 paths.info[parent_id].has_children = true;
             }
@@ -429,7 +466,12 @@ fn field_set(paths: &Paths<'_>, m: usize) -> FieldSet {
 }
 
 /// The comparison type of a path given its truth value.
-fn value_type(paths: &Paths<'_>, comparer: &Comparer<'_>, id: PathId, truth: Option<&Value>) -> ValueType {
+fn value_type(
+    paths: &Paths<'_>,
+    comparer: &Comparer<'_>,
+    id: PathId,
+    truth: Option<&Value>,
+) -> ValueType {
     comparer.value_type(paths.table.name(id), paths.info[id].hint, truth)
 }
 
@@ -603,7 +645,10 @@ fn evaluate_model(
                     let matches = match_items(&f1);
                     tally.truth_items += ti.len() as u64;
                     tally.pred_items += pi.len() as u64;
-                    tally.recognised += matches.iter().filter(|x| x.f1 >= config.item_f1_threshold).count() as u64;
+                    tally.recognised += matches
+                        .iter()
+                        .filter(|x| x.f1 >= config.item_f1_threshold)
+                        .count() as u64;
                     let mut t_matched = vec![false; ti.len()];
                     let mut p_matched = vec![false; pi.len()];
                     fn value<'v>(item: &Item<'v>, s: PathId) -> Option<&'v Value> {
@@ -613,17 +658,38 @@ fn evaluate_model(
                         t_matched[x.truth] = true;
                         p_matched[x.pred] = true;
                         for &s in sub {
-                            rec.record(s, value(&ti[x.truth], s), value(&pi[x.pred], s), (Some(x.truth), Some(x.pred)), &mut counts, &mut field_details);
+                            rec.record(
+                                s,
+                                value(&ti[x.truth], s),
+                                value(&pi[x.pred], s),
+                                (Some(x.truth), Some(x.pred)),
+                                &mut counts,
+                                &mut field_details,
+                            );
                         }
                     }
                     for (i, item) in ti.iter().enumerate().filter(|(i, _)| !t_matched[*i]) {
                         for &s in sub {
-                            rec.record(s, value(item, s), None, (Some(i), None), &mut counts, &mut field_details);
+                            rec.record(
+                                s,
+                                value(item, s),
+                                None,
+                                (Some(i), None),
+                                &mut counts,
+                                &mut field_details,
+                            );
                         }
                     }
                     for (j, item) in pi.iter().enumerate().filter(|(j, _)| !p_matched[*j]) {
                         for &s in sub {
-                            rec.record(s, None, value(item, s), (None, Some(j)), &mut counts, &mut field_details);
+                            rec.record(
+                                s,
+                                None,
+                                value(item, s),
+                                (None, Some(j)),
+                                &mut counts,
+                                &mut field_details,
+                            );
                         }
                     }
                 }
@@ -657,7 +723,10 @@ fn evaluate_model(
     let partial = partial_scores(&total, config);
 
     // Macro over documents (SPEC §3.2, M4).
-    let per_doc: Vec<Scores> = doc_counts.iter().map(|c| document_scores(c, config)).collect();
+    let per_doc: Vec<Scores> = doc_counts
+        .iter()
+        .map(|c| document_scores(c, config))
+        .collect();
     let macro_p = mean(per_doc.iter().map(|s| s.precision), zd);
     let macro_r = mean(per_doc.iter().map(|s| s.recall), zd);
     let macro_documents = Scores {
@@ -676,7 +745,12 @@ fn evaluate_model(
         .iter()
         .filter(|&&id| paths.kind(id) != Kind::Items)
         .copied()
-        .chain(fields.item_fields.iter().flat_map(|(_, f)| f.iter().copied()))
+        .chain(
+            fields
+                .item_fields
+                .iter()
+                .flat_map(|(_, f)| f.iter().copied()),
+        )
         .collect();
     field_ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
     let mut field_reports = Vec::with_capacity(field_ids.len());
@@ -752,8 +826,18 @@ fn evaluate_model(
             precision,
             recall,
             f1: harmonic(precision, recall),
-            item_count_accuracy: mean(tallies.iter().map(|t| f64::from(u8::from(t.recognised == t.truth_items))), zd),
-            item_count_match_rate: mean(tallies.iter().map(|t| f64::from(u8::from(t.pred_items == t.truth_items))), zd),
+            item_count_accuracy: mean(
+                tallies
+                    .iter()
+                    .map(|t| f64::from(u8::from(t.recognised == t.truth_items))),
+                zd,
+            ),
+            item_count_match_rate: mean(
+                tallies
+                    .iter()
+                    .map(|t| f64::from(u8::from(t.pred_items == t.truth_items))),
+                zd,
+            ),
             recognised,
             truth_items,
             pred_items,
@@ -773,7 +857,11 @@ fn evaluate_model(
     let numeric_precision = (numeric.1 > 0).then(|| numeric.0 as f64 / numeric.1 as f64);
     let w = &config.document_extraction_score.weights;
     let document_extraction_score = match numeric_precision {
-        Some(np) => w.numeric_precision * np + w.field_f1_partial * partial.f1 + w.schema_validity * schema_validity_rate,
+        Some(np) => {
+            w.numeric_precision * np
+                + w.field_f1_partial * partial.f1
+                + w.schema_validity * schema_validity_rate
+        }
         None => {
             let rest = w.field_f1_partial + w.schema_validity;
             warnings.push(format!(
@@ -794,7 +882,9 @@ fn evaluate_model(
         .iter()
         .filter(|&&id| !(paths.kind(id) == Kind::Set && paths.info[id].list.is_none()))
         .map(|&id| &acc[id])
-        .fold((0u64, 0u64, 0u64), |(e, l, n), a| (e + a.cer_edits, l + a.cer_len, n + a.cer_values));
+        .fold((0u64, 0u64, 0u64), |(e, l, n), a| {
+            (e + a.cer_edits, l + a.cer_len, n + a.cer_values)
+        });
     let cer = (values > 0).then(|| pooled_cer(edits, len, zd));
 
     ModelReport {

@@ -115,7 +115,11 @@ pub fn match_items(f1: &[Vec<f64>]) -> Vec<ItemMatch> {
         return forced;
     }
     let transpose = rows > cols;
-    let (n, m) = if transpose { (cols, rows) } else { (rows, cols) };
+    let (n, m) = if transpose {
+        (cols, rows)
+    } else {
+        (rows, cols)
+    };
     let bonus_scale = (n.min(m) + 1) as i64;
     let weight = |r: usize, c: usize| -> i64 {
         let (i, j) = if transpose { (c, r) } else { (r, c) };
@@ -160,7 +164,11 @@ fn forced_assignment(f1: &[Vec<f64>]) -> Option<Vec<ItemMatch>> {
                 return None;
             }
             col_used[j] = true;
-            pairs.push(ItemMatch { truth: i, pred: j, f1: v });
+            pairs.push(ItemMatch {
+                truth: i,
+                pred: j,
+                f1: v,
+            });
         }
     }
     Some(pairs)
@@ -199,7 +207,11 @@ mod tests {
         assert!(match_items(&[]).is_empty());
         assert!(match_items(&[vec![], vec![]]).is_empty());
         // Reordered items: the solver finds the permutation.
-        let f1 = vec![vec![0.0, 0.0, 1.0], vec![1.0, 0.2, 0.0], vec![0.0, 1.0, 0.3]];
+        let f1 = vec![
+            vec![0.0, 0.0, 1.0],
+            vec![1.0, 0.2, 0.0],
+            vec![0.0, 1.0, 0.3],
+        ];
         assert_eq!(pairs(&match_items(&f1)), [(0, 2), (1, 0), (2, 1)]);
     }
 }

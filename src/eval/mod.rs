@@ -24,13 +24,16 @@ pub mod distance;
 pub mod evaluate;
 pub mod items;
 pub mod model;
+pub mod nfc;
 pub mod normalize;
 pub mod paths;
 pub mod report;
 pub mod sets;
 
 pub use compare::ValueType;
-pub use config::{Config, ConfigBuilder, DateOrder, IncorrectCountsAs, MacroF1, MatchMethod, Preset};
+pub use config::{
+    Config, ConfigBuilder, DateOrder, IncorrectCountsAs, MacroF1, MatchMethod, Preset,
+};
 pub use evaluate::{compile_schema, evaluate, EvalInput, ModelInput};
 pub use model::{Record, RecordFile};
 pub use report::{Counts, ModelReport, Outcome, Report, Scores};

@@ -33,14 +33,11 @@ impl AbsentValues {
     /// The string case of [`Self::is_absent`].
     pub fn is_absent_str(&self, s: &str) -> bool {
         let t = s.trim();
-        if self.0.iter().any(|a| a.is_empty()) && t.is_empty() {
-            return true;
-        }
         if t.is_ascii() {
             self.0.iter().any(|a| a.eq_ignore_ascii_case(t))
         } else {
             let lower = t.to_lowercase();
-            self.0.iter().any(|a| *a == lower)
+            self.0.contains(&lower)
         }
     }
 }
@@ -250,17 +247,14 @@ pub fn parse_date(s: &str, order: crate::eval::DateOrder) -> Option<NaiveDate> {
     if let Some(d) = parse_iso(s) {
         return Some(d);
     }
-    for (sep, day_first) in [
-        ('.', true),
-        ('/', order == crate::eval::DateOrder::Dmy),
-    ] {
+    for (sep, day_first) in [('.', true), ('/', order == crate::eval::DateOrder::Dmy)] {
         let parts: Vec<&str> = s.split(sep).collect();
         if let [a, b, y] = parts.as_slice() {
-            let small = |x: &str| {
-                (1..=2).contains(&x.len()) && x.bytes().all(|c| c.is_ascii_digit())
-            };
+            let small =
+                |x: &str| (1..=2).contains(&x.len()) && x.bytes().all(|c| c.is_ascii_digit());
             if small(a) && small(b) && y.len() == 4 && y.bytes().all(|c| c.is_ascii_digit()) {
-                let (a, b, y): (u32, u32, i32) = (a.parse().ok()?, b.parse().ok()?, y.parse().ok()?);
+                let (a, b, y): (u32, u32, i32) =
+                    (a.parse().ok()?, b.parse().ok()?, y.parse().ok()?);
                 let (day, month) = if day_first { (a, b) } else { (b, a) };
                 return NaiveDate::from_ymd_opt(y, month, day);
             }
@@ -350,11 +344,24 @@ mod tests {
     #[test]
     fn absent_values_are_trimmed_and_case_insensitive() {
         let a = AbsentValues::new(&["NOT_FOUND".into(), "N/A".into(), "".into()]);
-        for v in [json!(null), json!([]), json!(" not_found "), json!("n/a"), json!("   "), json!("")] {
+        for v in [
+            json!(null),
+            json!([]),
+            json!(" not_found "),
+            json!("n/a"),
+            json!("   "),
+            json!(""),
+        ] {
             assert!(a.is_absent(Some(&v)), "{v}");
         }
         assert!(a.is_absent(None));
-        for v in [json!(0), json!(false), json!("NOT FOUND"), json!(["x"]), json!("na")] {
+        for v in [
+            json!(0),
+            json!(false),
+            json!("NOT FOUND"),
+            json!(["x"]),
+            json!("na"),
+        ] {
             assert!(!a.is_absent(Some(&v)), "{v}");
         }
         let none = AbsentValues::new(&[]);
@@ -433,7 +440,10 @@ mod tests {
         let d = NaiveDate::from_ymd_opt(2025, 1, 15);
         assert_eq!(parse_date("2025-01-15", DateOrder::Dmy), d);
         assert_eq!(parse_date("2025-01-15T00:00:00", DateOrder::Dmy), d);
-        assert_eq!(parse_date("2025-01-15T23:59:59.123+05:00", DateOrder::Dmy), d);
+        assert_eq!(
+            parse_date("2025-01-15T23:59:59.123+05:00", DateOrder::Dmy),
+            d
+        );
         assert_eq!(parse_date("2025-01-15 10:30Z", DateOrder::Dmy), d);
         assert_eq!(parse_date("15.01.2025", DateOrder::Mdy), d);
         assert_eq!(parse_date("15/1/2025", DateOrder::Dmy), d);

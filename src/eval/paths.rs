@@ -137,7 +137,11 @@ pub struct SchemaInfo {
 /// Walks a schema's `properties` (following local `$ref`s to
 /// `#/definitions/…` or `#/$defs/…`). The id field and the metadata keys
 /// at the top level, and ignored paths, are left out.
-pub fn read_schema(schema: &Value, skip_top: &dyn Fn(&str) -> bool, ignored: &Ignored) -> SchemaInfo {
+pub fn read_schema(
+    schema: &Value,
+    skip_top: &dyn Fn(&str) -> bool,
+    ignored: &Ignored,
+) -> SchemaInfo {
     let mut info = SchemaInfo::default();
     walk(schema, schema, "", None, skip_top, ignored, &mut info, 0);
     info
@@ -171,7 +175,10 @@ fn schema_type(node: &Value) -> Option<&str> {
 }
 
 fn hint_of(node: &Value) -> Option<SchemaHint> {
-    if matches!(node.get("format").and_then(Value::as_str), Some("date" | "date-time")) {
+    if matches!(
+        node.get("format").and_then(Value::as_str),
+        Some("date" | "date-time")
+    ) {
         return Some(SchemaHint::Date);
     }
     match schema_type(node) {
@@ -206,8 +213,6 @@ fn walk(
         }
         let path = if prefix.is_empty() {
             key.clone()
-        } else if prefix.ends_with("[]") {
-            format!("{prefix}.{key}")
         } else {
             format!("{prefix}.{key}")
         };
@@ -216,7 +221,16 @@ fn walk(
         }
         let sub = resolve(root, sub);
         match schema_type(sub) {
-            Some("object") => walk(root, sub, &path, item_list, skip_top, ignored, info, depth + 1),
+            Some("object") => walk(
+                root,
+                sub,
+                &path,
+                item_list,
+                skip_top,
+                ignored,
+                info,
+                depth + 1,
+            ),
             Some("array") if item_list.is_none() => {
                 let items = sub.get("items").map(|i| resolve(root, i));
                 let of_objects = items.is_some_and(|i| schema_type(i) == Some("object"));
@@ -224,7 +238,16 @@ fn walk(
                     info.paths.push((path.clone(), Kind::Items));
                     info.item_fields.entry(path.clone()).or_default();
                     if let Some(items) = items {
-                        walk(root, items, &format!("{path}[]"), Some(&path), skip_top, ignored, info, depth + 1);
+                        walk(
+                            root,
+                            items,
+                            &format!("{path}[]"),
+                            Some(&path),
+                            skip_top,
+                            ignored,
+                            info,
+                            depth + 1,
+                        );
                     }
                 } else {
                     info.paths.push((path, Kind::Set));
@@ -235,7 +258,11 @@ fn walk(
                     info.hints.insert(path.clone(), h);
                 }
                 match item_list {
-                    Some(list) => info.item_fields.entry(list.to_string()).or_default().push(path),
+                    Some(list) => info
+                        .item_fields
+                        .entry(list.to_string())
+                        .or_default()
+                        .push(path),
                     None => info.paths.push((path, Kind::Scalar)),
                 }
             }
@@ -254,7 +281,10 @@ mod tests {
         let mut out = vec![];
         flatten(v.as_object().unwrap(), "", &Ignored::default(), &mut out);
         let names: Vec<&str> = out.iter().map(|(p, _)| p.as_str()).collect();
-        assert_eq!(names, ["a", "vendor.name", "vendor.address.city", "codes", "items"]);
+        assert_eq!(
+            names,
+            ["a", "vendor.name", "vendor.address.city", "codes", "items"]
+        );
     }
 
     #[test]
@@ -312,7 +342,10 @@ mod tests {
                 ("items", Kind::Items),
             ]
         );
-        assert_eq!(info.item_fields["items"], ["items[].amount", "items[].product.name"]);
+        assert_eq!(
+            info.item_fields["items"],
+            ["items[].amount", "items[].product.name"]
+        );
         assert_eq!(info.hints["date"], SchemaHint::Date);
         assert_eq!(info.hints["total"], SchemaHint::Number);
         assert_eq!(info.hints["items[].amount"], SchemaHint::Number);

@@ -83,7 +83,12 @@ pub struct SetScores {
 /// let r = set_scores(&s(&["12345"]), &s(&["12345", "67890", "11111", "22222", "33333"]), &[1, 3, 5], 0.0);
 /// assert_eq!((r.precision, r.recall, r.accuracy, r.legacy_accuracy), (0.2, 1.0, 0.6, 0.2));
 /// ```
-pub fn set_scores(truth: &[String], pred: &[String], top_k: &[usize], zero_division: f64) -> SetScores {
+pub fn set_scores(
+    truth: &[String],
+    pred: &[String],
+    top_k: &[usize],
+    zero_division: f64,
+) -> SetScores {
     let c = SetCounts::of(truth, pred);
     let precision = ratio(c.pred_in_true as f64, c.pred_len as f64, zero_division);
     let recall = ratio(c.true_in_pred as f64, c.truth_len as f64, zero_division);
@@ -122,7 +127,12 @@ mod tests {
 
     #[test]
     fn spec_example_2() {
-        let r = set_scores(&s(&["12345"]), &s(&["12345", "67890", "11111", "22222", "33333"]), &[1, 3, 5], 0.0);
+        let r = set_scores(
+            &s(&["12345"]),
+            &s(&["12345", "67890", "11111", "22222", "33333"]),
+            &[1, 3, 5],
+            0.0,
+        );
         assert_eq!(r.precision, 0.2);
         assert_eq!(r.recall, 1.0);
         assert_eq!(r.accuracy, 0.6);
@@ -130,7 +140,12 @@ mod tests {
         assert_eq!(format!("{:.4}", r.f1), "0.3333");
         assert_eq!(r.hit_at_k, vec![1.0, 1.0, 1.0]);
         // Top-3 with one correct.
-        let r = set_scores(&s(&["12345"]), &s(&["67890", "12345", "11111"]), &[1, 3, 5], 0.0);
+        let r = set_scores(
+            &s(&["12345"]),
+            &s(&["67890", "12345", "11111"]),
+            &[1, 3, 5],
+            0.0,
+        );
         assert_eq!(format!("{:.4}", r.accuracy), "0.6667");
         assert_eq!(format!("{:.4}", r.legacy_accuracy), "0.3333");
         assert_eq!(r.hit_at_k, vec![0.0, 1.0, 1.0]);
@@ -150,7 +165,10 @@ mod tests {
     #[test]
     fn one_side_empty_uses_zero_division() {
         let r = set_scores(&s(&[]), &s(&["x"]), &[1], 0.0);
-        assert_eq!((r.precision, r.recall, r.f1, r.accuracy), (0.0, 0.0, 0.0, 0.0));
+        assert_eq!(
+            (r.precision, r.recall, r.f1, r.accuracy),
+            (0.0, 0.0, 0.0, 0.0)
+        );
         assert_eq!(r.hit_at_k, vec![0.0]);
         let r = set_scores(&s(&["x"]), &s(&[]), &[1], 1.0);
         assert_eq!((r.precision, r.recall), (1.0, 0.0));

@@ -4,10 +4,13 @@
 //! their position), the NFC helpers used by every format, and the
 //! conversion of byte offsets to 1-based (line, column-in-characters) pairs.
 
-use serde_json::{Map, Value};
-use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+use serde_json::Value;
 
 use crate::error::{Error, ErrorKind};
+#[cfg(test)]
+use crate::eval::nfc::nfc_string;
+pub use crate::eval::nfc::nfc_value;
+pub(crate) use crate::eval::nfc::{has_char_from_u0300, nfc_map, nfc_str};
 
 /// The UTF-8 byte-order mark.
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -172,88 +175,10 @@ fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// Whether `s` has a character at or above U+0300, the first one whose NFC
-/// quick check is not "yes": only such text can fail to be NFC. In UTF-8
-/// those are exactly the characters whose first byte is 0xCC or more
-/// (continuation bytes are below 0xC0). Chunked so that it vectorises.
-fn has_char_from_u0300(s: &str) -> bool {
-    s.as_bytes()
-        .chunks(256)
-        .any(|chunk| chunk.iter().fold(0, |max, &b| max.max(b)) >= 0xCC)
-}
-
-/// Whether `s` is certainly NFC already (cheap: no character at or above
-/// U+0300, else the quick check).
-fn is_nfc_fast(s: &str) -> bool {
-    !has_char_from_u0300(s) || is_nfc_quick(s.chars()) == IsNormalized::Yes
-}
-
 /// Whether the JSON source text `json` may hold text that is not NFC once
 /// parsed: it has a character at or above U+0300, or a `\u` escape.
 pub(crate) fn json_may_need_nfc(json: &str) -> bool {
     has_char_from_u0300(json) || json.contains("\\u")
-}
-
-/// `s` in NFC, reusing the allocation when it already is.
-pub(crate) fn nfc_string(s: String) -> String {
-    if is_nfc_fast(&s) {
-        s
-    } else {
-        s.nfc().collect()
-    }
-}
-
-/// `s` in NFC as a new string.
-pub(crate) fn nfc_str(s: &str) -> String {
-    if is_nfc_fast(s) {
-        s.to_owned()
-    } else {
-        s.nfc().collect()
-    }
-}
-
-/// NFC-normalises every string and every object key in `value`, in place.
-///
-/// Strings that are already NFC (all ASCII text, for one) are left alone.
-/// Walks the value with an explicit stack, so any depth is safe. When two
-/// keys of one object become equal after normalisation, the later value
-/// wins (as with duplicate keys in JSON), at the earlier key's position.
-pub fn nfc_value(value: &mut Value) {
-    let mut stack: Vec<&mut Value> = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::String(s) => {
-                if !is_nfc_fast(s) {
-                    *s = s.nfc().collect();
-                }
-            }
-            Value::Array(items) => stack.extend(items.iter_mut()),
-            Value::Object(map) => {
-                nfc_keys(map);
-                stack.extend(map.values_mut());
-            }
-            Value::Null | Value::Bool(_) | Value::Number(_) => {}
-        }
-    }
-}
-
-/// NFC-normalises the keys of `map` (not its values).
-pub(crate) fn nfc_keys(map: &mut Map<String, Value>) {
-    if map.keys().all(|k| is_nfc_fast(k)) {
-        return;
-    }
-    let old = std::mem::take(map);
-    for (k, v) in old {
-        map.insert(nfc_string(k), v);
-    }
-}
-
-/// NFC-normalises the keys and values of one record, in place.
-pub(crate) fn nfc_map(map: &mut Map<String, Value>) {
-    nfc_keys(map);
-    for v in map.values_mut() {
-        nfc_value(v);
-    }
 }
 
 /// The JSON type of `value` with its article, for messages: "a string".
@@ -335,6 +260,7 @@ mod tests {
 
     #[test]
     fn characters_below_u0300_are_nfc() {
+        use unicode_normalization::{is_nfc_quick, IsNormalized};
         for c in (0..0x300).filter_map(char::from_u32) {
             let s = c.to_string();
             assert!(!has_char_from_u0300(&s), "{c:?}");

@@ -32,7 +32,11 @@ fn the_evaluation_core_does_no_io_and_knows_no_web_or_plotting_types() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval");
     let mut files = Vec::new();
     rust_files(&dir, &mut files);
-    assert!(files.len() >= 10, "expected the core's files, found {}", files.len());
+    assert!(
+        files.len() >= 10,
+        "expected the core's files, found {}",
+        files.len()
+    );
     let mut offences = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).expect("source is readable");
@@ -45,7 +49,11 @@ fn the_evaluation_core_does_no_io_and_knows_no_web_or_plotting_types() {
             }
         }
     }
-    assert!(offences.is_empty(), "the core must stay pure:\n{}", offences.join("\n"));
+    assert!(
+        offences.is_empty(),
+        "the core must stay pure:\n{}",
+        offences.join("\n")
+    );
 }
 
 #[test]

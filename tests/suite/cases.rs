@@ -12,10 +12,15 @@ use std::path::Path;
 fn same(actual: &Value, expected: &Value) -> bool {
     match (actual, expected) {
         (Value::Number(a), Value::Number(e)) => {
-            let (a, e) = (a.as_f64().unwrap_or(f64::NAN), e.as_f64().unwrap_or(f64::NAN));
+            let (a, e) = (
+                a.as_f64().unwrap_or(f64::NAN),
+                e.as_f64().unwrap_or(f64::NAN),
+            );
             (a - e).abs() <= 1e-12 * e.abs().max(1.0)
         }
-        (Value::Array(a), Value::Array(e)) => a.len() == e.len() && a.iter().zip(e).all(|(x, y)| same(x, y)),
+        (Value::Array(a), Value::Array(e)) => {
+            a.len() == e.len() && a.iter().zip(e).all(|(x, y)| same(x, y))
+        }
         (Value::Object(a), Value::Object(e)) => {
             a.len() == e.len() && e.iter().all(|(k, v)| a.get(k).is_some_and(|x| same(x, v)))
         }
@@ -31,28 +36,57 @@ fn run_case(path: &Path) -> Vec<String> {
         builder = builder.layer(c).expect("case config is valid");
     }
     let config = builder.build().expect("config builds");
-    let truth = records("truth.json", case["truth"].as_array().cloned().unwrap_or_default());
+    let truth = records(
+        "truth.json",
+        case["truth"].as_array().cloned().unwrap_or_default(),
+    );
     let models = case["predictions"]
         .as_object()
         .expect("predictions is an object")
         .iter()
-        .map(|(name, preds)| ModelInput::new(name.clone(), records(&format!("{name}.json"), preds.as_array().cloned().unwrap_or_default())))
+        .map(|(name, preds)| {
+            ModelInput::new(
+                name.clone(),
+                records(
+                    &format!("{name}.json"),
+                    preds.as_array().cloned().unwrap_or_default(),
+                ),
+            )
+        })
         .collect();
-    let input = EvalInput { truth, models, schema: case.get("schema").cloned() };
+    let input = EvalInput {
+        truth,
+        models,
+        schema: case.get("schema").cloned(),
+    };
     let report = evaluate(&input, &config, false).expect("evaluation succeeds");
     let report = serde_json::to_value(&report).expect("report serialises");
     let mut failures = Vec::new();
     for (pointer, expected) in case["expect"].as_object().expect("expect is an object") {
         let actual = report.pointer(pointer).unwrap_or(&Value::Null);
         if !same(actual, expected) {
-            failures.push(format!("{}: {pointer}: expected {expected}, got {actual}", path.display()));
+            failures.push(format!(
+                "{}: {pointer}: expected {expected}, got {actual}",
+                path.display()
+            ));
         }
     }
-    for needle in case.get("warnings_contain").and_then(Value::as_array).into_iter().flatten() {
+    for needle in case
+        .get("warnings_contain")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let needle = needle.as_str().unwrap_or_default();
         let warnings = report["warnings"].as_array().cloned().unwrap_or_default();
-        if !warnings.iter().any(|w| w.as_str().is_some_and(|w| w.contains(needle))) {
-            failures.push(format!("{}: no warning contains {needle:?}; warnings: {warnings:?}", path.display()));
+        if !warnings
+            .iter()
+            .any(|w| w.as_str().is_some_and(|w| w.contains(needle)))
+        {
+            failures.push(format!(
+                "{}: no warning contains {needle:?}; warnings: {warnings:?}",
+                path.display()
+            ));
         }
     }
     failures
@@ -67,7 +101,16 @@ fn every_case_file_holds() {
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     paths.sort();
-    assert!(paths.len() >= 10, "expected the case files, found {}", paths.len());
+    assert!(
+        paths.len() >= 10,
+        "expected the case files, found {}",
+        paths.len()
+    );
     let failures: Vec<String> = paths.iter().flat_map(|p| run_case(p)).collect();
-    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

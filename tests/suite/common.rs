@@ -19,7 +19,12 @@ pub fn records(name: &str, values: Vec<Value>) -> RecordFile {
 }
 
 /// Evaluates truth against named models under `config`.
-pub fn run(truth: Vec<Value>, models: Vec<(&str, Vec<Value>)>, schema: Option<Value>, config: &Config) -> Report {
+pub fn run(
+    truth: Vec<Value>,
+    models: Vec<(&str, Vec<Value>)>,
+    schema: Option<Value>,
+    config: &Config,
+) -> Report {
     let input = EvalInput {
         truth: records("truth.json", truth),
         models: models

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 /// Compares `actual` with `tests/golden/NAME`, or writes it there when
 /// `UPDATE_GOLDEN` is set.
-fn check_golden(name: &str, actual: &str) {
+pub fn check_golden(name: &str, actual: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
         .join(name);

@@ -1,6 +1,7 @@
 //! Test modules (one integration binary).
 mod architecture;
 mod cases;
+mod cli;
 mod common;
 mod exporters;
 mod io_adapters;

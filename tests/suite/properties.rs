@@ -31,13 +31,25 @@ fn scalar() -> impl Strategy<Value = Value> {
 }
 
 fn codes() -> impl Strategy<Value = Value> {
-    prop::collection::vec(prop_oneof![Just("A1"), Just("B2"), Just("c3"), Just("C3")], 0..4)
-        .prop_map(|v| json!(v))
+    prop::collection::vec(
+        prop_oneof![Just("A1"), Just("B2"), Just("c3"), Just("C3")],
+        0..4,
+    )
+    .prop_map(|v| json!(v))
 }
 
 fn items() -> impl Strategy<Value = Value> {
     prop::collection::vec(
-        (prop_oneof![Just("Widget"), Just("widget"), Just("Gadget"), Just("Gizmo")], 0u8..4, prop_oneof![Just(json!(1)), Just(json!("2")), Just(json!(null))]),
+        (
+            prop_oneof![
+                Just("Widget"),
+                Just("widget"),
+                Just("Gadget"),
+                Just("Gizmo")
+            ],
+            0u8..4,
+            prop_oneof![Just(json!(1)), Just(json!("2")), Just(json!(null))],
+        ),
         0..4,
     )
     .prop_map(|v| {
@@ -49,18 +61,26 @@ fn items() -> impl Strategy<Value = Value> {
 }
 
 fn record(id: usize) -> impl Strategy<Value = Value> {
-    (scalar(), scalar(), scalar(), codes(), items(), any::<bool>()).prop_map(move |(a, b, c, k, it, has_vendor)| {
-        let mut m = Map::new();
-        m.insert("id".into(), json!(format!("d{id}")));
-        m.insert("a".into(), a);
-        m.insert("total".into(), b);
-        if has_vendor {
-            m.insert("vendor".into(), json!({"name": c}));
-        }
-        m.insert("codes".into(), k);
-        m.insert("items".into(), it);
-        Value::Object(m)
-    })
+    (
+        scalar(),
+        scalar(),
+        scalar(),
+        codes(),
+        items(),
+        any::<bool>(),
+    )
+        .prop_map(move |(a, b, c, k, it, has_vendor)| {
+            let mut m = Map::new();
+            m.insert("id".into(), json!(format!("d{id}")));
+            m.insert("a".into(), a);
+            m.insert("total".into(), b);
+            if has_vendor {
+                m.insert("vendor".into(), json!({"name": c}));
+            }
+            m.insert("codes".into(), k);
+            m.insert("items".into(), it);
+            Value::Object(m)
+        })
 }
 
 fn dataset() -> impl Strategy<Value = (Vec<Value>, Vec<Value>, Vec<Value>)> {
@@ -88,10 +108,16 @@ fn ratios(m: &ModelReport) -> Vec<(String, f64)> {
         ("micro.recall".into(), m.micro.recall),
         ("micro.f1".into(), m.micro.f1),
         ("micro.accuracy".into(), m.micro.accuracy),
-        ("macro_documents.precision".into(), m.macro_documents.precision),
+        (
+            "macro_documents.precision".into(),
+            m.macro_documents.precision,
+        ),
         ("macro_documents.recall".into(), m.macro_documents.recall),
         ("macro_documents.f1".into(), m.macro_documents.f1),
-        ("macro_documents.accuracy".into(), m.macro_documents.accuracy),
+        (
+            "macro_documents.accuracy".into(),
+            m.macro_documents.accuracy,
+        ),
         ("macro_fields.precision".into(), m.macro_fields.precision),
         ("macro_fields.recall".into(), m.macro_fields.recall),
         ("macro_fields.f1".into(), m.macro_fields.f1),
@@ -103,7 +129,10 @@ fn ratios(m: &ModelReport) -> Vec<(String, f64)> {
         ("abstention_rate".into(), m.abstention_rate),
         ("schema_validity_rate".into(), m.schema_validity_rate),
         ("exact_match_rate".into(), m.exact_match_rate),
-        ("document_extraction_score".into(), m.document_extraction_score),
+        (
+            "document_extraction_score".into(),
+            m.document_extraction_score,
+        ),
     ];
     if let Some(np) = m.numeric_precision {
         v.push(("numeric_precision".into(), np));
@@ -115,7 +144,13 @@ fn ratios(m: &ModelReport) -> Vec<(String, f64)> {
         v.push((format!("{}.accuracy", f.field), f.accuracy));
     }
     for (path, s) in &m.sets {
-        for (k, x) in [("precision", s.precision), ("recall", s.recall), ("f1", s.f1), ("accuracy", s.accuracy), ("legacy", s.legacy_accuracy)] {
+        for (k, x) in [
+            ("precision", s.precision),
+            ("recall", s.recall),
+            ("f1", s.f1),
+            ("accuracy", s.accuracy),
+            ("legacy", s.legacy_accuracy),
+        ] {
             v.push((format!("{path}.{k}"), x));
         }
         for (k, h) in &s.hit_at_k {
@@ -123,7 +158,13 @@ fn ratios(m: &ModelReport) -> Vec<(String, f64)> {
         }
     }
     if let Some(i) = &m.items {
-        for (k, x) in [("precision", i.precision), ("recall", i.recall), ("f1", i.f1), ("count_acc", i.item_count_accuracy), ("count_match", i.item_count_match_rate)] {
+        for (k, x) in [
+            ("precision", i.precision),
+            ("recall", i.recall),
+            ("f1", i.f1),
+            ("count_acc", i.item_count_accuracy),
+            ("count_match", i.item_count_match_rate),
+        ] {
             v.push((format!("items.{k}"), x));
         }
     }

@@ -13,7 +13,11 @@ fn example_1() -> (Vec<Value>, Vec<Value>) {
     pred.insert("id".into(), json!("doc"));
     for i in 1..=17 {
         let key = format!("f{i:02}");
-        let t = if i <= 8 { json!(format!("value number {i}")) } else { json!("NOT_FOUND") };
+        let t = if i <= 8 {
+            json!(format!("value number {i}"))
+        } else {
+            json!("NOT_FOUND")
+        };
         let p = match i {
             1..=3 => t.clone(),
             4 | 5 => json!(format!("zzz {i}")),
@@ -28,7 +32,12 @@ fn example_1() -> (Vec<Value>, Vec<Value>) {
 #[test]
 fn example_1_not_found_preset() {
     let (t, p) = example_1();
-    let r = run(t, vec![("conservative", p)], None, &Config::preset(Preset::NotFound));
+    let r = run(
+        t,
+        vec![("conservative", p)],
+        None,
+        &Config::preset(Preset::NotFound),
+    );
     let m = &r.models[0];
     assert_eq!(m.counts.exact, 3);
     assert_eq!(m.counts.incorrect, 2);
@@ -44,7 +53,12 @@ fn example_1_not_found_preset() {
 #[test]
 fn example_1_exact_preset() {
     let (t, p) = example_1();
-    let r = run(t, vec![("conservative", p)], None, &Config::preset(Preset::Exact));
+    let r = run(
+        t,
+        vec![("conservative", p)],
+        None,
+        &Config::preset(Preset::Exact),
+    );
     close(r.models[0].micro.recall, 0.375);
     close(r.models[0].micro.precision, 0.6);
 }
@@ -63,7 +77,10 @@ fn codes(truth: Value, pred: Value) -> (f64, f64, f64, f64, f64) {
 
 #[test]
 fn example_2_multi_label_codes() {
-    let (p, r, acc, legacy, f1) = codes(json!(["12345"]), json!(["12345", "67890", "11111", "22222", "33333"]));
+    let (p, r, acc, legacy, f1) = codes(
+        json!(["12345"]),
+        json!(["12345", "67890", "11111", "22222", "33333"]),
+    );
     close(p, 0.2);
     close(r, 1.0);
     close(acc, 0.6);
@@ -94,7 +111,12 @@ fn example_3_micro_versus_macro() {
         json!({"id": "B", "entities": ["x"]}),
         json!({"id": "C", "entities": ["y"]}),
     ];
-    let r = run(truth, vec![("silent", silent), ("hallucinating", hallucinating)], None, &Config::default());
+    let r = run(
+        truth,
+        vec![("silent", silent), ("hallucinating", hallucinating)],
+        None,
+        &Config::default(),
+    );
     let s = &r.models[0];
     close(s.macro_documents.precision, 1.0);
     close(s.macro_documents.recall, 1.0);
@@ -111,9 +133,20 @@ fn example_3_micro_versus_macro() {
 
 #[test]
 fn example_4_cer() {
-    let truth = vec![json!({"id": "1", "number": "Invoice 1234"}), json!({"id": "2", "number": "Invoice 1234"})];
-    let pred = vec![json!({"id": "1", "number": "Invoice 1243"}), json!({"id": "2", "number": "invoice 124"})];
-    let r = run(truth, vec![("m", pred)], None, &Config::preset(Preset::InvoiceCer));
+    let truth = vec![
+        json!({"id": "1", "number": "Invoice 1234"}),
+        json!({"id": "2", "number": "Invoice 1234"}),
+    ];
+    let pred = vec![
+        json!({"id": "1", "number": "Invoice 1243"}),
+        json!({"id": "2", "number": "invoice 124"}),
+    ];
+    let r = run(
+        truth,
+        vec![("m", pred)],
+        None,
+        &Config::preset(Preset::InvoiceCer),
+    );
     let f = &r.models[0].fields[0];
     assert_eq!(f.field, "number");
     assert_eq!(f.counts.incorrect, 1);

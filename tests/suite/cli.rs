@@ -1,0 +1,320 @@
+//! The command-line tool end to end: flags, exit statuses, messages and the
+//! report it prints for the example in `tests/data/example/`.
+
+use super::exporters::check_golden;
+use fieldscope::cli::run;
+use serde_json::Value;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/example")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// Runs the tool in-process: (exit status, stdout, stderr).
+fn fieldscope(args: &[&str]) -> (i32, String, String) {
+    let argv: Vec<OsString> = std::iter::once("fieldscope")
+        .chain(args.iter().copied())
+        .map(OsString::from)
+        .collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run(argv, &mut out, &mut err);
+    (
+        code,
+        String::from_utf8(out).expect("stdout is UTF-8"),
+        String::from_utf8(err).expect("stderr is UTF-8"),
+    )
+}
+
+fn example_args(extra: &[&str]) -> Vec<String> {
+    let mut v = vec![
+        "eval".to_string(),
+        "--truth".into(),
+        example("truth.jsonl"),
+        "--pred".into(),
+        example("careful.jsonl"),
+        "--pred".into(),
+        format!("eager={}", example("eager.json")),
+        "--schema".into(),
+        example("schema.json"),
+    ];
+    v.extend(extra.iter().map(|s| s.to_string()));
+    v
+}
+
+fn run_example(extra: &[&str]) -> (i32, String, String) {
+    let args = example_args(extra);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    fieldscope(&refs)
+}
+
+fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fieldscope-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("temp file");
+    path
+}
+
+#[test]
+fn help_documents_every_flag() {
+    let (code, out, _) = fieldscope(&["eval", "--help"]);
+    assert_eq!(code, 0);
+    for flag in [
+        "--truth",
+        "--pred",
+        "--schema",
+        "--config",
+        "--preset",
+        "--cost",
+        "--format",
+        "--details",
+        "--out",
+    ] {
+        assert!(out.contains(flag), "--help lacks {flag}:\n{out}");
+    }
+    let (code, out, _) = fieldscope(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("eval"));
+}
+
+#[test]
+fn json_report_of_the_example() {
+    let (code, out, _) = run_example(&[]);
+    assert_eq!(code, 0);
+    let r: Value = serde_json::from_str(&out).expect("the report is JSON");
+    assert_eq!(r["fieldscope_report"], 1);
+    assert_eq!(r["documents"], 3);
+    let careful = &r["models"][0];
+    assert_eq!(careful["name"], "careful");
+    // Hand count (README): 25 exact, 5 missed, 4 true negatives.
+    assert_eq!(
+        careful["counts"],
+        serde_json::json!({"exact": 25, "partial": 0, "incorrect": 0, "missed": 5, "spurious": 0, "true_negative": 4})
+    );
+    assert_eq!(careful["micro"]["precision"], 1.0);
+    assert_eq!(careful["micro"]["recall"].as_f64(), Some(25.0 / 30.0));
+    assert_eq!(careful["micro"]["accuracy"].as_f64(), Some(29.0 / 34.0));
+    // Macro over documents: recalls 12/14, 8/10, 5/6.
+    let macro_r = (12.0 / 14.0 + 8.0 / 10.0 + 5.0 / 6.0) / 3.0;
+    assert!((careful["macro_documents"]["recall"].as_f64().unwrap() - macro_r).abs() < 1e-15);
+    assert!((careful["cost"].as_f64().unwrap() - 0.033).abs() < 1e-12);
+    assert_eq!(careful["items"]["recognised"], 3);
+    assert_eq!(careful["sets"]["codes"]["documents"], 2);
+    let keys: Vec<&str> = careful
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "name",
+            "cost",
+            "counts",
+            "truth_count",
+            "pred_count",
+            "m_total",
+            "micro",
+            "macro_documents",
+            "macro_fields",
+            "partial",
+            "hallucination_rate",
+            "abstention_rate",
+            "numeric_precision",
+            "field_f1_partial",
+            "schema_validity_rate",
+            "exact_match_rate",
+            "document_extraction_score",
+            "cer",
+            "fields",
+            "sets",
+            "items"
+        ]
+    );
+    assert_eq!(r["models"][1]["name"], "eager");
+}
+
+#[test]
+fn markdown_latex_and_csv_of_the_example_match_their_golden_files() {
+    for (format, ext) in [("markdown", "md"), ("latex", "tex"), ("csv", "csv")] {
+        let (code, out, _) = run_example(&["--format", format]);
+        assert_eq!(code, 0, "{format}");
+        check_golden(&format!("example.{ext}"), &out);
+    }
+}
+
+#[test]
+fn preset_flag_beats_the_config_files_preset_and_keeps_its_other_keys() {
+    let config = example("metrics_config.json");
+    let (code, out, _) = run_example(&["--config", &config]);
+    assert_eq!(code, 0);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["config"]["preset"], "exact");
+    assert_eq!(r["config"]["string_match"]["method"], "exact");
+    assert_eq!(r["config"]["string_match"]["cer_threshold"], 0.2);
+    let (code, out, _) = run_example(&["--config", &config, "--preset", "invoice-cer"]);
+    assert_eq!(code, 0);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["config"]["preset"], "invoice-cer");
+    assert_eq!(r["config"]["string_match"]["method"], "cer");
+    assert_eq!(r["config"]["string_match"]["cer_threshold"], 0.2);
+}
+
+#[test]
+fn cost_flag_overrides_the_records_costs() {
+    let (code, out, _) = run_example(&["--cost", "eager=1.25"]);
+    assert_eq!(code, 0);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["models"][1]["cost"], 1.25);
+    let (code, _, err) = run_example(&["--cost", "nobody=1"]);
+    assert_eq!(code, 2);
+    assert_eq!(err, "error: --cost \"nobody=1\": no model is named \"nobody\"; the models are: careful, eager\n");
+}
+
+#[test]
+fn details_add_each_documents_fields() {
+    let (code, out, _) = run_example(&["--details"]);
+    assert_eq!(code, 0);
+    let r: Value = serde_json::from_str(&out).unwrap();
+    let docs = r["models"][0]["document_details"]
+        .as_array()
+        .expect("details present");
+    assert_eq!(docs.len(), 3);
+    assert_eq!(docs[0]["id"], "inv-001");
+    let vat = docs[0]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["field"] == "vendor.vat_id")
+        .unwrap();
+    assert_eq!(vat["outcome"], "missed");
+    assert_eq!(vat["cer"], 1.0);
+    let (_, out, _) = run_example(&[]);
+    assert!(!out.contains("document_details"));
+}
+
+#[test]
+fn out_writes_the_report_to_a_file() {
+    let path = temp_file("report.md", b"");
+    let p = path.display().to_string();
+    let (code, out, _) = run_example(&["--format", "markdown", "--out", &p]);
+    assert_eq!(code, 0);
+    assert!(out.is_empty());
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(written.contains("| Model | M_total |"));
+}
+
+#[test]
+fn a_bad_jsonl_line_exits_2_naming_file_line_and_column() {
+    let bad = temp_file(
+        "bad.jsonl",
+        b"{\"id\": \"inv-001\"}\n{\"id\": \"inv-002\", \"total\": }\n",
+    );
+    let b = bad.display().to_string();
+    let (code, out, err) = fieldscope(&["eval", "--truth", &example("truth.jsonl"), "--pred", &b]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.starts_with(&format!("error: {b}:2:28: ")), "{err}");
+}
+
+#[test]
+fn usage_and_input_errors_exit_2_with_a_message() {
+    let (code, _, err) = fieldscope(&[
+        "eval",
+        "--truth",
+        "/nonexistent/truth.jsonl",
+        "--pred",
+        "x.jsonl",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: /nonexistent/truth.jsonl: cannot read the file:"),
+        "{err}"
+    );
+
+    let (code, _, err) = fieldscope(&["eval", "--truth", &example("truth.jsonl")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--pred"), "{err}");
+
+    let (code, _, err) = run_example(&["--format", "yaml"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown format `yaml`"), "{err}");
+
+    let (code, _, err) = run_example(&["--preset", "lenient"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown preset \"lenient\""), "{err}");
+
+    let config = temp_file("bad_config.json", br#"{"zero_divison": 1}"#);
+    let c = config.display().to_string();
+    let (code, _, err) = run_example(&["--config", &c]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!(
+            "error: {c}: unknown key `zero_divison`; the allowed keys are: preset, id_field"
+        )),
+        "{err}"
+    );
+
+    let schema = temp_file("bad_schema.json", br#"{"type": 12}"#);
+    let s = schema.display().to_string();
+    let args = [
+        "eval",
+        "--truth",
+        &example("truth.jsonl"),
+        "--pred",
+        &example("careful.jsonl"),
+        "--schema",
+        &s,
+    ];
+    let (code, _, err) = fieldscope(&args);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!(
+            "error: {s}: the schema is not a valid JSON Schema (draft-07)"
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn warnings_go_to_stderr_and_into_the_report() {
+    let preds = temp_file(
+        "partial.jsonl",
+        b"{\"id\": \"inv-001\", \"total\": 1500}\n{\"id\": \"inv-999\"}\n",
+    );
+    let p = preds.display().to_string();
+    let (code, out, err) = fieldscope(&["eval", "--truth", &example("truth.jsonl"), "--pred", &p]);
+    assert_eq!(code, 0);
+    assert!(err.contains("warning: "), "{err}");
+    assert!(err.contains("\"inv-999\""));
+    let r: Value = serde_json::from_str(&out).unwrap();
+    let warnings = r["warnings"].as_array().unwrap();
+    assert!(warnings.iter().any(|w| w
+        .as_str()
+        .unwrap()
+        .contains("2 ground-truth document(s) have no prediction record")));
+    assert_eq!(r["models"][0]["name"], "partial");
+}
+
+#[test]
+fn the_binary_exits_with_the_status() {
+    let exe = env!("CARGO_BIN_EXE_fieldscope");
+    let status = std::process::Command::new(exe)
+        .args(["eval", "--truth", "/nonexistent.jsonl", "--pred", "p.jsonl"])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(status.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&status.stderr).contains("cannot read the file"));
+    let ok = std::process::Command::new(exe)
+        .args(example_args(&["--format", "csv"]))
+        .output()
+        .expect("runs");
+    assert_eq!(ok.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&ok.stdout).starts_with("model,field,exact,"));
+}
