@@ -15,6 +15,9 @@
 //!   records, an optional JSON Schema and a [`eval::Config`]; it returns an
 //!   [`eval::Report`] whose JSON form is the contract of SPEC §5.
 //! * [`export`] renders a report as JSON, Markdown, LaTeX or CSV.
+//! * [`synth`] generates realistic synthetic data — invoices, the
+//!   predictions of three contrasting model profiles, a schema — from a seed,
+//!   for benchmarks, tests and demos. Pure: it returns strings.
 //! * The `fieldscope` binary is the command-line tool: `fieldscope eval
 //!   --truth T --pred NAME=P …`.
 //!
@@ -37,5 +40,6 @@ pub mod error;
 pub mod eval;
 pub mod export;
 pub mod io;
+pub mod synth;
 
 pub use error::{Error, ErrorKind};
