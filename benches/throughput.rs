@@ -21,7 +21,8 @@
 //!
 //! The directory is removed at the end unless `FIELDSCOPE_BENCH_KEEP=1`.
 
-use fieldscope::eval::{evaluate, Config, EvalInput, ModelInput, Record, RecordFile};
+use fieldscope::eval::{evaluate, Config, EvalInput, ModelInput, RecordFile};
+use fieldscope::io::parse_records;
 use fieldscope::synth::{generate, SynthOptions};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -113,7 +114,7 @@ fn core(dir: &Path) {
     };
     let mut parse = |name: &str, bytes: Vec<u8>| -> RecordFile {
         let started = Instant::now();
-        let file = parse_records(name, &bytes);
+        let file = parse_records(name, &bytes).unwrap_or_else(|e| panic!("{e}"));
         parse_secs += started.elapsed().as_secs_f64();
         file
     };
@@ -278,31 +279,6 @@ fn release_binary() -> Option<PathBuf> {
         .and_then(|exe| Some(exe.parent()?.parent()?.join("fieldscope")));
     let in_package = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/fieldscope");
     beside.into_iter().chain([in_package]).find(|p| p.is_file())
-}
-
-/// Builds the records of a JSONL file (one object per line, blank lines
-/// skipped).
-// TODO(integration): use fieldscope::io::parse_records
-fn parse_records(file_name: &str, bytes: &[u8]) -> RecordFile {
-    let text = std::str::from_utf8(bytes).unwrap_or_else(|e| panic!("{file_name}: not UTF-8: {e}"));
-    let mut records = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let fields = match serde_json::from_str(line) {
-            Ok(Value::Object(fields)) => fields,
-            Ok(_) => panic!("{file_name}:{}: not a JSON object", n + 1),
-            Err(e) => panic!("{file_name}:{}: {e}", n + 1),
-        };
-        let mut record = Record::new(records.len(), fields);
-        record.line = Some(n + 1);
-        records.push(record);
-    }
-    RecordFile {
-        name: file_name.to_string(),
-        records,
-    }
 }
 
 /// The process's peak resident set size so far, in kB.

@@ -1410,7 +1410,7 @@ mod tests {
     use super::*;
     use crate::eval::dataset::parse_model_output;
     use crate::eval::{
-        compile_schema, evaluate, Config, EvalInput, ModelInput, Record, RecordFile, Report,
+        compile_schema, evaluate, Config, EvalInput, ModelInput, RecordFile, Report,
     };
     use std::collections::BTreeMap;
 
@@ -1465,20 +1465,12 @@ mod tests {
     }
 
     fn record_file(name: &str, jsonl: &str) -> RecordFile {
-        let records = objects(jsonl)
-            .into_iter()
-            .enumerate()
-            .map(|(i, fields)| Record::new(i, fields))
-            .collect();
-        RecordFile {
-            name: name.into(),
-            records,
-        }
+        crate::io::parse_records(&format!("{name}.jsonl"), jsonl.as_bytes()).unwrap()
     }
 
     fn evaluate_data(data: &SynthData) -> Report {
         let input = EvalInput {
-            truth: record_file("truth.jsonl", &data.truth_jsonl),
+            truth: record_file("truth", &data.truth_jsonl),
             models: data
                 .predictions
                 .iter()
@@ -1487,6 +1479,36 @@ mod tests {
             schema: Some(serde_json::from_str(&data.schema_json).unwrap()),
         };
         evaluate(&input, &Config::default(), false).unwrap()
+    }
+
+    /// The module's invariant: no I/O, no clock, no environment, no global
+    /// random state (fastrand's free functions use a thread-local one).
+    #[test]
+    fn the_generator_does_no_io_and_uses_only_its_seeded_rng() {
+        let source = include_str!("synth.rs");
+        let code = source.split("#[cfg(test)]").next().unwrap();
+        let forbidden = [
+            "std::fs",
+            "std::io",
+            "std::net",
+            "std::process",
+            "std::env",
+            "std::time",
+            "SystemTime",
+            "Instant",
+            "thread_rng",
+            "HashMap",
+            "HashSet",
+        ];
+        for (n, line) in code.lines().enumerate() {
+            let line = line.split("//").next().unwrap();
+            for word in forbidden {
+                assert!(!line.contains(word), "synth.rs:{}: {word}", n + 1);
+            }
+            if line.contains("fastrand::") {
+                assert_eq!(line.trim(), "use fastrand::Rng;", "synth.rs:{}", n + 1);
+            }
+        }
     }
 
     #[test]
