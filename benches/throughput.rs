@@ -21,7 +21,7 @@
 //!
 //! The directory is removed at the end unless `FIELDSCOPE_BENCH_KEEP=1`.
 
-use fieldscope::eval::{evaluate, Config, EvalInput, ModelInput, RecordFile};
+use fieldscope::eval::{evaluate_owned, Config, EvalInput, ModelInput, RecordFile};
 use fieldscope::io::parse_records;
 use fieldscope::synth::{generate, SynthOptions};
 use serde_json::Value;
@@ -139,7 +139,7 @@ fn core(dir: &Path) {
     let hwm_parsed = vm_hwm_kb();
 
     let started = Instant::now();
-    let report = evaluate(&input, &Config::default(), false).expect("the evaluation runs");
+    let report = evaluate_owned(input, &Config::default(), false).expect("the evaluation runs");
     let eval_secs = started.elapsed().as_secs_f64();
     let hwm_end = vm_hwm_kb();
 
@@ -156,7 +156,7 @@ fn core(dir: &Path) {
     println!(
         "  throughput      {:8.0} documents/s (each against {} models), {:.1} MB/s",
         documents as f64 / core_secs,
-        input.models.len(),
+        report.models.len(),
         mb / core_secs
     );
     match (hwm_start, hwm_parsed, hwm_end) {

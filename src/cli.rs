@@ -6,7 +6,7 @@
 //! compiled to wasm).
 
 use crate::error::{Error, ErrorKind};
-use crate::eval::{evaluate, ConfigBuilder, EvalInput, ModelInput, Preset};
+use crate::eval::{evaluate_owned, ConfigBuilder, EvalInput, ModelInput, Preset};
 use crate::export::{render, ExportOptions, Format};
 use crate::io::{parse_json_value, parse_records};
 use clap::{Parser, Subcommand};
@@ -228,7 +228,7 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         models,
         schema,
     };
-    let report = evaluate(&input, &config, args.details).map_err(|e| match &args.schema {
+    let report = evaluate_owned(input, &config, args.details).map_err(|e| match &args.schema {
         Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
         _ => e,
     })?;

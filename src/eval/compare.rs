@@ -10,6 +10,7 @@ use crate::eval::normalize::{
     normalize_str, numbers_equal, numeric_strings_equal, parse_bool, parse_date, parse_number,
     value_text, AbsentValues,
 };
+use crate::eval::paths::Leaf;
 use crate::eval::report::Outcome;
 use serde_json::Value;
 
@@ -137,6 +138,37 @@ impl<'c> Comparer<'c> {
                 } else {
                     Outcome::Spurious
                 },
+                similarity: None,
+                cer: None,
+                cer_rate: None,
+            },
+        }
+    }
+
+    /// [`Self::compare`] for flattened leaves, reusing their normalised
+    /// texts (`None` for a missing leaf).
+    pub fn compare_leaves(&self, ty: ValueType, truth: Option<&Leaf<'_>>, pred: Option<&Leaf<'_>>) -> Comparison {
+        let t = truth.filter(|l| l.present);
+        let p = pred.filter(|l| l.present);
+        fn text<'l>(c: &Comparer<'_>, l: &'l Leaf<'_>) -> std::borrow::Cow<'l, str> {
+            match &l.norm {
+                Some(n) => std::borrow::Cow::Borrowed(n.as_str()),
+                None => std::borrow::Cow::Owned(c.normalized(l.value)),
+            }
+        }
+        match (t, p) {
+            (Some(t), Some(p)) => self.compare_present(ty, t.value, p.value, &text(self, t), &text(self, p)),
+            (Some(t), None) => {
+                let cer = CerCount::absent_prediction(&text(self, t));
+                Comparison {
+                    outcome: Outcome::Missed,
+                    similarity: None,
+                    cer: Some(cer),
+                    cer_rate: Some(cer.rate(true)),
+                }
+            }
+            (None, p) => Comparison {
+                outcome: if p.is_some() { Outcome::Spurious } else { Outcome::TrueNegative },
                 similarity: None,
                 cer: None,
                 cer_rate: None,

@@ -9,7 +9,6 @@
 use crate::eval::model::{Record, RecordFile};
 use crate::eval::nfc::nfc_map;
 use serde_json::{Map, Value};
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// Keys skipped at the top level of every record (SPEC §1.2).
@@ -47,34 +46,35 @@ impl IdScheme {
 /// A ground-truth document: its id and its evaluated fields (the record
 /// minus the id field and the metadata keys).
 #[derive(Debug, Clone)]
-pub struct TruthDocument<'a> {
+pub struct TruthDocument {
     pub id: String,
-    pub fields: Cow<'a, Map<String, Value>>,
+    /// A JSON object.
+    pub fields: Value,
 }
 
 /// A prediction document.
 #[derive(Debug, Clone)]
-pub struct PredDocument<'a> {
+pub struct PredDocument {
     pub id: String,
     /// The payload minus id field and metadata keys; `None` when the
     /// model's raw output did not parse to a JSON object (SPEC §1.3).
-    pub fields: Option<Cow<'a, Map<String, Value>>>,
+    pub fields: Option<Value>,
 }
 
 /// The ground truth, ready to evaluate.
 #[derive(Debug, Clone)]
-pub struct Truth<'a> {
+pub struct Truth {
     pub scheme: IdScheme,
-    pub documents: Vec<TruthDocument<'a>>,
+    pub documents: Vec<TruthDocument>,
     /// Top-level keys seen in any truth record (for raw-output detection).
     pub top_level_keys: HashSet<String>,
 }
 
 /// A model's predictions matched to the truth.
 #[derive(Debug, Clone)]
-pub struct Predictions<'a> {
+pub struct Predictions {
     /// For each truth document (same order), its prediction if any.
-    pub by_truth: Vec<Option<PredDocument<'a>>>,
+    pub by_truth: Vec<Option<PredDocument>>,
     /// Σ of numeric `cost` values on the file's records (SPEC §3.6).
     pub cost: Option<f64>,
 }
@@ -95,32 +95,21 @@ fn has_id(r: &Record, field: &str) -> bool {
     r.fields.get(field).and_then(id_text).is_some()
 }
 
-/// The record minus the id field and the metadata keys.
-fn evaluated_fields<'a>(
-    fields: &'a Map<String, Value>,
-    id_field: Option<&str>,
-) -> Cow<'a, Map<String, Value>> {
-    let skip = |k: &str| Some(k) == id_field || METADATA_KEYS.contains(&k);
-    if fields.keys().any(|k| skip(k)) {
-        Cow::Owned(
-            fields
-                .iter()
-                .filter(|(k, _)| !skip(k))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-        )
-    } else {
-        Cow::Borrowed(fields)
+/// The record minus the id field and the metadata keys, as a JSON object
+/// (the payload that is flattened and validated against the schema).
+fn evaluated_fields(mut fields: Map<String, Value>, id_field: Option<&str>) -> Value {
+    if let Some(f) = id_field {
+        fields.shift_remove(f);
     }
+    for k in METADATA_KEYS {
+        fields.shift_remove(k);
+    }
+    Value::Object(fields)
 }
 
 /// Reads the ground truth: chooses the id field, drops duplicates (the
 /// first wins) and says so in `warnings`.
-pub fn read_truth<'a>(
-    file: &'a RecordFile,
-    id_field: Option<&str>,
-    warnings: &mut Vec<String>,
-) -> Truth<'a> {
+pub fn read_truth(file: RecordFile, id_field: Option<&str>, warnings: &mut Vec<String>) -> Truth {
     let from_keys = !file.records.is_empty() && file.records.iter().all(|r| r.key.is_some());
     let field = match id_field {
         Some(f) => Some(f.to_string()),
@@ -142,8 +131,12 @@ pub fn read_truth<'a>(
     let mut top_level_keys = HashSet::new();
     let mut missing_ids = Vec::new();
     let mut duplicates = Vec::new();
-    for r in &file.records {
-        top_level_keys.extend(r.fields.keys().cloned());
+    for r in file.records {
+        for k in r.fields.keys() {
+            if !top_level_keys.contains(k) {
+                top_level_keys.insert(k.clone());
+            }
+        }
         let id = if scheme.from_keys {
             r.key.clone()
         } else if let Some(f) = &scheme.field {
@@ -161,7 +154,7 @@ pub fn read_truth<'a>(
         }
         documents.push(TruthDocument {
             id,
-            fields: evaluated_fields(&r.fields, scheme.field.as_deref()),
+            fields: evaluated_fields(r.fields, scheme.field.as_deref()),
         });
     }
     if !missing_ids.is_empty() {
@@ -226,20 +219,15 @@ pub fn strip_extension(id: &str) -> &str {
 /// Reads one model's prediction file and matches it to the truth: ids,
 /// duplicates, the extension fallback, raw output (SPEC §1.1, §1.3) and
 /// cost (SPEC §3.6).
-pub fn read_predictions<'a>(
-    model: &str,
-    file: &'a RecordFile,
-    truth: &Truth<'_>,
-    warnings: &mut Vec<String>,
-) -> Predictions<'a> {
+pub fn read_predictions(model: &str, file: RecordFile, truth: &Truth, warnings: &mut Vec<String>) -> Predictions {
     let id_field = truth.scheme.field.as_deref();
-    let mut docs: Vec<PredDocument<'a>> = Vec::with_capacity(file.records.len());
+    let mut docs: Vec<PredDocument> = Vec::with_capacity(file.records.len());
     let mut seen = HashSet::new();
     let mut duplicates = Vec::new();
     let mut fallback_ids = 0usize;
     let mut unparsed = Vec::new();
     let mut cost: Option<f64> = None;
-    for r in &file.records {
+    for r in file.records {
         if let Some(c) = r.fields.get("cost").and_then(Value::as_f64) {
             cost = Some(cost.unwrap_or(0.0) + c);
         }
@@ -273,18 +261,14 @@ pub fn read_predictions<'a>(
             Some(content) => Some(content),
             None => raw_output_text(&r.fields, id_field, &truth.top_level_keys),
         };
-        let fields = match raw_text {
-            Some(text) => match parse_model_output(text) {
-                Some(map) => {
-                    let cleaned = evaluated_fields(&map, id_field).into_owned();
-                    Some(Cow::Owned(cleaned))
-                }
-                None => {
-                    unparsed.push(format!("{id:?}"));
-                    None
-                }
-            },
-            None => Some(evaluated_fields(&r.fields, id_field)),
+        let parsed = raw_text.map(parse_model_output);
+        let fields = match parsed {
+            Some(Some(map)) => Some(evaluated_fields(map, id_field)),
+            Some(None) => {
+                unparsed.push(format!("{id:?}"));
+                None
+            }
+            None => Some(evaluated_fields(r.fields, id_field)),
         };
         docs.push(PredDocument { id, fields });
     }
@@ -319,7 +303,7 @@ pub fn read_predictions<'a>(
         .map(|(i, d)| (d.id.as_str(), i))
         .collect();
     let any_exact = docs.iter().any(|d| truth_ids.contains_key(d.id.as_str()));
-    let mut by_truth: Vec<Option<PredDocument<'a>>> = vec![None; truth.documents.len()];
+    let mut by_truth: Vec<Option<PredDocument>> = (0..truth.documents.len()).map(|_| None).collect();
     let mut unmatched = Vec::new();
     if any_exact || docs.is_empty() || truth.documents.is_empty() {
         for d in docs {
@@ -516,12 +500,12 @@ mod tests {
             ],
         );
         let mut w = vec![];
-        let truth = read_truth(&t, None, &mut w);
+        let truth = read_truth(t.clone(), None, &mut w);
         assert_eq!(truth.scheme.field.as_deref(), Some("filename"));
         assert_eq!(truth.documents[1].id, "b.png");
-        assert!(!truth.documents[0].fields.contains_key("filename"));
+        assert!(truth.documents[0].fields.get("filename").is_none());
         assert!(w.is_empty());
-        let truth = read_truth(&t, Some("doc_id"), &mut w);
+        let truth = read_truth(t.clone(), Some("doc_id"), &mut w);
         assert_eq!(truth.documents[0].id, "1");
     }
 
@@ -529,7 +513,7 @@ mod tests {
     fn position_ids_are_warned() {
         let t = file("t.json", vec![json!({"a": 1}), json!({"a": 2})]);
         let mut w = vec![];
-        let truth = read_truth(&t, None, &mut w);
+        let truth = read_truth(t.clone(), None, &mut w);
         assert!(truth.scheme.by_position());
         assert_eq!(truth.documents[1].id, "#2");
         assert_eq!(w.len(), 1);
@@ -543,7 +527,7 @@ mod tests {
             vec![json!({"id": "a", "x": 1}), json!({"id": " a ", "x": 2})],
         );
         let mut w = vec![];
-        let truth = read_truth(&t, None, &mut w);
+        let truth = read_truth(t.clone(), None, &mut w);
         assert_eq!(truth.documents.len(), 1);
         assert_eq!(truth.documents[0].fields["x"], 1);
         assert!(w[0].contains("1 duplicate id(s)"), "{w:?}");
@@ -566,8 +550,8 @@ mod tests {
             ],
         );
         let mut w = vec![];
-        let truth = read_truth(&t, None, &mut w);
-        let preds = read_predictions("m", &p, &truth, &mut w);
+        let truth = read_truth(t.clone(), None, &mut w);
+        let preds = read_predictions("m", p, &truth, &mut w);
         assert!(preds.by_truth[0].is_none());
         assert_eq!(preds.by_truth[1].as_ref().unwrap().id, "doc_002");
         assert!(w
@@ -608,8 +592,8 @@ mod tests {
             ],
         );
         let mut w = vec![];
-        let truth = read_truth(&t, None, &mut w);
-        let preds = read_predictions("m", &p, &truth, &mut w);
+        let truth = read_truth(t.clone(), None, &mut w);
+        let preds = read_predictions("m", p, &truth, &mut w);
         assert_eq!(
             preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap()["total"],
             5
@@ -624,8 +608,8 @@ mod tests {
         let t = file("t.json", vec![json!({"id": "a", "text": "hello"})]);
         let p = file("p.json", vec![json!({"id": "a", "text": "{\"x\": 1}"})]);
         let mut w = vec![];
-        let truth = read_truth(&t, None, &mut w);
-        let preds = read_predictions("m", &p, &truth, &mut w);
+        let truth = read_truth(t.clone(), None, &mut w);
+        let preds = read_predictions("m", p, &truth, &mut w);
         assert_eq!(
             preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap()["text"],
             "{\"x\": 1}"
@@ -644,8 +628,8 @@ mod tests {
             })],
         );
         let mut w = vec![];
-        let truth = read_truth(&t, None, &mut w);
-        let preds = read_predictions("m", &p, &truth, &mut w);
+        let truth = read_truth(t.clone(), None, &mut w);
+        let preds = read_predictions("m", p, &truth, &mut w);
         let doc = preds.by_truth[0].as_ref().unwrap();
         assert_eq!(doc.id, "a");
         assert_eq!(doc.fields.as_ref().unwrap()["total"], 5);

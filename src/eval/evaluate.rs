@@ -14,17 +14,17 @@ use crate::eval::counts::{
 };
 use crate::eval::dataset::{read_predictions, read_truth, Predictions, METADATA_KEYS};
 use crate::eval::distance::CerCount;
-use crate::eval::items::{item_f1, match_items, Item, ItemField};
+use crate::eval::items::{item_f1, match_items, Item};
 use crate::eval::model::RecordFile;
 use crate::eval::paths::{
-    flatten, kind_of_value, read_schema, Ignored, Kind, PathId, PathTable, SchemaInfo,
+    flatten, kind_of_value, read_schema, Ignored, Kind, Leaf, PathId, PathTable, SchemaInfo,
 };
 use crate::eval::report::{
     Counts, DocumentDetail, FieldAverage, FieldDetail, FieldReport, ItemsReport, ModelReport,
     Outcome, Report, Scores, SetReport,
 };
 use crate::eval::sets::{set_scores, SetCounts};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Everything one evaluation needs.
@@ -70,20 +70,20 @@ pub fn compile_schema(schema: &Value) -> Result<jsonschema::Validator, Error> {
         })
 }
 
-/// A document's leaves, sorted by path.
+/// A document's leaves, sorted by path, and its item lists.
 #[derive(Debug, Default)]
 struct FlatDoc<'a> {
-    leaves: Vec<(PathId, &'a Value)>,
+    leaves: Vec<Leaf<'a>>,
     /// Item lists of the document, by list path.
     items: Vec<(PathId, Vec<Item<'a>>)>,
 }
 
 impl<'a> FlatDoc<'a> {
-    fn get(&self, path: PathId) -> Option<&'a Value> {
+    fn get(&self, path: PathId) -> Option<&Leaf<'a>> {
         self.leaves
-            .binary_search_by_key(&path, |(p, _)| *p)
+            .binary_search_by_key(&path, |l| l.path)
             .ok()
-            .map(|i| self.leaves[i].1)
+            .map(|i| &self.leaves[i])
     }
 
     fn items(&self, list: PathId) -> &[Item<'a>] {
@@ -111,18 +111,21 @@ struct PathInfo {
     has_children: bool,
 }
 
-/// The paths, their kinds and the flattened documents.
-struct Paths<'a> {
+/// The paths, their kinds and what was seen where. Built in passes:
+/// schema, truth, every prediction file (SPEC §1.2: the schema decides a
+/// path's kind, else the truth's present values, else all predictions
+/// together); then documents are flattened for evaluation.
+struct Paths<'c> {
     table: PathTable,
     info: Vec<PathInfo>,
     models: usize,
-    truth: Vec<FlatDoc<'a>>,
-    /// For each model, for each truth document, the flattened prediction
-    /// (`None` when there is no valid payload).
-    preds: Vec<Vec<Option<FlatDoc<'a>>>>,
+    comparer: &'c Comparer<'c>,
+    ignored: Ignored,
+    /// Reusable buffer for path names.
+    buf: String,
 }
 
-impl<'a> Paths<'a> {
+impl<'c> Paths<'c> {
     fn info_mut(&mut self, id: PathId) -> &mut PathInfo {
         if self.info.len() <= id {
             let models = self.models;
@@ -134,90 +137,129 @@ impl<'a> Paths<'a> {
         &mut self.info[id]
     }
 
-    /// Flattens one document's top level and notes kinds and presence.
+    fn kind(&self, id: PathId) -> Kind {
+        self.info[id].kind.unwrap_or(Kind::Scalar)
+    }
+
+    fn note(&mut self, id: PathId, source: Option<usize>, present: bool) -> &mut PathInfo {
+        let info = self.info_mut(id);
+        match source {
+            None => info.in_truth = true,
+            Some(m) => info.in_model[m] = true,
+        }
+        info.any_present |= present;
+        info
+    }
+
+    /// Flattens one document's top level, noting kinds and presence.
     /// `source` is `None` for the truth, `Some(m)` for model `m`.
-    fn flatten_doc(
-        &mut self,
-        fields: &'a Map<String, Value>,
-        source: Option<usize>,
-        ignored: &Ignored,
-        comparer: &Comparer<'_>,
-    ) -> FlatDoc<'a> {
+    fn flatten_doc<'a>(&mut self, fields: &'a Value, source: Option<usize>) -> FlatDoc<'a> {
         let mut raw = Vec::new();
-        flatten(fields, "", ignored, &mut raw);
+        if let Value::Object(map) = fields {
+            let mut buf = std::mem::take(&mut self.buf);
+            flatten(map, &mut buf, &mut self.table, &self.ignored, &mut raw);
+            self.buf = buf;
+        }
         let mut leaves = Vec::with_capacity(raw.len());
-        for (name, value) in raw {
-            let id = self.table.id(&name);
-            let present = !comparer.is_absent(Some(value));
-            let info = self.info_mut(id);
-            match source {
-                None => info.in_truth = true,
-                Some(m) => info.in_model[m] = true,
-            }
-            info.any_present |= present;
+        for (id, value) in raw {
+            let present = !self.comparer.is_absent(Some(value));
+            let info = self.note(id, source, present);
             if info.kind.is_none() && present {
                 info.kind = kind_of_value(value);
             }
-            leaves.push((id, value));
+            leaves.push(Leaf {
+                path: id,
+                value,
+                present,
+                norm: None,
+            });
         }
-        leaves.sort_by_key(|(p, _)| *p);
-        leaves.dedup_by_key(|(p, _)| *p);
+        leaves.sort_by_key(|l| l.path);
+        leaves.dedup_by_key(|l| l.path);
         FlatDoc {
             leaves,
             items: Vec::new(),
         }
     }
 
-    /// Splits the document's item lists into items (after kinds are known).
-    fn flatten_items(
-        &mut self,
-        doc: &mut FlatDoc<'a>,
-        source: Option<usize>,
-        ignored: &Ignored,
-        comparer: &Comparer<'_>,
-    ) {
-        let lists: Vec<(PathId, &'a Value)> = doc
+    /// Once kinds are known: normalises the document's present scalars and
+    /// splits its item lists into items.
+    fn finish_doc(&mut self, doc: &mut FlatDoc<'_>, source: Option<usize>) {
+        let comparer = self.comparer;
+        for leaf in &mut doc.leaves {
+            if leaf.present && self.info[leaf.path].kind.unwrap_or(Kind::Scalar) == Kind::Scalar {
+                leaf.norm = Some(comparer.normalized(leaf.value));
+            }
+        }
+        let lists: Vec<(PathId, &Value)> = doc
             .leaves
             .iter()
-            .filter(|(p, _)| self.info[*p].kind == Some(Kind::Items))
-            .copied()
+            .filter(|l| self.info[l.path].kind == Some(Kind::Items))
+            .map(|l| (l.path, l.value))
             .collect();
         for (list, value) in lists {
             let Value::Array(elements) = value else {
                 continue;
             };
-            let list_name = self.table.name(list).to_string();
+            let mut buf = std::mem::take(&mut self.buf);
+            buf.clear();
+            buf.push_str(self.table.name(list));
+            buf.push_str("[]");
             let mut items = Vec::with_capacity(elements.len());
+            let mut raw = Vec::new();
             for element in elements {
-                let mut fields = Vec::new();
+                raw.clear();
                 if let Value::Object(obj) = element {
-                    let mut raw = Vec::new();
-                    flatten(obj, &format!("{list_name}[]"), ignored, &mut raw);
-                    for (name, v) in raw {
-                        let id = self.table.id(&name);
-                        let present = !comparer.is_absent(Some(v));
-                        let info = self.info_mut(id);
-                        info.list = Some(list);
-                        match source {
-                            None => info.in_truth = true,
-                            Some(m) => info.in_model[m] = true,
-                        }
-                        info.any_present |= present;
-                        fields.push(ItemField {
-                            path: id,
-                            value: v,
-                            norm: present.then(|| comparer.normalized(v)),
-                        });
-                    }
+                    flatten(obj, &mut buf, &mut self.table, &self.ignored, &mut raw);
+                }
+                let mut fields = Vec::with_capacity(raw.len());
+                for &(id, v) in &raw {
+                    let present = !comparer.is_absent(Some(v));
+                    self.note(id, source, present).list = Some(list);
+                    fields.push(Leaf {
+                        path: id,
+                        value: v,
+                        present,
+                        norm: present.then(|| comparer.normalized(v)),
+                    });
                 }
                 items.push(Item::new(fields));
             }
+            buf.clear();
+            self.buf = buf;
             doc.items.push((list, items));
         }
     }
 
-    fn kind(&self, id: PathId) -> Kind {
-        self.info[id].kind.unwrap_or(Kind::Scalar)
+    /// Flattens and finishes documents (kinds must be final).
+    fn flatten_all<'a>(&mut self, docs: impl Iterator<Item = Option<&'a Value>>, source: Option<usize>) -> Vec<Option<FlatDoc<'a>>> {
+        docs.map(|fields| {
+            fields.map(|f| {
+                let mut doc = self.flatten_doc(f, source);
+                self.finish_doc(&mut doc, source);
+                doc
+            })
+        })
+        .collect()
+    }
+
+    /// Marks paths that have other paths beneath them.
+    fn mark_parents(&mut self) {
+        let n = self.table.len();
+        if n > 0 {
+            self.info_mut(n - 1);
+        }
+        for id in 0..n {
+            let name = self.table.name(id);
+            let parents: Vec<PathId> = name
+                .char_indices()
+                .filter(|&(i, c)| c == '.' || name[i..].starts_with("[]"))
+                .filter_map(|(i, _)| self.table.get(&name[..i]))
+                .collect();
+            for parent in parents {
+                self.info[parent].has_children = true;
+            }
+        }
     }
 }
 
@@ -258,21 +300,31 @@ struct SetAcc {
 ///
 /// Errors: only a schema that is not valid JSON Schema. Everything else
 /// that is unusual about the input becomes a warning in the report.
+/// (Clones the input; [`evaluate_owned`] avoids that.)
 pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Report, Error> {
+    evaluate_owned(input.clone(), config, details)
+}
+
+/// [`evaluate`], consuming the input: records are stripped of their id and
+/// metadata keys in place, and each model's documents are dropped as soon
+/// as the model is evaluated, which keeps memory near the input's size.
+pub fn evaluate_owned(input: EvalInput, config: &Config, details: bool) -> Result<Report, Error> {
     let validator = input.schema.as_ref().map(compile_schema).transpose()?;
     let comparer = Comparer::new(config);
-    let ignored = Ignored::new(&config.ignored_fields);
     let mut warnings = Vec::new();
+    let EvalInput {
+        truth: truth_file,
+        models,
+        schema,
+    } = input;
 
-    let truth = read_truth(&input.truth, config.id_field.as_deref(), &mut warnings);
+    let truth_name = truth_file.name.clone();
+    let truth = read_truth(truth_file, config.id_field.as_deref(), &mut warnings);
     if truth.documents.is_empty() {
-        warnings.push(format!(
-            "{}: the ground truth has no records",
-            input.truth.name
-        ));
+        warnings.push(format!("{truth_name}: the ground truth has no records"));
     }
     let mut names = std::collections::HashSet::new();
-    for m in &input.models {
+    for m in &models {
         if !names.insert(m.name.as_str()) {
             warnings.push(format!(
                 "two models are named {:?}; give each a distinct name",
@@ -280,60 +332,81 @@ pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Rep
             ));
         }
     }
-    let predictions: Vec<Predictions<'_>> = input
-        .models
-        .iter()
-        .map(|m| read_predictions(&m.name, &m.file, &truth, &mut warnings))
+    let mut inputs: Vec<(String, Option<f64>, Predictions)> = models
+        .into_iter()
+        .map(|m| {
+            let preds = read_predictions(&m.name, m.file, &truth, &mut warnings);
+            (m.name, m.cost, preds)
+        })
         .collect();
 
     let id_field = truth.scheme.field.clone();
     let skip_top = |k: &str| Some(k) == id_field.as_deref() || METADATA_KEYS.contains(&k);
-    let schema_info = input
-        .schema
+    let ignored = Ignored::new(&config.ignored_fields);
+    let schema_info = schema
         .as_ref()
         .map(|s| read_schema(s, &skip_top, &ignored))
         .unwrap_or_default();
 
-    let paths = build_paths(
-        &truth.documents,
-        &predictions,
-        &schema_info,
-        &ignored,
-        &comparer,
-        input.models.len(),
-    );
+    let mut paths = Paths {
+        table: PathTable::default(),
+        info: Vec::new(),
+        models: inputs.len(),
+        comparer: &comparer,
+        ignored,
+        buf: String::new(),
+    };
+    note_schema(&mut paths, &schema_info);
+    // The truth's present values decide kinds before any prediction's.
+    let mut truth_docs: Vec<FlatDoc<'_>> = truth
+        .documents
+        .iter()
+        .map(|d| paths.flatten_doc(&d.fields, None))
+        .collect();
+    // Every prediction file is read once for kinds and paths; its documents
+    // are flattened again, one model at a time, when it is evaluated.
+    for (m, (_, _, preds)) in inputs.iter().enumerate() {
+        for fields in preds.by_truth.iter().flatten().filter_map(|d| d.fields.as_ref()) {
+            paths.flatten_doc(fields, Some(m));
+        }
+    }
+    for doc in &mut truth_docs {
+        paths.finish_doc(doc, None);
+    }
+    for (m, (_, _, preds)) in inputs.iter().enumerate() {
+        for fields in preds.by_truth.iter().flatten().filter_map(|d| d.fields.as_ref()) {
+            let mut doc = paths.flatten_doc(fields, Some(m));
+            paths.finish_doc(&mut doc, Some(m));
+        }
+    }
+    paths.mark_parents();
 
-    let mut models = Vec::with_capacity(input.models.len());
-    for (m, model) in input.models.iter().enumerate() {
-        let valid: Vec<bool> = predictions[m]
-            .by_truth
+    let ids: Vec<&str> = truth.documents.iter().map(|d| d.id.as_str()).collect();
+    let mut reports = Vec::with_capacity(inputs.len());
+    for (m, (name, cost, preds)) in inputs.iter_mut().enumerate() {
+        let by_truth = std::mem::take(&mut preds.by_truth);
+        let valid: Vec<bool> = by_truth
             .iter()
             .map(|p| match p.as_ref().and_then(|p| p.fields.as_ref()) {
                 None => false,
-                Some(fields) => validator
-                    .as_ref()
-                    .is_none_or(|v| v.is_valid(&Value::Object(fields.as_ref().clone()))),
+                Some(fields) => validator.as_ref().is_none_or(|v| v.is_valid(fields)),
             })
             .collect();
-        let ids: Vec<&str> = truth.documents.iter().map(|d| d.id.as_str()).collect();
-        let has_prediction: Vec<bool> = predictions[m]
-            .by_truth
-            .iter()
-            .map(Option::is_some)
-            .collect();
-        let mut report = evaluate_model(
-            &paths,
-            m,
-            &comparer,
-            &ids,
-            &valid,
-            &has_prediction,
-            details,
-            &mut warnings,
-            &model.name,
+        let has_prediction: Vec<bool> = by_truth.iter().map(Option::is_some).collect();
+        let pred_docs = paths.flatten_all(
+            by_truth.iter().map(|p| p.as_ref().and_then(|p| p.fields.as_ref())),
+            Some(m),
         );
-        report.cost = model.cost.or(predictions[m].cost);
-        models.push(report);
+        let docs = Documents {
+            truth: &truth_docs,
+            preds: &pred_docs,
+            ids: &ids,
+            valid: &valid,
+            has_prediction: &has_prediction,
+        };
+        let mut report = evaluate_model(&paths, m, &docs, details, &mut warnings, name);
+        report.cost = cost.or(preds.cost);
+        reports.push(report);
     }
 
     Ok(Report {
@@ -341,26 +414,12 @@ pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Rep
         config: config.to_json(),
         warnings,
         documents: truth.documents.len(),
-        models,
+        models: reports,
     })
 }
 
-fn build_paths<'a>(
-    truth: &'a [crate::eval::dataset::TruthDocument<'a>],
-    predictions: &'a [Predictions<'a>],
-    schema: &SchemaInfo,
-    ignored: &Ignored,
-    comparer: &Comparer<'_>,
-    models: usize,
-) -> Paths<'a> {
-    let mut paths = Paths {
-        table: PathTable::default(),
-        info: Vec::new(),
-        models,
-        truth: Vec::new(),
-        preds: Vec::new(),
-    };
-    // 1. The schema decides first.
+/// What the schema says about paths comes first (SPEC §1.2).
+fn note_schema(paths: &mut Paths<'_>, schema: &SchemaInfo) {
     for (name, kind) in &schema.paths {
         let id = paths.table.id(name);
         let info = paths.info_mut(id);
@@ -380,51 +439,15 @@ fn build_paths<'a>(
         let id = paths.table.id(name);
         paths.info_mut(id).hint = Some(*hint);
     }
-    // 2. Then the truth's present values, 3. then all predictions together.
-    let mut truth_docs: Vec<FlatDoc<'a>> = truth
-        .iter()
-        .map(|d| paths.flatten_doc(d.fields.as_ref(), None, ignored, comparer))
-        .collect();
-    let mut pred_docs: Vec<Vec<Option<FlatDoc<'a>>>> = predictions
-        .iter()
-        .enumerate()
-        .map(|(m, p)| {
-            p.by_truth
-                .iter()
-                .map(|d| {
-                    d.as_ref()
-                        .and_then(|d| d.fields.as_ref())
-                        .map(|f| paths.flatten_doc(f.as_ref(), Some(m), ignored, comparer))
-                })
-                .collect()
-        })
-        .collect();
-    for doc in &mut truth_docs {
-        paths.flatten_items(doc, None, ignored, comparer);
-    }
-    for (m, docs) in pred_docs.iter_mut().enumerate() {
-        for doc in docs.iter_mut().flatten() {
-            paths.flatten_items(doc, Some(m), ignored, comparer);
-        }
-    }
-    // A path whose value is absent everywhere and that has paths beneath it
-    // (`vendor: null` beside `vendor.name`) is not a field of its own.
-    let n = paths.table.len();
-    if n > 0 {
-        paths.info_mut(n - 1);
-    }
-    for id in 0..n {
-        let name = paths.table.name(id).to_string();
-        for (i, c) in name.char_indices() {
-            let parent = (c == '.' || name[i..].starts_with("[]")).then(|| &name[..i]);
-            if let Some(parent_id) = parent.and_then(|p| paths.table.get(p)) {
-                paths.info[parent_id].has_children = true;
-            }
-        }
-    }
-    paths.truth = truth_docs;
-    paths.preds = pred_docs;
-    paths
+}
+
+/// The documents one model is evaluated on, index-aligned with the truth.
+struct Documents<'d, 'a> {
+    truth: &'d [FlatDoc<'a>],
+    preds: &'d [Option<FlatDoc<'a>>],
+    ids: &'d [&'d str],
+    valid: &'d [bool],
+    has_prediction: &'d [bool],
 }
 
 /// The fields one model is evaluated on (SPEC §1.2): the union of the
@@ -502,8 +525,8 @@ fn set_display_outcome(c: &SetCounts) -> Outcome {
 }
 
 /// Records outcomes into the per-field accumulators.
-struct Recorder<'p, 'a, 'c> {
-    paths: &'p Paths<'a>,
+struct Recorder<'p, 'c> {
+    paths: &'p Paths<'c>,
     comparer: &'p Comparer<'c>,
     details: bool,
     acc: Vec<FieldAcc>,
@@ -511,27 +534,27 @@ struct Recorder<'p, 'a, 'c> {
     numeric_total: u64,
 }
 
-impl Recorder<'_, '_, '_> {
+impl Recorder<'_, '_> {
     /// Compares one (document, field) pair and records its outcome, CER
     /// and numeric-ness; `slots` are the item indices for item fields.
     fn record(
         &mut self,
         id: PathId,
-        t: Option<&Value>,
-        p: Option<&Value>,
+        t: Option<&Leaf<'_>>,
+        p: Option<&Leaf<'_>>,
         slots: (Option<usize>, Option<usize>),
         counts: &mut Counts,
         details_out: &mut Vec<FieldDetail>,
     ) {
-        let ty = value_type(self.paths, self.comparer, id, t);
-        let c = self.comparer.compare(ty, t, p);
+        let ty = value_type(self.paths, self.comparer, id, t.map(|l| l.value));
+        let c = self.comparer.compare_leaves(ty, t, p);
         let a = &mut self.acc[id];
         a.counts.record(c.outcome);
         counts.record(c.outcome);
         if let (Some(cer), Some(rate)) = (c.cer, c.cer_rate) {
             a.add_cer(cer, rate);
         }
-        if ty == ValueType::Number && !self.comparer.is_absent(t) {
+        if ty == ValueType::Number && t.is_some_and(|l| l.present) {
             self.numeric_total += 1;
             self.numeric_exact += u64::from(c.outcome == Outcome::Exact);
         }
@@ -540,8 +563,8 @@ impl Recorder<'_, '_, '_> {
                 field: self.paths.table.name(id).to_string(),
                 truth_item: slots.0,
                 pred_item: slots.1,
-                truth: t.cloned().unwrap_or(Value::Null),
-                prediction: p.cloned().unwrap_or(Value::Null),
+                truth: t.map_or(Value::Null, |l| l.value.clone()),
+                prediction: p.map_or(Value::Null, |l| l.value.clone()),
                 outcome: c.outcome,
                 similarity: c.similarity,
                 cer: c.cer_rate,
@@ -562,15 +585,14 @@ struct ItemTally {
 fn evaluate_model(
     paths: &Paths<'_>,
     m: usize,
-    comparer: &Comparer<'_>,
-    ids: &[&str],
-    valid: &[bool],
-    has_prediction: &[bool],
+    docs: &Documents<'_, '_>,
     details: bool,
     warnings: &mut Vec<String>,
     name: &str,
 ) -> ModelReport {
+    let comparer = paths.comparer;
     let config = comparer.config;
+    let (ids, valid, has_prediction) = (docs.ids, docs.valid, docs.has_prediction);
     let fields = field_set(paths, m);
     let mut rec = Recorder {
         paths,
@@ -581,14 +603,14 @@ fn evaluate_model(
         numeric_total: 0,
     };
     let mut sets: BTreeMap<PathId, SetAcc> = BTreeMap::new();
-    let mut doc_counts = Vec::with_capacity(paths.truth.len());
-    let mut tallies = Vec::with_capacity(paths.truth.len());
+    let mut doc_counts = Vec::with_capacity(docs.truth.len());
+    let mut tallies = Vec::with_capacity(docs.truth.len());
     let mut doc_details = Vec::new();
     let empty = FlatDoc::default();
     let ty_of = |id: PathId, t: &Value| value_type(paths, comparer, id, Some(t));
 
-    for (d, truth) in paths.truth.iter().enumerate() {
-        let pred = paths.preds[m][d].as_ref().unwrap_or(&empty);
+    for (d, truth) in docs.truth.iter().enumerate() {
+        let pred = docs.preds[d].as_ref().unwrap_or(&empty);
         let mut counts = Counts::default();
         let mut tally = ItemTally::default();
         let mut field_details = Vec::new();
@@ -597,6 +619,7 @@ fn evaluate_model(
             match paths.kind(id) {
                 Kind::Scalar => rec.record(id, t, p, (None, None), &mut counts, &mut field_details),
                 Kind::Set => {
+                    let (t, p) = (t.map(|l| l.value), p.map(|l| l.value));
                     let (te, pe) = (set_elements(comparer, t), set_elements(comparer, p));
                     let sc = SetCounts::of(&te, &pe);
                     let oc = sc.outcome_counts();
@@ -651,17 +674,14 @@ fn evaluate_model(
                         .count() as u64;
                     let mut t_matched = vec![false; ti.len()];
                     let mut p_matched = vec![false; pi.len()];
-                    fn value<'v>(item: &Item<'v>, s: PathId) -> Option<&'v Value> {
-                        item.get(s).map(|f| f.value)
-                    }
                     for x in &matches {
                         t_matched[x.truth] = true;
                         p_matched[x.pred] = true;
                         for &s in sub {
                             rec.record(
                                 s,
-                                value(&ti[x.truth], s),
-                                value(&pi[x.pred], s),
+                                ti[x.truth].get(s),
+                                pi[x.pred].get(s),
                                 (Some(x.truth), Some(x.pred)),
                                 &mut counts,
                                 &mut field_details,
@@ -672,7 +692,7 @@ fn evaluate_model(
                         for &s in sub {
                             rec.record(
                                 s,
-                                value(item, s),
+                                item.get(s),
                                 None,
                                 (Some(i), None),
                                 &mut counts,
@@ -685,7 +705,7 @@ fn evaluate_model(
                             rec.record(
                                 s,
                                 None,
-                                value(item, s),
+                                item.get(s),
                                 (None, Some(j)),
                                 &mut counts,
                                 &mut field_details,

@@ -6,24 +6,16 @@
 
 use crate::eval::compare::{Comparer, ValueType};
 use crate::eval::counts::{harmonic, ratio};
+pub use crate::eval::paths::Leaf;
 use crate::eval::paths::PathId;
 use pathfinding::kuhn_munkres::kuhn_munkres;
 use pathfinding::matrix::Matrix;
 use serde_json::Value;
 
-/// One field of an item.
-#[derive(Debug, Clone)]
-pub struct ItemField<'a> {
-    pub path: PathId,
-    pub value: &'a Value,
-    /// The normalised text, when the value is present.
-    pub norm: Option<String>,
-}
-
 /// One item of an item list, its fields sorted by path.
 #[derive(Debug, Clone, Default)]
 pub struct Item<'a> {
-    pub fields: Vec<ItemField<'a>>,
+    pub fields: Vec<Leaf<'a>>,
     /// Number of present fields.
     pub present: usize,
 }
@@ -31,15 +23,15 @@ pub struct Item<'a> {
 impl<'a> Item<'a> {
     /// Builds an item from its flattened fields (any order; a path given
     /// twice keeps the first).
-    pub fn new(mut fields: Vec<ItemField<'a>>) -> Self {
+    pub fn new(mut fields: Vec<Leaf<'a>>) -> Self {
         fields.sort_by_key(|f| f.path);
         fields.dedup_by_key(|f| f.path);
-        let present = fields.iter().filter(|f| f.norm.is_some()).count();
+        let present = fields.iter().filter(|f| f.present).count();
         Item { fields, present }
     }
 
     /// The field at `path`, if the item has one.
-    pub fn get(&self, path: PathId) -> Option<&ItemField<'a>> {
+    pub fn get(&self, path: PathId) -> Option<&Leaf<'a>> {
         self.fields
             .binary_search_by_key(&path, |f| f.path)
             .ok()
@@ -67,7 +59,7 @@ pub fn item_f1(
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
-                if let (Some(na), Some(nb)) = (&a.norm, &b.norm) {
+                if let (true, true, Some(na), Some(nb)) = (a.present, b.present, &a.norm, &b.norm) {
                     let ty = value_type(a.path, a.value);
                     if comparer.is_exact(ty, a.value, b.value, na, nb) {
                         correct += 1;

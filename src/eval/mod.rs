@@ -34,6 +34,6 @@ pub use compare::ValueType;
 pub use config::{
     Config, ConfigBuilder, DateOrder, IncorrectCountsAs, MacroF1, MatchMethod, Preset,
 };
-pub use evaluate::{compile_schema, evaluate, EvalInput, ModelInput};
+pub use evaluate::{compile_schema, evaluate, evaluate_owned, EvalInput, ModelInput};
 pub use model::{Record, RecordFile};
 pub use report::{Counts, ModelReport, Outcome, Report, Scores};

@@ -14,6 +14,19 @@ use std::collections::HashMap;
 /// An interned path name.
 pub type PathId = usize;
 
+/// One flattened value of a document or an item: its path, the value, and
+/// the normalised text (SPEC §2.1) when the value is present and compared
+/// as a scalar.
+#[derive(Debug, Clone)]
+pub struct Leaf<'a> {
+    pub path: PathId,
+    pub value: &'a Value,
+    /// The value is present (SPEC §1.4).
+    pub present: bool,
+    /// The normalised text, for present scalar values.
+    pub norm: Option<String>,
+}
+
 /// The kind of a path (SPEC §1.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -79,27 +92,30 @@ impl Ignored {
 }
 
 /// The leaves of an object: every value that is not an object, with its
-/// dotted path below `prefix`. Objects recurse; arrays are leaves (their
-/// kind is decided later). Ignored paths are skipped.
+/// dotted path (below the prefix already in `path`) interned in `table`.
+/// Objects recurse; arrays are leaves (their kind is decided later).
+/// Ignored paths are skipped. `path` is a reusable buffer and is left as
+/// it was found.
 pub fn flatten<'a>(
     fields: &'a Map<String, Value>,
-    prefix: &str,
+    path: &mut String,
+    table: &mut PathTable,
     ignored: &Ignored,
-    out: &mut Vec<(String, &'a Value)>,
+    out: &mut Vec<(PathId, &'a Value)>,
 ) {
     for (key, value) in fields {
-        let path = if prefix.is_empty() {
-            key.clone()
-        } else {
-            format!("{prefix}.{key}")
-        };
-        if ignored.covers(&path) {
-            continue;
+        let len = path.len();
+        if len > 0 {
+            path.push('.');
         }
-        match value {
-            Value::Object(inner) => flatten(inner, &path, ignored, out),
-            _ => out.push((path, value)),
+        path.push_str(key);
+        if !ignored.covers(path) {
+            match value {
+                Value::Object(inner) => flatten(inner, path, table, ignored, out),
+                _ => out.push((table.id(path), value)),
+            }
         }
+        path.truncate(len);
     }
 }
 
@@ -279,8 +295,11 @@ mod tests {
     fn flatten_nests_with_dots_and_stops_at_arrays() {
         let v = json!({"a": 1, "vendor": {"name": "x", "address": {"city": "y"}}, "codes": ["1"], "items": [{"p": 1}]});
         let mut out = vec![];
-        flatten(v.as_object().unwrap(), "", &Ignored::default(), &mut out);
-        let names: Vec<&str> = out.iter().map(|(p, _)| p.as_str()).collect();
+        let mut table = PathTable::default();
+        let mut buf = String::new();
+        flatten(v.as_object().unwrap(), &mut buf, &mut table, &Ignored::default(), &mut out);
+        assert!(buf.is_empty());
+        let names: Vec<&str> = out.iter().map(|(p, _)| table.name(*p)).collect();
         assert_eq!(
             names,
             ["a", "vendor.name", "vendor.address.city", "codes", "items"]
