@@ -34,12 +34,15 @@
 //! assert_eq!(report.models[0].micro.f1, 1.0);
 //! ```
 
+#[cfg(target_arch = "wasm32")]
+pub mod app;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod error;
 pub mod eval;
 pub mod export;
 pub mod io;
+pub mod session;
 pub mod synth;
 
 pub use error::{Error, ErrorKind};

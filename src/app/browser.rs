@@ -1,0 +1,113 @@
+//! The only file that touches the browser's APIs (web_sys, gloo): reading
+//! dropped or picked files, downloading exports, and the URL fragment that
+//! holds the settings. Nothing here panics: every browser call that can
+//! fail returns an `Option`/`Result` that the caller turns into a message.
+
+use gloo::file::callbacks::FileReader;
+use std::cell::RefCell;
+use wasm_bindgen::JsCast;
+
+thread_local! {
+    /// Readers in flight; a `FileReader` dropped early cancels its read.
+    static READERS: RefCell<Vec<FileReader>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Reads every file of a `FileList`; `done(name, bytes)` is called for each
+/// (with an error message instead of bytes when the browser cannot read it).
+pub fn read_files(
+    list: web_sys::FileList,
+    done: impl Fn(String, Result<Vec<u8>, String>) + Clone + 'static,
+) {
+    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+    for file in files {
+        let name = file.name();
+        let gfile = gloo::file::File::from(file);
+        let done = done.clone();
+        let reader = gloo::file::callbacks::read_as_bytes(&gfile, move |result| {
+            done(
+                name,
+                result.map_err(|e| format!("the browser could not read the file: {e}")),
+            );
+        });
+        READERS.with(|r| {
+            let mut r = r.borrow_mut();
+            // Finished readers are harmless to keep; bound the list anyway.
+            if r.len() > 256 {
+                r.drain(..128);
+            }
+            r.push(reader);
+        });
+    }
+}
+
+/// Offers `contents` as a download named `name`.
+pub fn download(name: &str, mime: &str, contents: &[u8]) -> Result<(), String> {
+    let array = js_sys::Uint8Array::from(contents);
+    let parts = js_sys::Array::of1(&array);
+    let bag = web_sys::BlobPropertyBag::new();
+    bag.set_type(mime);
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &bag)
+        .map_err(|_| "the browser could not create the file".to_string())?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)
+        .map_err(|_| "the browser could not create a download link".to_string())?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(|_| "no link element".to_string())?
+        .dyn_into()
+        .map_err(|_| "no link element".to_string())?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.set_attribute("data-testid", "download-link").ok();
+    a.style().set_property("display", "none").ok();
+    if let Some(body) = document.body() {
+        body.append_child(&a).ok();
+        a.click();
+        body.remove_child(&a).ok();
+    }
+    // Revoke later: revoking at once can cancel the download in some browsers.
+    let url_later = url.clone();
+    gloo::timers::callback::Timeout::new(60_000, move || {
+        web_sys::Url::revoke_object_url(&url_later).ok();
+    })
+    .forget();
+    Ok(())
+}
+
+/// The URL fragment without `#`, decoded.
+pub fn read_fragment() -> Option<String> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    let raw = hash.strip_prefix('#').unwrap_or(&hash);
+    if raw.is_empty() {
+        return None;
+    }
+    js_sys::decode_uri_component(raw)
+        .ok()
+        .and_then(|s| s.as_string())
+}
+
+/// Replaces the URL fragment (no new history entry).
+pub fn write_fragment(text: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let encoded: String = js_sys::encode_uri_component(text).into();
+    let location = window.location();
+    let base = format!(
+        "{}{}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    );
+    let url = if text.is_empty() {
+        base
+    } else {
+        format!("{base}#{encoded}")
+    };
+    if let Ok(history) = window.history() {
+        history
+            .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+            .ok();
+    }
+}

@@ -1,0 +1,63 @@
+//! Take it away: the report as JSON (the same document the CLI prints),
+//! Markdown, LaTeX and CSV tables, the self-contained HTML report, and a
+//! bundle of inputs + settings that re-opens to the same view.
+
+use super::browser::download;
+use super::AppState;
+use crate::eval::report::Report;
+use crate::export::{render, ExportOptions, Format};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+fn mime(format: Format) -> &'static str {
+    match format {
+        Format::Json => "application/json",
+        Format::Markdown => "text/markdown",
+        Format::Latex => "application/x-tex",
+        Format::Csv => "text/csv",
+        #[allow(unreachable_patterns)]
+        _ => "text/plain",
+    }
+}
+
+#[component]
+pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
+    let buttons = Format::ALL
+        .into_iter()
+        .map(|format| {
+            let r = report.clone();
+            let on_click = move |_| {
+                let text = render(&r, format, &ExportOptions::default());
+                let name = format!("fieldscope-report.{}", format.extension());
+                if let Err(e) = download(&name, mime(format), text.as_bytes()) {
+                    state.notice.set(Some(e));
+                }
+            };
+            view! {
+                <button type="button" data-testid=format!("export-{}", format.name()) on:click=on_click>
+                    {format!("Report as {}", format.name())}
+                </button>
+            }
+        })
+        .collect_view();
+    let on_bundle = move |_| {
+        let bundle = state.session.with(|s| s.to_bundle());
+        if let Err(e) = download(
+            "fieldscope-bundle.json",
+            "application/json",
+            bundle.as_bytes(),
+        ) {
+            state.notice.set(Some(e));
+        }
+    };
+    view! {
+        <section class="card exports" aria-labelledby="exports-heading">
+            <h2 id="exports-heading">"Export"</h2>
+            <p class="hint">"Tables for papers (LaTeX with booktabs, best value in bold; Markdown; CSV), the full report as JSON (identical to the command line's), or a bundle of your files and settings that this page re-opens when you drop it."</p>
+            <div class="buttons">
+                {buttons}
+                <button type="button" data-testid="export-bundle" on:click=on_bundle>"Bundle (inputs + settings)"</button>
+            </div>
+        </section>
+    }
+}
