@@ -15,6 +15,9 @@
 //!   records, an optional JSON Schema and a [`eval::Config`]; it returns an
 //!   [`eval::Report`] whose JSON form is the contract of SPEC §5.
 //! * [`export`] renders a report as JSON, Markdown, LaTeX or CSV.
+//! * [`charts`] renders a report as standalone SVG figures for papers
+//!   (scores, outcomes, per-field F1, value counts, CER, line items), each
+//!   with a caption naming the metric and the average.
 //! * [`synth`] generates realistic synthetic data — invoices, the
 //!   predictions of three contrasting model profiles, a schema — from a seed,
 //!   for benchmarks, tests and demos. Pure: it returns strings.
@@ -36,6 +39,7 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+pub mod charts;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod error;

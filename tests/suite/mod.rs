@@ -1,6 +1,7 @@
 //! Test modules (one integration binary).
 mod architecture;
 mod cases;
+mod charts;
 mod cli;
 mod common;
 mod exporters;
