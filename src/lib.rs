@@ -14,7 +14,8 @@
 //! * [`eval`] is the pure core: no I/O, no web, no plotting. Give it the
 //!   records, an optional JSON Schema and a [`eval::Config`]; it returns an
 //!   [`eval::Report`] whose JSON form is the contract of SPEC §5.
-//! * [`export`] renders a report as JSON, Markdown, LaTeX or CSV.
+//! * [`export`] renders a report as JSON, Markdown, LaTeX, CSV or one
+//!   self-contained HTML page (no script, nothing loaded from elsewhere).
 //! * [`synth`] generates realistic synthetic data — invoices, the
 //!   predictions of three contrasting model profiles, a schema — from a seed,
 //!   for benchmarks, tests and demos. Pure: it returns strings.

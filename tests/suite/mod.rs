@@ -4,6 +4,7 @@ mod cases;
 mod cli;
 mod common;
 mod exporters;
+mod html_report;
 mod io_adapters;
 mod properties;
 mod spec_examples;
