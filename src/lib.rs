@@ -14,7 +14,8 @@
 //! * [`eval`] is the pure core: no I/O, no web, no plotting. Give it the
 //!   records, an optional JSON Schema and a [`eval::Config`]; it returns an
 //!   [`eval::Report`] whose JSON form is the contract of SPEC §5.
-//! * [`export`] renders a report as JSON, Markdown, LaTeX or CSV.
+//! * [`export`] renders a report as JSON, Markdown, LaTeX, CSV or one
+//!   self-contained HTML page (no script, nothing loaded from elsewhere).
 //! * [`charts`] renders a report as standalone SVG figures for papers
 //!   (scores, outcomes, per-field F1, value counts, CER, line items), each
 //!   with a caption naming the metric and the average.

@@ -953,7 +953,7 @@ def run_both(ds, d):
 
 # alternative readings of points SPEC.md leaves open (see fieldscope_ref.DEFAULT_OPTIONS)
 ALTERNATIVES = [("fallback_id_key_is_field", True), ("validate_time", False),
-                ("raw_nonobject_falls_back", False)]
+                ("raw_nonobject_falls_back", False), ("item_tie_break", "displacement")]
 
 
 # --------------------------------------------------------------------------

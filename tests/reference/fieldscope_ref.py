@@ -587,6 +587,10 @@ DEFAULT_OPTIONS = {
     # Raw output whose (fence-stripped) text parses as JSON but not to an
     # object, e.g. [{"total": 1}]: fall back to the first balanced {...} block?
     "raw_nonobject_falls_back": True,
+    # Equal-total item matchings after the (i, i) preference: "lex" takes the
+    # matching whose pair list (truth order) is lexicographically smallest;
+    # "displacement" first minimises the sum of |i - j| over matched pairs.
+    "item_tie_break": "lex",
 }
 
 _OPTS = dict(DEFAULT_OPTIONS)  # the options of the evaluate() call in progress
@@ -1246,7 +1250,11 @@ def _match_items(tl, pl, flds, sch, cfg, notes, where):
     # canonical choice among equal optima ("ties keep the original order"): the
     # optimum whose list of matched (truth, prediction) pairs, in truth order, is
     # lexicographically smallest
-    chosen = min((pairs_of(a) for a in best), key=lambda ps: [(i, j) for i, j, _ in ps])
+    if _OPTS["item_tie_break"] == "displacement":
+        key = lambda ps: (sum(abs(i - j) for i, j, _ in ps), [(i, j) for i, j, _ in ps])  # noqa: E731
+    else:
+        key = lambda ps: [(i, j) for i, j, _ in ps]  # noqa: E731
+    chosen = min((pairs_of(a) for a in best), key=key)
     if len(best) > 1:
         sigs = set()
         for a in best:

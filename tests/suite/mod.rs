@@ -5,6 +5,7 @@ mod charts;
 mod cli;
 mod common;
 mod exporters;
+mod html_report;
 mod io_adapters;
 mod properties;
 mod spec_examples;
