@@ -111,3 +111,72 @@ pub fn write_fragment(text: &str) {
             .ok();
     }
 }
+
+/// Renders an SVG to a PNG of `scale` × its size (e.g. 300/96 for 300 dpi)
+/// through an off-screen canvas, and offers it as a download.
+pub fn download_svg_as_png(
+    name: &str,
+    svg: &str,
+    width: u32,
+    height: u32,
+    scale: f64,
+) -> Result<(), String> {
+    use wasm_bindgen::closure::Closure;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let canvas: web_sys::HtmlCanvasElement = document
+        .create_element("canvas")
+        .map_err(|_| "no canvas".to_string())?
+        .dyn_into()
+        .map_err(|_| "no canvas".to_string())?;
+    let (w, h) = (
+        (width as f64 * scale).round() as u32,
+        (height as f64 * scale).round() as u32,
+    );
+    canvas.set_width(w.max(1));
+    canvas.set_height(h.max(1));
+    let image = web_sys::HtmlImageElement::new().map_err(|_| "no image".to_string())?;
+    let encoded: String = js_sys::encode_uri_component(svg).into();
+    let name = name.to_string();
+    let img = image.clone();
+    let onload = Closure::once(move || {
+        let Ok(Some(ctx)) = canvas.get_context("2d") else {
+            return;
+        };
+        let Ok(ctx) = ctx.dyn_into::<web_sys::CanvasRenderingContext2d>() else {
+            return;
+        };
+        ctx.set_fill_style_str("#ffffff");
+        ctx.fill_rect(0.0, 0.0, w as f64, h as f64);
+        if ctx
+            .draw_image_with_html_image_element_and_dw_and_dh(&img, 0.0, 0.0, w as f64, h as f64)
+            .is_err()
+        {
+            return;
+        }
+        let Ok(url) = canvas.to_data_url_with_type("image/png") else {
+            return;
+        };
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let Ok(a) = document.create_element("a") else {
+            return;
+        };
+        let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>() else {
+            return;
+        };
+        a.set_href(&url);
+        a.set_download(&name);
+        if let Some(body) = document.body() {
+            body.append_child(&a).ok();
+            a.click();
+            body.remove_child(&a).ok();
+        }
+    });
+    image.set_onload(Some(onload.as_ref().unchecked_ref()));
+    onload.forget();
+    image.set_src(&format!("data:image/svg+xml;charset=utf-8,{encoded}"));
+    Ok(())
+}

@@ -3,9 +3,11 @@
 //! bundle of inputs + settings that re-opens to the same view.
 
 use super::browser::download;
+use super::charts_view::chart_options;
 use super::AppState;
+use crate::charts::{all, PaperSize};
 use crate::eval::report::Report;
-use crate::export::{render, ExportOptions, Format};
+use crate::export::{render, render_html, ExportOptions, Format, HtmlChart};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -15,8 +17,7 @@ fn mime(format: Format) -> &'static str {
         Format::Markdown => "text/markdown",
         Format::Latex => "application/x-tex",
         Format::Csv => "text/csv",
-        #[allow(unreachable_patterns)]
-        _ => "text/plain",
+        Format::Html => "text/html",
     }
 }
 
@@ -27,7 +28,16 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
         .map(|format| {
             let r = report.clone();
             let on_click = move |_| {
-                let text = render(&r, format, &ExportOptions::default());
+                let text = if format == Format::Html {
+                    let options = chart_options(state.average.get_untracked(), PaperSize::FullWidth);
+                    let charts: Vec<HtmlChart> = all(&r, &options)
+                        .into_iter()
+                        .map(|c| HtmlChart { title: c.title, caption: c.caption, svg: c.svg })
+                        .collect();
+                    render_html(&r, &ExportOptions::default(), &charts)
+                } else {
+                    render(&r, format, &ExportOptions::default())
+                };
                 let name = format!("fieldscope-report.{}", format.extension());
                 if let Err(e) = download(&name, mime(format), text.as_bytes()) {
                     state.notice.set(Some(e));
@@ -35,7 +45,10 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             };
             view! {
                 <button type="button" data-testid=format!("export-{}", format.name()) on:click=on_click>
-                    {format!("Report as {}", format.name())}
+                    {match format {
+                        Format::Html => "HTML report (self-contained)".to_string(),
+                        other => format!("Report as {}", other.name()),
+                    }}
                 </button>
             }
         })

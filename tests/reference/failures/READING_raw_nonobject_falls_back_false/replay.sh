@@ -1,4 +1,4 @@
 #!/bin/sh
 # run from this directory
 cd "$(dirname "$0")"
-../../../../target/debug/fieldscope eval --truth data/truth.jsonl --pred claude_0=data/pred_claude_0.jsonl --pred qwen_1=data/pred_qwen_1.jsonl --format json
+../../../../target/debug/fieldscope eval --truth data/truth.jsonl --pred qwen_0=data/pred_qwen_0.jsonl --config data/config.json --format json

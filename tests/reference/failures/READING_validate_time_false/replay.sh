@@ -1,4 +1,4 @@
 #!/bin/sh
 # run from this directory
 cd "$(dirname "$0")"
-../../../../target/debug/fieldscope eval --truth data/truth.jsonl --pred mistral_0=data/pred_mistral_0.jsonl --pred gemini_1=data/pred_gemini_1.json --config data/config.json --format json
+../../../../target/debug/fieldscope eval --truth data/truth.jsonl --pred qwen_0=data/pred_qwen_0.json --config data/config.json --format json
