@@ -474,7 +474,7 @@ def gen_config(rng, st):
     if rng.random() < 0.3:
         c["item_f1_threshold"] = rng.choice([0.85, 0.5, 1.0, 0.6666666666666666, 0])
     if rng.random() < 0.3:
-        c["top_k"] = rng.choice([[1, 3, 5], [2], [1, 10], [3, 1]])
+        c["top_k"] = rng.choice([[1, 3, 5], [2], [1, 10], [3, 1], []])
     if rng.random() < 0.2:
         c["string_match"] = rng.choice([{"cer_threshold": 0.25}, {"method": "cer"}, {"method": "similarity"},
                                         {"method": "exact", "cer_threshold": 0.1}])
@@ -697,7 +697,7 @@ def chaos(rng, ds):
     preds = [(m, r) for m in ds["models"] for r in _recs(m)]
     idkeys = ("id", "filename", "doc_id", "doc_key", "custom_id")
     for _ in range(rng.randint(1, 4)):
-        kind = rng.randrange(14)
+        kind = rng.randrange(19)
         if kind == 0:  # a second item list
             for t in truth:
                 if rng.random() < 0.7:
@@ -796,6 +796,42 @@ def chaos(rng, ds):
             for m, r in preds:
                 if _is_plain(r):
                     r["flag"] = rng.choice([True, False, "TRUE", " false ", "yes", "no", 1, 0, "NOT_FOUND"])
+        elif kind == 14:  # an item list and a set nested in an object
+            for rec in truth + [r for _, r in preds if _is_plain(r)]:
+                rec["order"] = {"lines": [{"sku": rng.choice(["A", "B", "C"]), "qty": rng.randint(1, 3)}
+                                          for _ in range(rng.randint(0, 3))],
+                                "tags": rng.sample(["x", "y", "z"], rng.randint(0, 3)),
+                                "ref": rng.choice(["R1", "R2", None])}
+        elif kind == 15:  # metadata keys in the truth are not evaluated either
+            for rec in truth:
+                rec["cost"] = 9
+                rec["model"] = "truth-model"
+                rec["usage"] = {"x": 1}
+        elif kind == 16:  # non-ASCII ids in different normal forms
+            for mo in ds["models"]:
+                if mo["fmt"] == "map":
+                    continue
+                for r in mo["records"]:
+                    for k in idkeys:
+                        if isinstance(r.get(k), str):
+                            r[k] = nfd("café_" + r[k])
+            for rec in truth:
+                for k in idkeys:
+                    if isinstance(rec.get(k), str):
+                        rec[k] = "café_" + rec[k]
+        elif kind == 17:  # an array inside items, typed in the schema
+            for rec in truth + [r for _, r in preds if _is_plain(r)]:
+                if isinstance(rec.get("items"), list):
+                    for it in rec["items"]:
+                        if isinstance(it, dict):
+                            it["tags"] = rng.choice([["a"], ["a", "b"], [], ["b", "a"], "a"])
+            if ds["schema"] is not None and "items" in ds["schema"]["properties"]:
+                ds["schema"]["properties"]["items"]["items"]["properties"]["tags"] = {
+                    "type": "array", "items": {"type": "string"}}
+        elif kind == 18:  # fields that differ only in key case, deep nesting
+            for rec in truth + [r for _, r in preds if _is_plain(r)]:
+                rec[rng.choice(["Total", "total_", "TOTAL"])] = rng.choice([1, "1", None])
+                rec["a"] = {"b": {"c": {"d": {"e": rng.choice(["deep", "DEEP", "NOT_FOUND", 5])}}}}
     for m in ds["models"]:
         if rng.random() < 0.05:
             m["records"] = []  # an empty prediction file

@@ -617,7 +617,9 @@ def evaluate(truth_records, models, schema=None, config=None, costs=None, preset
     # ---- ids -------------------------------------------------------------
     truth_is_map = len(truth_records) > 0 and all(isinstance(r, MapRecord) for r in truth_records)
     id_field = cfg["id_field"]
-    if id_field is None and not truth_is_map:
+    if id_field is None:
+        # (for an id -> record map the key is the id; an id field carried by
+        # every record is still recognised, and not evaluated)
         for cand in ID_CANDIDATES:
             if truth_records and all(isinstance(r, dict) and cand in r for r in truth_records):
                 id_field = cand
