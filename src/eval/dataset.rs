@@ -237,6 +237,8 @@ pub fn read_predictions(
             cost = Some(cost.unwrap_or(0.0) + c);
         }
         let batch = batch_content(&r.fields);
+        // The key a fallback id came from is not evaluated either.
+        let mut fallback_key: Option<&str> = None;
         let id = if let Some(key) = &r.key {
             key.clone()
         } else if batch.is_some() {
@@ -248,11 +250,12 @@ pub fn read_predictions(
             position_id(r.index)
         } else if let Some(id) = id_field.and_then(|f| r.fields.get(f)).and_then(id_text) {
             id
-        } else if let Some(id) = ID_CANDIDATES
+        } else if let Some((key, id)) = ID_CANDIDATES
             .iter()
-            .find_map(|c| r.fields.get(*c).and_then(id_text))
+            .find_map(|c| r.fields.get(*c).and_then(id_text).map(|id| (*c, id)))
         {
             fallback_ids += 1;
+            fallback_key = Some(key);
             id
         } else {
             fallback_ids += 1;
@@ -264,7 +267,7 @@ pub fn read_predictions(
         }
         let raw_text = match batch {
             Some(content) => Some(content),
-            None => raw_output_text(&r.fields, id_field, &truth.top_level_keys),
+            None => raw_output_text(&r.fields, id_field, fallback_key, &truth.top_level_keys),
         };
         let parsed = raw_text.map(parse_model_output);
         let fields = match parsed {
@@ -273,7 +276,13 @@ pub fn read_predictions(
                 unparsed.push(format!("{id:?}"));
                 None
             }
-            None => Some(evaluated_fields(r.fields, id_field)),
+            None => {
+                let mut fields = r.fields;
+                if let Some(key) = fallback_key {
+                    fields.shift_remove(key);
+                }
+                Some(evaluated_fields(fields, id_field))
+            }
         };
         docs.push(PredDocument { id, fields });
     }
@@ -370,11 +379,14 @@ pub fn read_predictions(
 fn raw_output_text<'r>(
     fields: &'r Map<String, Value>,
     id_field: Option<&str>,
+    fallback_key: Option<&str>,
     truth_keys: &HashSet<String>,
 ) -> Option<&'r str> {
-    let mut rest = fields
-        .iter()
-        .filter(|(k, _)| Some(k.as_str()) != id_field && !METADATA_KEYS.contains(&k.as_str()));
+    let mut rest = fields.iter().filter(|(k, _)| {
+        Some(k.as_str()) != id_field
+            && Some(k.as_str()) != fallback_key
+            && !METADATA_KEYS.contains(&k.as_str())
+    });
     let (key, value) = rest.next()?;
     if rest.next().is_some() || !RAW_OUTPUT_KEYS.contains(&key.as_str()) || truth_keys.contains(key)
     {
@@ -417,19 +429,16 @@ fn batch_content(fields: &Map<String, Value>) -> Option<&str> {
 /// assert!(parse_model_output("no json here").is_none());
 /// ```
 pub fn parse_model_output(text: &str) -> Option<Map<String, Value>> {
-    let unfenced = strip_code_fence(text);
-    let parsed = serde_json::from_str::<Value>(unfenced.trim())
-        .ok()
-        .or_else(|| {
-            first_balanced_object(text).and_then(|b| serde_json::from_str::<Value>(b).ok())
-        });
-    match parsed {
-        Some(Value::Object(mut map)) => {
-            nfc_map(&mut map);
-            Some(map)
-        }
+    let as_object = |t: &str| match serde_json::from_str::<Value>(t) {
+        Ok(Value::Object(map)) => Some(map),
         _ => None,
-    }
+    };
+    // A payload must be an object: text that parses to anything else counts
+    // as a failure, and the first balanced block is tried.
+    let mut map = as_object(strip_code_fence(text).trim())
+        .or_else(|| first_balanced_object(text).and_then(as_object))?;
+    nfc_map(&mut map);
+    Some(map)
 }
 
 /// The inside of the first Markdown code fence (```` ```json … ``` ````),
@@ -573,6 +582,28 @@ mod tests {
     }
 
     #[test]
+    fn a_fallback_id_key_is_not_a_field() {
+        let t = file("t.json", vec![json!({"filename": "a.png", "x": 1})]);
+        let p = file(
+            "p.json",
+            vec![
+                json!({"id": "a.png", "x": 1}),
+                json!({"doc_id": "b", "output": "{\"x\": 2}"}),
+            ],
+        );
+        let mut w = vec![];
+        let truth = read_truth(t, None, &mut w);
+        let preds = read_predictions("m", p, &truth, &mut w);
+        let fields = preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap();
+        assert_eq!(fields, &json!({"x": 1}));
+        assert!(
+            w.iter()
+                .any(|m| m.contains("2 record(s) have no `filename` field")),
+            "{w:?}"
+        );
+    }
+
+    #[test]
     fn strip_extension_rules() {
         assert_eq!(strip_extension("doc_001.jpg"), "doc_001");
         assert_eq!(strip_extension("a.b.PDF"), "a.b");
@@ -650,6 +681,7 @@ mod tests {
             2
         );
         assert!(parse_model_output("[1,2]").is_none());
+        assert_eq!(parse_model_output("[{\"a\": 1}]").unwrap()["a"], 1);
         assert!(parse_model_output("{unbalanced").is_none());
         assert!(parse_model_output("").is_none());
         let m = parse_model_output("{\"e\\u0301\": \"cafe\\u0301\"}").unwrap();
