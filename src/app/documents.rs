@@ -96,6 +96,8 @@ pub fn DocumentBrowser(report: Arc<Report>) -> impl IntoView {
             .collect_view()
     };
     let pages = move || filtered.with(|f| f.len().div_ceil(PAGE).max(1));
+    let at_start = move || page.get() == 0;
+    let at_end = move || page.get() + 1 >= pages();
     let r3 = report.clone();
     let detail = move || {
         open.get()
@@ -133,13 +135,22 @@ pub fn DocumentBrowser(report: Arc<Report>) -> impl IntoView {
                 <tbody>{rows}</tbody>
             </table>
             <div class="pager">
-                <button type="button" on:click=move |_| page.update(|p| *p = p.saturating_sub(1)) disabled=move || page.get() == 0>"‹ Previous"</button>
+                <button type="button" on:click=move |_| page.update(|p| *p = p.saturating_sub(1)) disabled=at_start>"‹ Previous"</button>
                 <span>{move || format!("page {} of {}", page.get() + 1, pages())}</span>
-                <button type="button" on:click=move |_| page.update(|p| if *p + 1 < pages() { *p += 1 }) disabled=move || page.get() + 1 >= pages()>"Next ›"</button>
+                <button type="button" on:click=move |_| page.update(|p| if *p + 1 < pages() { *p += 1 }) disabled=at_end>"Next ›"</button>
             </div>
             {detail}
         </section>
     }
+}
+
+/// A row of the document detail.
+struct RowKey {
+    field: String,
+    truth_item: Option<usize>,
+    truth: Value,
+    /// For an item a model predicted beyond the truth's: (model, item).
+    extra: Option<(usize, usize)>,
 }
 
 /// One document: the truth beside every model's prediction.
@@ -167,16 +178,38 @@ fn DocumentDetailView(report: Arc<Report>, index: usize) -> impl IntoView {
             (m.name.clone(), fields)
         })
         .collect();
-    let mut keys: Vec<(String, Option<usize>, Value)> = Vec::new();
+    // Rows: every field of the truth (by field and truth item), then the
+    // items a model predicted beyond the truth's (model-specific rows).
+    let mut keys: Vec<RowKey> = Vec::new();
     for (_, fields) in &per_model {
         for f in fields
             .iter()
-            .filter(|f| !f.truth.is_null() || f.pred_item.is_none())
+            .filter(|f| !(f.truth_item.is_none() && f.pred_item.is_some()))
         {
-            let key = (f.field.clone(), f.truth_item, f.truth.clone());
-            if !keys.iter().any(|k| k.0 == key.0 && k.1 == key.1) {
-                keys.push(key);
+            if !keys
+                .iter()
+                .any(|k| k.field == f.field && k.truth_item == f.truth_item && k.extra.is_none())
+            {
+                keys.push(RowKey {
+                    field: f.field.clone(),
+                    truth_item: f.truth_item,
+                    truth: f.truth.clone(),
+                    extra: None,
+                });
             }
+        }
+    }
+    for (m, (_, fields)) in per_model.iter().enumerate() {
+        for f in fields
+            .iter()
+            .filter(|f| f.truth_item.is_none() && f.pred_item.is_some())
+        {
+            keys.push(RowKey {
+                field: f.field.clone(),
+                truth_item: None,
+                truth: Value::Null,
+                extra: Some((m, f.pred_item.unwrap_or(0))),
+            });
         }
     }
     let header = per_model
@@ -185,16 +218,22 @@ fn DocumentDetailView(report: Arc<Report>, index: usize) -> impl IntoView {
         .collect_view();
     let body = keys
         .into_iter()
-        .map(|(field, item, truth)| {
-            let label = match item {
-                Some(i) => format!("{field} (item {})", i + 1),
-                None => field.clone(),
+        .map(|RowKey { field, truth_item: item, truth, extra }| {
+            let label = match (item, extra) {
+                (Some(i), _) => format!("{field} (item {})", i + 1),
+                (None, Some((m, j))) => format!("{field} (extra item {} of {})", j + 1, per_model[m].0),
+                (None, None) => field.clone(),
             };
             let truth_text = text_of(&truth);
             let cells = per_model
                 .iter()
-                .map(|(_, fields)| {
-                    let found = fields.iter().find(|f| f.field == field && f.truth_item == item);
+                .enumerate()
+                .map(|(m, (_, fields))| {
+                    let found = match extra {
+                        Some((em, j)) if em == m => fields.iter().find(|f| f.field == field && f.truth_item.is_none() && f.pred_item == Some(j)),
+                        Some(_) => None,
+                        None => fields.iter().find(|f| f.field == field && f.truth_item == item && !(f.truth_item.is_none() && f.pred_item.is_some())),
+                    };
                     match found {
                         None => view! { <td class="outcome-none">"—"</td> }.into_any(),
                         Some(f) => {

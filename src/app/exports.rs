@@ -47,7 +47,10 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                 <button type="button" data-testid=format!("export-{}", format.name()) on:click=on_click>
                     {match format {
                         Format::Html => "HTML report (self-contained)".to_string(),
-                        other => format!("Report as {}", other.name()),
+                        Format::Json => "Report (JSON)".to_string(),
+                        Format::Markdown => "Tables (Markdown)".to_string(),
+                        Format::Latex => "Tables (LaTeX)".to_string(),
+                        Format::Csv => "Per-field table (CSV)".to_string(),
                     }}
                 </button>
             }
