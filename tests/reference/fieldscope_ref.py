@@ -308,7 +308,7 @@ def parse_date(v, order):
         if m.group(4) is not None and _OPTS["validate_time"]:
             hh, mm = int(m.group(4)), int(m.group(5))
             ss = int(m.group(6)) if m.group(6) else 0
-            if hh == 24 and mm == 0 and ss == 0:
+            if hh == 24 and mm == 0 and ss == 0 and _OPTS["allow_end_of_day_2400"]:
                 pass  # ISO 8601 end of day
             elif hh > 23 or mm > 59 or ss > 60:
                 return None
@@ -584,6 +584,8 @@ DEFAULT_OPTIONS = {
     # Is the time of an ISO date-time checked (hour 0-23 or 24:00:00, minute
     # 0-59, second 0-60), so that "2024-02-29T25:99:99" is not a date?
     "validate_time": True,
+    # With validate_time: is 24:00[:00] (ISO 8601 "end of day") a valid time?
+    "allow_end_of_day_2400": True,
     # Raw output whose (fence-stripped) text parses as JSON but not to an
     # object, e.g. [{"total": 1}]: fall back to the first balanced {...} block?
     "raw_nonobject_falls_back": True,
@@ -591,6 +593,10 @@ DEFAULT_OPTIONS = {
     # matching whose pair list (truth order) is lexicographically smallest;
     # "displacement" first minimises the sum of |i - j| over matched pairs.
     "item_tie_break": "lex",
+    # Testing aid: {"model/doc id/list path": [(i, j), ...]} imposes a matching
+    # (e.g. the one the Rust tool reports with --details); the reference checks
+    # that it has the maximum total weight and notes it when it does not.
+    "forced_pairs": None,
 }
 
 _OPTS = dict(DEFAULT_OPTIONS)  # the options of the evaluate() call in progress
@@ -1248,6 +1254,15 @@ def _match_items(tl, pl, flds, sch, cfg, notes, where):
 
     def pairs_of(assign):
         return [(i, j, f1[i][j]) for i, j in enumerate(assign) if j is not None and f1[i][j] > 0]
+
+    forced = (_OPTS.get("forced_pairs") or {}).get(where)
+    if forced is not None:
+        fw = sum(weight(i, j) for i, j in forced)
+        if any(f1[i][j] <= 0 for i, j in forced):
+            notes.append("imposed matching pairs an item F1 = 0 at " + where)
+        if fw != best_w:
+            notes.append("imposed matching is not maximal at %s: weight %d < %d" % (where, fw, best_w))
+        return [(i, j, f1[i][j]) for i, j in sorted(forced)]
 
     # canonical choice among equal optima ("ties keep the original order"): the
     # optimum whose list of matched (truth, prediction) pairs, in truth order, is
