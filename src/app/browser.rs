@@ -12,22 +12,40 @@ thread_local! {
     static READERS: RefCell<Vec<FileReader>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Reads every file of a `FileList`; `done(name, bytes)` is called for each
-/// (with an error message instead of bytes when the browser cannot read it).
-pub fn read_files(
-    list: web_sys::FileList,
-    done: impl Fn(String, Result<Vec<u8>, String>) + Clone + 'static,
-) {
+/// One read file: its name and its bytes, or why the browser could not
+/// read it.
+pub type ReadFile = (String, Result<Vec<u8>, String>);
+
+/// Reads every file of a `FileList` and calls `done` once, with the files in
+/// the order the user gave them (reads finish in any order).
+pub fn read_files(list: web_sys::FileList, done: impl Fn(Vec<ReadFile>) + 'static) {
+    use std::rc::Rc;
     let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
-    for file in files {
+    if files.is_empty() {
+        return;
+    }
+    let slots: Rc<RefCell<Vec<Option<ReadFile>>>> = Rc::new(RefCell::new(vec![None; files.len()]));
+    let done = Rc::new(done);
+    for (index, file) in files.into_iter().enumerate() {
         let name = file.name();
         let gfile = gloo::file::File::from(file);
+        let slots = slots.clone();
         let done = done.clone();
         let reader = gloo::file::callbacks::read_as_bytes(&gfile, move |result| {
-            done(
-                name,
-                result.map_err(|e| format!("the browser could not read the file: {e}")),
-            );
+            let complete = {
+                let mut slots = slots.borrow_mut();
+                if let Some(slot) = slots.get_mut(index) {
+                    *slot = Some((
+                        name,
+                        result.map_err(|e| format!("the browser could not read the file: {e}")),
+                    ));
+                }
+                slots.iter().all(Option::is_some)
+            };
+            if complete {
+                let all: Vec<ReadFile> = slots.borrow_mut().drain(..).flatten().collect();
+                done(all);
+            }
         });
         READERS.with(|r| {
             let mut r = r.borrow_mut();

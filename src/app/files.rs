@@ -8,17 +8,21 @@ use crate::session::{Role, Session};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Adds read files to the session, one by one as they arrive.
-fn on_read(state: AppState) -> impl Fn(String, Result<Vec<u8>, String>) + Clone + 'static {
-    move |name, result| match result {
-        Ok(bytes) => {
-            let mut problem = None;
-            state
-                .session
-                .update(|s| problem = s.load(&name, bytes).err());
-            state.notice.set(problem);
-        }
-        Err(e) => state.notice.set(Some(format!("{name}: {e}"))),
+/// Adds read files to the session, in the order the user gave them.
+fn on_read(state: AppState) -> impl Fn(Vec<browser::ReadFile>) + 'static {
+    move |files| {
+        let mut problems = Vec::new();
+        state.session.update(|s| {
+            for (name, result) in files {
+                match result {
+                    Ok(bytes) => problems.extend(s.load(&name, bytes).err()),
+                    Err(e) => problems.push(format!("{name}: {e}")),
+                }
+            }
+        });
+        state
+            .notice
+            .set((!problems.is_empty()).then(|| problems.join("; ")));
     }
 }
 
