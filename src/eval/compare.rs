@@ -147,7 +147,12 @@ impl<'c> Comparer<'c> {
 
     /// [`Self::compare`] for flattened leaves, reusing their normalised
     /// texts (`None` for a missing leaf).
-    pub fn compare_leaves(&self, ty: ValueType, truth: Option<&Leaf<'_>>, pred: Option<&Leaf<'_>>) -> Comparison {
+    pub fn compare_leaves(
+        &self,
+        ty: ValueType,
+        truth: Option<&Leaf<'_>>,
+        pred: Option<&Leaf<'_>>,
+    ) -> Comparison {
         let t = truth.filter(|l| l.present);
         let p = pred.filter(|l| l.present);
         fn text<'l>(c: &Comparer<'_>, l: &'l Leaf<'_>) -> std::borrow::Cow<'l, str> {
@@ -157,7 +162,9 @@ impl<'c> Comparer<'c> {
             }
         }
         match (t, p) {
-            (Some(t), Some(p)) => self.compare_present(ty, t.value, p.value, &text(self, t), &text(self, p)),
+            (Some(t), Some(p)) => {
+                self.compare_present(ty, t.value, p.value, &text(self, t), &text(self, p))
+            }
             (Some(t), None) => {
                 let cer = CerCount::absent_prediction(&text(self, t));
                 Comparison {
@@ -168,7 +175,11 @@ impl<'c> Comparer<'c> {
                 }
             }
             (None, p) => Comparison {
-                outcome: if p.is_some() { Outcome::Spurious } else { Outcome::TrueNegative },
+                outcome: if p.is_some() {
+                    Outcome::Spurious
+                } else {
+                    Outcome::TrueNegative
+                },
                 similarity: None,
                 cer: None,
                 cer_rate: None,

@@ -219,7 +219,12 @@ pub fn strip_extension(id: &str) -> &str {
 /// Reads one model's prediction file and matches it to the truth: ids,
 /// duplicates, the extension fallback, raw output (SPEC §1.1, §1.3) and
 /// cost (SPEC §3.6).
-pub fn read_predictions(model: &str, file: RecordFile, truth: &Truth, warnings: &mut Vec<String>) -> Predictions {
+pub fn read_predictions(
+    model: &str,
+    file: RecordFile,
+    truth: &Truth,
+    warnings: &mut Vec<String>,
+) -> Predictions {
     let id_field = truth.scheme.field.as_deref();
     let mut docs: Vec<PredDocument> = Vec::with_capacity(file.records.len());
     let mut seen = HashSet::new();
@@ -303,7 +308,8 @@ pub fn read_predictions(model: &str, file: RecordFile, truth: &Truth, warnings: 
         .map(|(i, d)| (d.id.as_str(), i))
         .collect();
     let any_exact = docs.iter().any(|d| truth_ids.contains_key(d.id.as_str()));
-    let mut by_truth: Vec<Option<PredDocument>> = (0..truth.documents.len()).map(|_| None).collect();
+    let mut by_truth: Vec<Option<PredDocument>> =
+        (0..truth.documents.len()).map(|_| None).collect();
     let mut unmatched = Vec::new();
     if any_exact || docs.is_empty() || truth.documents.is_empty() {
         for d in docs {

@@ -232,7 +232,11 @@ impl<'c> Paths<'c> {
     }
 
     /// Flattens and finishes documents (kinds must be final).
-    fn flatten_all<'a>(&mut self, docs: impl Iterator<Item = Option<&'a Value>>, source: Option<usize>) -> Vec<Option<FlatDoc<'a>>> {
+    fn flatten_all<'a>(
+        &mut self,
+        docs: impl Iterator<Item = Option<&'a Value>>,
+        source: Option<usize>,
+    ) -> Vec<Option<FlatDoc<'a>>> {
         docs.map(|fields| {
             fields.map(|f| {
                 let mut doc = self.flatten_doc(f, source);
@@ -366,7 +370,12 @@ pub fn evaluate_owned(input: EvalInput, config: &Config, details: bool) -> Resul
     // Every prediction file is read once for kinds and paths; its documents
     // are flattened again, one model at a time, when it is evaluated.
     for (m, (_, _, preds)) in inputs.iter().enumerate() {
-        for fields in preds.by_truth.iter().flatten().filter_map(|d| d.fields.as_ref()) {
+        for fields in preds
+            .by_truth
+            .iter()
+            .flatten()
+            .filter_map(|d| d.fields.as_ref())
+        {
             paths.flatten_doc(fields, Some(m));
         }
     }
@@ -374,7 +383,12 @@ pub fn evaluate_owned(input: EvalInput, config: &Config, details: bool) -> Resul
         paths.finish_doc(doc, None);
     }
     for (m, (_, _, preds)) in inputs.iter().enumerate() {
-        for fields in preds.by_truth.iter().flatten().filter_map(|d| d.fields.as_ref()) {
+        for fields in preds
+            .by_truth
+            .iter()
+            .flatten()
+            .filter_map(|d| d.fields.as_ref())
+        {
             let mut doc = paths.flatten_doc(fields, Some(m));
             paths.finish_doc(&mut doc, Some(m));
         }
@@ -394,7 +408,9 @@ pub fn evaluate_owned(input: EvalInput, config: &Config, details: bool) -> Resul
             .collect();
         let has_prediction: Vec<bool> = by_truth.iter().map(Option::is_some).collect();
         let pred_docs = paths.flatten_all(
-            by_truth.iter().map(|p| p.as_ref().and_then(|p| p.fields.as_ref())),
+            by_truth
+                .iter()
+                .map(|p| p.as_ref().and_then(|p| p.fields.as_ref())),
             Some(m),
         );
         let docs = Documents {

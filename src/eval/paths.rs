@@ -297,7 +297,13 @@ mod tests {
         let mut out = vec![];
         let mut table = PathTable::default();
         let mut buf = String::new();
-        flatten(v.as_object().unwrap(), &mut buf, &mut table, &Ignored::default(), &mut out);
+        flatten(
+            v.as_object().unwrap(),
+            &mut buf,
+            &mut table,
+            &Ignored::default(),
+            &mut out,
+        );
         assert!(buf.is_empty());
         let names: Vec<&str> = out.iter().map(|(p, _)| table.name(*p)).collect();
         assert_eq!(
