@@ -6,8 +6,9 @@
 //! these produce. Pure (parsing a model's text with `serde_json` is not
 //! I/O); depends on `model`, `config`.
 
-use crate::eval::model::{Record, RecordFile};
+use crate::eval::model::{DocFile, DocRecord};
 use crate::eval::nfc::nfc_map;
+use crate::eval::tree::{Forest, Json, NodeId};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -43,22 +44,24 @@ impl IdScheme {
     }
 }
 
-/// A ground-truth document: its id and its evaluated fields (the record
-/// minus the id field and the metadata keys).
+/// A ground-truth document: its id and its record. The evaluated fields
+/// are the record's members but the id field and the metadata keys
+/// ([`IdScheme::is_evaluated`]).
 #[derive(Debug, Clone)]
 pub struct TruthDocument {
     pub id: String,
-    /// A JSON object.
-    pub fields: Value,
+    /// A JSON object in [`Truth::forest`].
+    pub root: NodeId,
 }
 
 /// A prediction document.
 #[derive(Debug, Clone)]
 pub struct PredDocument {
     pub id: String,
-    /// The payload minus id field and metadata keys; `None` when the
-    /// model's raw output did not parse to a JSON object (SPEC §1.3).
-    pub fields: Option<Value>,
+    /// The payload (an object in [`Predictions::forest`]: the record, or
+    /// the object parsed from its raw output); `None` when the model's raw
+    /// output did not parse to a JSON object (SPEC §1.3).
+    pub root: Option<NodeId>,
 }
 
 /// The ground truth, ready to evaluate.
@@ -68,6 +71,18 @@ pub struct Truth {
     pub documents: Vec<TruthDocument>,
     /// Top-level keys seen in any truth record (for raw-output detection).
     pub top_level_keys: HashSet<String>,
+    /// The records.
+    pub forest: Forest,
+}
+
+impl Truth {
+    /// The evaluated fields of document `d` as a `serde_json` object.
+    pub fn fields_value(&self, d: usize) -> Value {
+        let skip = |k: &str| !self.scheme.is_evaluated(k);
+        self.forest
+            .get(self.documents[d].root)
+            .to_value_without(&skip)
+    }
 }
 
 /// A model's predictions matched to the truth.
@@ -77,45 +92,51 @@ pub struct Predictions {
     pub by_truth: Vec<Option<PredDocument>>,
     /// Σ of numeric `cost` values on the file's records (SPEC §3.6).
     pub cost: Option<f64>,
+    /// The records and the objects parsed from raw output.
+    pub forest: Forest,
+}
+
+impl Predictions {
+    /// The evaluated fields of the prediction for truth document `d`, as a
+    /// `serde_json` object (`None` when there is none or it did not parse).
+    pub fn fields_value(&self, d: usize, scheme: &IdScheme) -> Option<Value> {
+        let root = self.by_truth.get(d)?.as_ref()?.root?;
+        let skip = |k: &str| !scheme.is_evaluated(k);
+        Some(self.forest.get(root).to_value_without(&skip))
+    }
+}
+
+impl IdScheme {
+    /// Whether a top-level key is evaluated: not the id field and not a
+    /// metadata key (SPEC §1.2).
+    pub fn is_evaluated(&self, key: &str) -> bool {
+        Some(key) != self.field.as_deref() && !METADATA_KEYS.contains(&key)
+    }
 }
 
 /// The text of an id value: a string trimmed, a number as its JSON text.
-fn id_text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => {
-            let t = s.trim();
-            (!t.is_empty()).then(|| t.to_string())
-        }
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
+fn id_text(v: Json<'_>) -> Option<String> {
+    if let Some(s) = v.as_str() {
+        let t = s.trim();
+        return (!t.is_empty()).then(|| t.to_string());
     }
+    v.as_number().map(|n| n.to_string())
 }
 
-fn has_id(r: &Record, field: &str) -> bool {
-    r.fields.get(field).and_then(id_text).is_some()
-}
-
-/// The record minus the id field and the metadata keys, as a JSON object
-/// (the payload that is flattened and validated against the schema).
-fn evaluated_fields(mut fields: Map<String, Value>, id_field: Option<&str>) -> Value {
-    if let Some(f) = id_field {
-        fields.shift_remove(f);
-    }
-    for k in METADATA_KEYS {
-        fields.shift_remove(k);
-    }
-    Value::Object(fields)
+fn has_id(forest: &Forest, r: &DocRecord, field: &str) -> bool {
+    forest.get(r.root).get(field).and_then(id_text).is_some()
 }
 
 /// Reads the ground truth: chooses the id field, drops duplicates (the
 /// first wins) and says so in `warnings`.
-pub fn read_truth(file: RecordFile, id_field: Option<&str>, warnings: &mut Vec<String>) -> Truth {
+pub fn read_truth(file: DocFile, id_field: Option<&str>, warnings: &mut Vec<String>) -> Truth {
     let from_keys = !file.records.is_empty() && file.records.iter().all(|r| r.key.is_some());
+    let forest = &file.forest;
     let field = match id_field {
         Some(f) => Some(f.to_string()),
         None => ID_CANDIDATES
             .iter()
-            .find(|c| !file.records.is_empty() && file.records.iter().all(|r| has_id(r, c)))
+            .find(|c| !file.records.is_empty() && file.records.iter().all(|r| has_id(forest, r, c)))
             .map(|c| c.to_string()),
     };
     let scheme = IdScheme { from_keys, field };
@@ -132,15 +153,16 @@ pub fn read_truth(file: RecordFile, id_field: Option<&str>, warnings: &mut Vec<S
     let mut missing_ids = Vec::new();
     let mut duplicates = Vec::new();
     for r in file.records {
-        for k in r.fields.keys() {
+        let fields = forest.get(r.root);
+        for (k, _) in fields.entries() {
             if !top_level_keys.contains(k) {
-                top_level_keys.insert(k.clone());
+                top_level_keys.insert(k.to_string());
             }
         }
         let id = if scheme.from_keys {
             r.key.clone()
         } else if let Some(f) = &scheme.field {
-            r.fields.get(f).and_then(id_text)
+            fields.get(f).and_then(id_text)
         } else {
             Some(position_id(r.index))
         };
@@ -152,10 +174,7 @@ pub fn read_truth(file: RecordFile, id_field: Option<&str>, warnings: &mut Vec<S
             duplicates.push(format!("{id:?} ({})", r.describe()));
             continue;
         }
-        documents.push(TruthDocument {
-            id,
-            fields: evaluated_fields(r.fields, scheme.field.as_deref()),
-        });
+        documents.push(TruthDocument { id, root: r.root });
     }
     if !missing_ids.is_empty() {
         warnings.push(format!(
@@ -178,6 +197,7 @@ pub fn read_truth(file: RecordFile, id_field: Option<&str>, warnings: &mut Vec<S
         scheme,
         documents,
         top_level_keys,
+        forest: file.forest,
     }
 }
 
@@ -221,36 +241,42 @@ pub fn strip_extension(id: &str) -> &str {
 /// cost (SPEC §3.6).
 pub fn read_predictions(
     model: &str,
-    file: RecordFile,
+    file: DocFile,
     truth: &Truth,
     warnings: &mut Vec<String>,
 ) -> Predictions {
     let id_field = truth.scheme.field.as_deref();
-    let mut docs: Vec<PredDocument> = Vec::with_capacity(file.records.len());
+    let DocFile {
+        name: file_name,
+        mut forest,
+        records,
+    } = file;
+    let mut docs: Vec<PredDocument> = Vec::with_capacity(records.len());
     let mut seen = HashSet::new();
     let mut duplicates = Vec::new();
     let mut fallback_ids = 0usize;
     let mut unparsed = Vec::new();
     let mut cost: Option<f64> = None;
-    for r in file.records {
-        if let Some(c) = r.fields.get("cost").and_then(Value::as_f64) {
+    for r in records {
+        let fields = forest.get(r.root);
+        if let Some(c) = fields.get("cost").and_then(Json::as_f64) {
             cost = Some(cost.unwrap_or(0.0) + c);
         }
-        let batch = batch_content(&r.fields);
+        let batch = batch_content(fields);
         let id = if let Some(key) = &r.key {
             key.clone()
         } else if batch.is_some() {
-            r.fields
+            fields
                 .get("custom_id")
                 .and_then(id_text)
                 .unwrap_or_else(|| position_id(r.index))
         } else if truth.scheme.by_position() {
             position_id(r.index)
-        } else if let Some(id) = id_field.and_then(|f| r.fields.get(f)).and_then(id_text) {
+        } else if let Some(id) = id_field.and_then(|f| fields.get(f)).and_then(id_text) {
             id
         } else if let Some(id) = ID_CANDIDATES
             .iter()
-            .find_map(|c| r.fields.get(*c).and_then(id_text))
+            .find_map(|c| fields.get(c).and_then(id_text))
         {
             fallback_ids += 1;
             id
@@ -264,30 +290,32 @@ pub fn read_predictions(
         }
         let raw_text = match batch {
             Some(content) => Some(content),
-            None => raw_output_text(&r.fields, id_field, &truth.top_level_keys),
+            None => raw_output_text(fields, id_field, &truth.top_level_keys),
         };
         let parsed = raw_text.map(parse_model_output);
-        let fields = match parsed {
-            Some(Some(map)) => Some(evaluated_fields(map, id_field)),
+        let root = match parsed {
+            // Only beyond 4 GiB of text can the object not be added.
+            Some(Some(map)) => forest.add_map(&map).ok(),
             Some(None) => {
                 unparsed.push(format!("{id:?}"));
                 None
             }
-            None => Some(evaluated_fields(r.fields, id_field)),
+            None => Some(r.root),
         };
-        docs.push(PredDocument { id, fields });
+        docs.push(PredDocument { id, root });
     }
+    forest.shrink();
     if fallback_ids > 0 {
         warnings.push(format!(
             "{} ({model}): {fallback_ids} record(s) have no `{}` field; another id field or the position was used",
-            file.name,
+            file_name,
             id_field.unwrap_or("id")
         ));
     }
     if !duplicates.is_empty() {
         warnings.push(format!(
             "{} ({model}): {} duplicate id(s); the first record with each id is used: {}",
-            file.name,
+            file_name,
             duplicates.len(),
             list_some(&duplicates)
         ));
@@ -295,7 +323,7 @@ pub fn read_predictions(
     if !unparsed.is_empty() {
         warnings.push(format!(
             "{} ({model}): the raw model output of {} record(s) did not parse to a JSON object; those documents are invalid and every truth value in them is missed: {}",
-            file.name,
+            file_name,
             unparsed.len(),
             list_some(&unparsed)
         ));
@@ -325,7 +353,7 @@ pub fn read_predictions(
         }
         warnings.push(format!(
             "{} ({model}): no prediction id matched a ground-truth id exactly; ids were compared again with a trailing file extension removed",
-            file.name
+            file_name
         ));
         for d in docs {
             match stripped.get(strip_extension(&d.id)) {
@@ -341,7 +369,7 @@ pub fn read_predictions(
     if !unmatched.is_empty() {
         warnings.push(format!(
             "{} ({model}): {} prediction record(s) have no ground-truth record and are ignored: {}",
-            file.name,
+            file_name,
             unmatched.len(),
             list_some(&unmatched)
         ));
@@ -356,28 +384,31 @@ pub fn read_predictions(
     if !missing.is_empty() {
         warnings.push(format!(
             "{} ({model}): {} ground-truth document(s) have no prediction record and count as empty predictions (every truth value missed, not schema-valid): {}",
-            file.name,
+            file_name,
             missing.len(),
             list_some(&missing)
         ));
     }
-    Predictions { by_truth, cost }
+    Predictions {
+        by_truth,
+        cost,
+        forest,
+    }
 }
 
 /// The raw text of a record whose payload is a model's output (SPEC §1.3):
 /// apart from the id and metadata keys it has exactly one field, a string,
 /// named one of [`RAW_OUTPUT_KEYS`], and the truth has no field of that name.
 fn raw_output_text<'r>(
-    fields: &'r Map<String, Value>,
+    fields: Json<'r>,
     id_field: Option<&str>,
     truth_keys: &HashSet<String>,
 ) -> Option<&'r str> {
     let mut rest = fields
-        .iter()
-        .filter(|(k, _)| Some(k.as_str()) != id_field && !METADATA_KEYS.contains(&k.as_str()));
+        .entries()
+        .filter(|(k, _)| Some(*k) != id_field && !METADATA_KEYS.contains(k));
     let (key, value) = rest.next()?;
-    if rest.next().is_some() || !RAW_OUTPUT_KEYS.contains(&key.as_str()) || truth_keys.contains(key)
-    {
+    if rest.next().is_some() || !RAW_OUTPUT_KEYS.contains(&key) || truth_keys.contains(key) {
         return None;
     }
     value.as_str()
@@ -386,12 +417,16 @@ fn raw_output_text<'r>(
 /// An OpenAI Batch API output line: `custom_id` and
 /// `response.body.choices[0].message.content`. Returns the content, or an
 /// empty string (which will not parse) when the line reports an error.
-fn batch_content(fields: &Map<String, Value>) -> Option<&str> {
+fn batch_content(fields: Json<'_>) -> Option<&str> {
     fields.get("custom_id")?;
     let response = fields.get("response");
     let content = response
-        .and_then(|r| r.pointer("/body/choices/0/message/content"))
-        .and_then(Value::as_str);
+        .and_then(|r| r.step("body"))
+        .and_then(|b| b.step("choices"))
+        .and_then(|c| c.step("0"))
+        .and_then(|c| c.step("message"))
+        .and_then(|m| m.step("content"))
+        .and_then(Json::as_str);
     match content {
         Some(c) => Some(c),
         None if response.is_some_and(|r| r.get("body").is_some())
@@ -485,15 +520,23 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn file(name: &str, values: Vec<Value>) -> RecordFile {
-        RecordFile {
+    use crate::eval::model::{Record, RecordFile};
+
+    fn file(name: &str, values: Vec<Value>) -> DocFile {
+        let records = RecordFile {
             name: name.into(),
             records: values
                 .into_iter()
                 .enumerate()
                 .map(|(i, v)| Record::new(i, v.as_object().cloned().unwrap_or_default()))
                 .collect(),
-        }
+        };
+        DocFile::from_records(&records).unwrap()
+    }
+
+    /// The evaluated fields of a model's prediction for truth document `d`.
+    fn pred(preds: &Predictions, truth: &Truth, d: usize) -> Option<Value> {
+        preds.fields_value(d, &truth.scheme)
     }
 
     #[test]
@@ -509,7 +552,7 @@ mod tests {
         let truth = read_truth(t.clone(), None, &mut w);
         assert_eq!(truth.scheme.field.as_deref(), Some("filename"));
         assert_eq!(truth.documents[1].id, "b.png");
-        assert!(truth.documents[0].fields.get("filename").is_none());
+        assert!(truth.fields_value(0).get("filename").is_none());
         assert!(w.is_empty());
         let truth = read_truth(t.clone(), Some("doc_id"), &mut w);
         assert_eq!(truth.documents[0].id, "1");
@@ -535,7 +578,7 @@ mod tests {
         let mut w = vec![];
         let truth = read_truth(t.clone(), None, &mut w);
         assert_eq!(truth.documents.len(), 1);
-        assert_eq!(truth.documents[0].fields["x"], 1);
+        assert_eq!(truth.fields_value(0)["x"], 1);
         assert!(w[0].contains("1 duplicate id(s)"), "{w:?}");
     }
 
@@ -600,11 +643,9 @@ mod tests {
         let mut w = vec![];
         let truth = read_truth(t.clone(), None, &mut w);
         let preds = read_predictions("m", p, &truth, &mut w);
-        assert_eq!(
-            preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap()["total"],
-            5
-        );
-        assert!(preds.by_truth[1].as_ref().unwrap().fields.is_none());
+        assert_eq!(pred(&preds, &truth, 0).unwrap()["total"], 5);
+        assert!(preds.by_truth[1].as_ref().unwrap().root.is_none());
+        assert!(pred(&preds, &truth, 1).is_none());
         assert_eq!(preds.cost, Some(0.75));
         assert!(w.iter().any(|m| m.contains("did not parse")));
     }
@@ -616,10 +657,7 @@ mod tests {
         let mut w = vec![];
         let truth = read_truth(t.clone(), None, &mut w);
         let preds = read_predictions("m", p, &truth, &mut w);
-        assert_eq!(
-            preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap()["text"],
-            "{\"x\": 1}"
-        );
+        assert_eq!(pred(&preds, &truth, 0).unwrap()["text"], "{\"x\": 1}");
     }
 
     #[test]
@@ -638,7 +676,9 @@ mod tests {
         let preds = read_predictions("m", p, &truth, &mut w);
         let doc = preds.by_truth[0].as_ref().unwrap();
         assert_eq!(doc.id, "a");
-        assert_eq!(doc.fields.as_ref().unwrap()["total"], 5);
+        assert_eq!(pred(&preds, &truth, 0).unwrap()["total"], 5);
+        // The id field and the metadata keys are not among the fields.
+        assert_eq!(pred(&preds, &truth, 0).unwrap(), json!({"total": 5}));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! date parsing. Pure functions; depends on `serde_json` and `chrono` (for
 //! calendar validity) only.
 
+use crate::eval::tree::{Json, JsonType};
 use chrono::NaiveDate;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -27,6 +28,19 @@ impl AbsentValues {
             Some(Value::Array(a)) => a.is_empty(),
             Some(Value::String(s)) => self.is_absent_str(s),
             Some(_) => false,
+        }
+    }
+
+    /// [`Self::is_absent`] for a value of a forest.
+    pub fn is_absent_json(&self, value: Option<Json<'_>>) -> bool {
+        let Some(v) = value else {
+            return true;
+        };
+        match v.json_type() {
+            JsonType::Null => true,
+            JsonType::Array => v.is_empty(),
+            JsonType::String => self.is_absent_str(v.as_str().unwrap_or_default()),
+            _ => false,
         }
     }
 
@@ -56,6 +70,14 @@ pub fn value_text(value: &Value) -> Cow<'_, str> {
 /// (Lowercase, not full case folding: `ß` stays `ß`.)
 pub fn normalize_str(s: &str, case_sensitive: bool) -> String {
     let mut out = String::with_capacity(s.len());
+    normalize_into(&mut out, s, case_sensitive);
+    out
+}
+
+/// [`normalize_str`], appended to `out` (no allocation when `out` has room
+/// and the text is ASCII or needs no lowercasing).
+pub fn normalize_into(out: &mut String, s: &str, case_sensitive: bool) {
+    let start = out.len();
     for (i, word) in s.split_whitespace().enumerate() {
         if i > 0 {
             out.push(' ');
@@ -63,12 +85,15 @@ pub fn normalize_str(s: &str, case_sensitive: bool) -> String {
         out.push_str(word);
     }
     if case_sensitive {
-        out
-    } else if out.is_ascii() {
-        out.make_ascii_lowercase();
-        out
+        return;
+    }
+    let added = &mut out[start..];
+    if added.is_ascii() {
+        added.make_ascii_lowercase();
     } else {
-        out.to_lowercase()
+        let lower = added.to_lowercase();
+        out.truncate(start);
+        out.push_str(&lower);
     }
 }
 
@@ -101,6 +126,15 @@ pub fn parse_number(value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64().filter(|x| x.is_finite()),
         Value::String(s) => parse_number_str(s),
+        _ => None,
+    }
+}
+
+/// [`parse_number`] for a value of a forest.
+pub fn parse_number_json(value: Json<'_>) -> Option<f64> {
+    match value.json_type() {
+        JsonType::Number => value.as_f64().filter(|x| x.is_finite()),
+        JsonType::String => parse_number_str(value.as_str().unwrap_or_default()),
         _ => None,
     }
 }
@@ -326,12 +360,26 @@ fn is_iso_time(rest: &str) -> bool {
 pub fn parse_bool(value: &Value) -> Option<bool> {
     match value {
         Value::Bool(b) => Some(*b),
-        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
-            "true" => Some(true),
-            "false" => Some(false),
-            _ => None,
-        },
+        Value::String(s) => parse_bool_str(s),
         _ => None,
+    }
+}
+
+/// [`parse_bool`] for a value of a forest.
+pub fn parse_bool_json(value: Json<'_>) -> Option<bool> {
+    value
+        .as_bool()
+        .or_else(|| value.as_str().and_then(parse_bool_str))
+}
+
+fn parse_bool_str(s: &str) -> Option<bool> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("true") {
+        Some(true)
+    } else if t.eq_ignore_ascii_case("false") {
+        Some(false)
+    } else {
+        None
     }
 }
 

@@ -5,26 +5,59 @@
 //! [`SchemaInfo`]. A scalar nested in objects is a scalar field
 //! (`vendor.name`); an array of scalars is a set field; an array of objects
 //! is an item list whose items' fields are `items[].price`. Pure; depends on
-//! `serde_json` and `compare::SchemaHint`.
+//! `serde_json`, `tree` and `compare`.
 
-use crate::eval::compare::SchemaHint;
-use serde_json::{Map, Value};
+use crate::eval::compare::{Readings, SchemaHint, Side};
+use crate::eval::tree::{Json, JsonType};
+use serde_json::Value;
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// An interned path name.
 pub type PathId = usize;
 
 /// One flattened value of a document or an item: its path, the value, and
-/// the normalised text (SPEC §2.1) when the value is present and compared
-/// as a scalar.
+/// what comparing it needs, computed once: the normalised text (SPEC §2.1,
+/// a range of its document's text buffer) and its length in characters
+/// when the value is present and compared as a scalar, and its reading as
+/// a number and as a date when a comparison first asks.
 #[derive(Debug, Clone)]
 pub struct Leaf<'a> {
     pub path: PathId,
-    pub value: &'a Value,
+    pub value: Json<'a>,
     /// The value is present (SPEC §1.4).
     pub present: bool,
-    /// The normalised text, for present scalar values.
-    pub norm: Option<String>,
+    /// The normalised text in the document's buffer, for present scalar
+    /// values (`None` otherwise).
+    pub norm: Option<Range<usize>>,
+    /// Characters (Unicode scalar values) of the normalised text.
+    pub chars: u32,
+    readings: Readings,
+}
+
+impl<'a> Leaf<'a> {
+    pub fn new(path: PathId, value: Json<'a>, present: bool) -> Self {
+        Leaf {
+            path,
+            value,
+            present,
+            norm: None,
+            chars: 0,
+            readings: Readings::default(),
+        }
+    }
+
+    /// The leaf as one side of a comparison, when it is present and has a
+    /// normalised text in `text` (its document's buffer).
+    pub fn side<'s>(&'s self, text: &'s str) -> Option<Side<'s>> {
+        let norm = self.norm.as_ref().filter(|_| self.present)?;
+        Some(Side {
+            value: self.value,
+            norm: text.get(norm.clone())?,
+            chars: self.chars as usize,
+            readings: &self.readings,
+        })
+    }
 }
 
 /// The kind of a path (SPEC §1.2).
@@ -39,7 +72,7 @@ pub enum Kind {
 #[derive(Debug, Default, Clone)]
 pub struct PathTable {
     names: Vec<String>,
-    ids: HashMap<String, PathId>,
+    ids: HashMap<String, PathId, rustc_hash::FxBuildHasher>,
 }
 
 impl PathTable {
@@ -91,28 +124,52 @@ impl Ignored {
     }
 }
 
+/// Where [`flatten`] finds path ids: a [`PathTable`] that adds new names,
+/// or one that is only read (a name it lacks is skipped).
+pub trait Interner {
+    fn intern(&mut self, name: &str) -> Option<PathId>;
+}
+
+impl Interner for PathTable {
+    fn intern(&mut self, name: &str) -> Option<PathId> {
+        Some(self.id(name))
+    }
+}
+
+impl Interner for &PathTable {
+    fn intern(&mut self, name: &str) -> Option<PathId> {
+        self.get(name)
+    }
+}
+
 /// The leaves of an object: every value that is not an object, with its
 /// dotted path (below the prefix already in `path`) interned in `table`.
 /// Objects recurse; arrays are leaves (their kind is decided later).
-/// Ignored paths are skipped. `path` is a reusable buffer and is left as
-/// it was found.
+/// Ignored paths are skipped, and so are the top-level members for which
+/// `skip` (given for a record's top level only) is true. `path` is a
+/// reusable buffer and is left as it was found.
 pub fn flatten<'a>(
-    fields: &'a Map<String, Value>,
+    fields: Json<'a>,
     path: &mut String,
-    table: &mut PathTable,
+    table: &mut impl Interner,
     ignored: &Ignored,
-    out: &mut Vec<(PathId, &'a Value)>,
+    skip: Option<&dyn Fn(&str) -> bool>,
+    out: &mut Vec<(PathId, Json<'a>)>,
 ) {
-    for (key, value) in fields {
+    for (key, value) in fields.entries() {
+        if skip.is_some_and(|skip| skip(key)) {
+            continue;
+        }
         let len = path.len();
         if len > 0 {
             path.push('.');
         }
         path.push_str(key);
         if !ignored.covers(path) {
-            match value {
-                Value::Object(inner) => flatten(inner, path, table, ignored, out),
-                _ => out.push((table.id(path), value)),
+            if value.is_object() {
+                flatten(value, path, table, ignored, None, out);
+            } else if let Some(id) = table.intern(path) {
+                out.push((id, value));
             }
         }
         path.truncate(len);
@@ -122,12 +179,12 @@ pub fn flatten<'a>(
 /// The kind a present value suggests: an array of objects is an item list,
 /// another non-empty array a set, a scalar a scalar. `null` and empty arrays
 /// decide nothing.
-pub fn kind_of_value(v: &Value) -> Option<Kind> {
-    match v {
-        Value::Null => None,
-        Value::Array(a) => match a.first() {
+pub fn kind_of_value(v: Json<'_>) -> Option<Kind> {
+    match v.json_type() {
+        JsonType::Null => None,
+        JsonType::Array => match v.first() {
             None => None,
-            Some(Value::Object(_)) => Some(Kind::Items),
+            Some(first) if first.is_object() => Some(Kind::Items),
             Some(_) => Some(Kind::Set),
         },
         _ => Some(Kind::Scalar),
@@ -289,22 +346,45 @@ fn walk(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::tree::Forest;
     use serde_json::json;
+
+    fn forest(v: &Value) -> (Forest, u32) {
+        let mut f = Forest::default();
+        let id = f.add_value(v).unwrap();
+        (f, id)
+    }
 
     #[test]
     fn flatten_nests_with_dots_and_stops_at_arrays() {
-        let v = json!({"a": 1, "vendor": {"name": "x", "address": {"city": "y"}}, "codes": ["1"], "items": [{"p": 1}]});
+        let v = json!({"id": 7, "a": 1, "vendor": {"name": "x", "address": {"city": "y"}}, "codes": ["1"], "items": [{"p": 1}]});
+        let (f, root) = forest(&v);
         let mut out = vec![];
         let mut table = PathTable::default();
         let mut buf = String::new();
+        let skip = |k: &str| k == "id";
         flatten(
-            v.as_object().unwrap(),
+            f.get(root),
             &mut buf,
             &mut table,
             &Ignored::default(),
+            Some(&skip),
             &mut out,
         );
         assert!(buf.is_empty());
+        // A table that is only read skips names it lacks.
+        let mut read_only = &table;
+        let (g, other) = forest(&json!({"a": 2, "new": 3}));
+        let mut more = vec![];
+        flatten(
+            g.get(other),
+            &mut buf,
+            &mut read_only,
+            &Ignored::default(),
+            None,
+            &mut more,
+        );
+        assert_eq!(more.len(), 1);
         let names: Vec<&str> = out.iter().map(|(p, _)| table.name(*p)).collect();
         assert_eq!(
             names,
@@ -326,12 +406,16 @@ mod tests {
 
     #[test]
     fn kinds_from_values() {
-        assert_eq!(kind_of_value(&json!(null)), None);
-        assert_eq!(kind_of_value(&json!([])), None);
-        assert_eq!(kind_of_value(&json!(["a"])), Some(Kind::Set));
-        assert_eq!(kind_of_value(&json!([{"a": 1}])), Some(Kind::Items));
-        assert_eq!(kind_of_value(&json!("x")), Some(Kind::Scalar));
-        assert_eq!(kind_of_value(&json!("")), Some(Kind::Scalar));
+        let kind = |v: Value| {
+            let (f, id) = forest(&v);
+            kind_of_value(f.get(id))
+        };
+        assert_eq!(kind(json!(null)), None);
+        assert_eq!(kind(json!([])), None);
+        assert_eq!(kind(json!(["a"])), Some(Kind::Set));
+        assert_eq!(kind(json!([{"a": 1}])), Some(Kind::Items));
+        assert_eq!(kind(json!("x")), Some(Kind::Scalar));
+        assert_eq!(kind(json!("")), Some(Kind::Scalar));
     }
 
     #[test]
