@@ -7,7 +7,7 @@
 use crate::eval::config::{Config, MatchMethod};
 use crate::eval::distance::{levenshtein, CerCount};
 use crate::eval::normalize::{
-    normalize_into, numbers_equal, numeric_strings_equal, parse_bool_json, parse_date,
+    micros, micros_equal, normalize_into, numeric_strings_equal, parse_bool_json, parse_date,
     parse_number_json, AbsentValues,
 };
 use crate::eval::report::Outcome;
@@ -58,7 +58,8 @@ pub struct Comparison {
 /// the other side).
 #[derive(Debug, Clone, Default)]
 pub struct Readings {
-    number: OnceCell<Option<f64>>,
+    /// The number and its rounded millionths.
+    number: OnceCell<Option<(f64, f64)>>,
     date: OnceCell<Option<NaiveDate>>,
 }
 
@@ -73,11 +74,11 @@ pub struct Side<'s> {
 }
 
 impl Side<'_> {
-    fn number(&self) -> Option<f64> {
+    fn number(&self) -> Option<(f64, f64)> {
         *self
             .readings
             .number
-            .get_or_init(|| parse_number_json(self.value))
+            .get_or_init(|| parse_number_json(self.value).map(|x| (x, micros(x))))
     }
 
     fn date(&self, c: &Config) -> Option<NaiveDate> {
@@ -93,6 +94,8 @@ impl Side<'_> {
 pub struct Comparer<'c> {
     pub config: &'c Config,
     pub absent: AbsentValues,
+    /// `numeric_tolerance` in rounded millionths.
+    tolerance_micros: f64,
 }
 
 impl<'c> Comparer<'c> {
@@ -100,6 +103,7 @@ impl<'c> Comparer<'c> {
         Comparer {
             config,
             absent: AbsentValues::new(&config.absent_values),
+            tolerance_micros: micros(config.numeric_tolerance),
         }
     }
 
@@ -123,7 +127,19 @@ impl<'c> Comparer<'c> {
 
     /// [`Self::normalized`], appended to `out`.
     pub fn normalize_into(&self, out: &mut String, v: Json<'_>) {
-        normalize_into(out, &v.text(), self.config.case_sensitive);
+        let case_sensitive = self.config.case_sensitive;
+        match v.json_type() {
+            JsonType::String => normalize_into(out, v.as_str().unwrap_or_default(), case_sensitive),
+            // ASCII text without white space: normalising only lowercases.
+            JsonType::Number | JsonType::Bool | JsonType::Null => {
+                let start = out.len();
+                v.write_text(out);
+                if !case_sensitive {
+                    out[start..].make_ascii_lowercase();
+                }
+            }
+            JsonType::Array | JsonType::Object => normalize_into(out, &v.text(), case_sensitive),
+        }
     }
 
     /// The comparison type a path has whatever its values: decided by
@@ -328,7 +344,12 @@ impl<'c> Comparer<'c> {
         let c = self.config;
         let typed = match ty {
             ValueType::Number => match (t.number(), p.number()) {
-                (Some(a), Some(b)) => Some(numbers_equal(a, b, c.numeric_tolerance)),
+                (Some(a), Some(b)) => Some(micros_equal(
+                    a,
+                    b,
+                    c.numeric_tolerance,
+                    self.tolerance_micros,
+                )),
                 _ => None,
             },
             ValueType::NumericString => numeric_strings_equal(t.norm, p.norm),

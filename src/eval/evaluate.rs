@@ -270,9 +270,8 @@ impl<'c> Paths<'c> {
     }
 
     /// Second pass, once kinds are final: notes the item fields of the
-    /// record's item lists.
+    /// record's item lists (its top-level paths are noted already).
     fn note_items(&mut self, forest: &Forest, root: NodeId, source: Option<usize>) {
-        self.note_top(forest, root, source);
         self.flatten_top(forest, root);
         let raw = std::mem::take(&mut self.raw);
         let mut out = Vec::new();
@@ -592,31 +591,43 @@ fn evaluate_docs(
     paths.mark_parents();
     paths.fix_types();
 
-    let ids: Vec<&str> = truth.documents.iter().map(|d| d.id.as_str()).collect();
+    // Every model in one pass over the documents, so that each truth
+    // document is flattened and normalised once.
+    let mut runs: Vec<ModelRun<'_, '_>> = inputs
+        .iter()
+        .enumerate()
+        .map(|(m, (_, _, preds))| {
+            let valid: Vec<bool> = (0..truth.documents.len())
+                .map(|d| match preds.by_truth[d].as_ref().and_then(|p| p.root) {
+                    None => false,
+                    Some(_) => validator.as_ref().is_none_or(|v| {
+                        preds
+                            .fields_value(d, &scheme)
+                            .is_some_and(|fields| v.is_valid(&fields))
+                    }),
+                })
+                .collect();
+            let has_prediction = preds.by_truth.iter().map(Option::is_some).collect();
+            ModelRun::new(&paths, m, details, valid, has_prediction)
+        })
+        .collect();
+    let (mut truth_doc, mut pred_doc) = (FlatDoc::default(), FlatDoc::default());
+    let mut grid = F1Grid::default();
+    for (d, doc) in truth.documents.iter().enumerate() {
+        paths.flatten_doc(&truth.forest, doc.root, &mut truth_doc);
+        for (run, (_, _, preds)) in runs.iter_mut().zip(&inputs) {
+            match preds.by_truth[d].as_ref().and_then(|p| p.root) {
+                Some(root) => paths.flatten_doc(&preds.forest, root, &mut pred_doc),
+                None => pred_doc.clear(),
+            }
+            run.add_document(d, &doc.id, &truth_doc, &pred_doc, &mut grid);
+        }
+    }
     let mut reports = Vec::with_capacity(inputs.len());
-    for (m, (name, cost, preds)) in inputs.into_iter().enumerate() {
-        let valid: Vec<bool> = (0..truth.documents.len())
-            .map(|d| match preds.by_truth[d].as_ref().and_then(|p| p.root) {
-                None => false,
-                Some(_) => validator.as_ref().is_none_or(|v| {
-                    preds
-                        .fields_value(d, &scheme)
-                        .is_some_and(|fields| v.is_valid(&fields))
-                }),
-            })
-            .collect();
-        let has_prediction: Vec<bool> = preds.by_truth.iter().map(Option::is_some).collect();
-        let docs = Documents {
-            truth: &truth,
-            preds: &preds,
-            ids: &ids,
-            valid: &valid,
-            has_prediction: &has_prediction,
-        };
-        let mut report = evaluate_model(&paths, m, &docs, details, &mut warnings, &name);
+    for (run, (name, cost, preds)) in runs.into_iter().zip(&inputs) {
+        let mut report = run.finish(&mut warnings, name);
         report.cost = cost.or(preds.cost);
         reports.push(report);
-        // `preds` (this model's forest) is dropped here.
     }
 
     Ok(Report {
@@ -654,15 +665,6 @@ fn note_schema(paths: &mut Paths<'_>, schema: &SchemaInfo) {
         let id = paths.table.id(name);
         paths.info_mut(id).hint = Some(*hint);
     }
-}
-
-/// The documents one model is evaluated on, index-aligned with the truth.
-struct Documents<'d> {
-    truth: &'d crate::eval::dataset::Truth,
-    preds: &'d Predictions,
-    ids: &'d [&'d str],
-    valid: &'d [bool],
-    has_prediction: &'d [bool],
 }
 
 /// The fields one model is evaluated on (SPEC §1.2): the union of the
@@ -795,48 +797,69 @@ struct ItemTally {
     pred_items: u64,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn evaluate_model(
-    paths: &Paths<'_>,
-    m: usize,
-    docs: &Documents<'_>,
-    details: bool,
-    warnings: &mut Vec<String>,
-    name: &str,
-) -> ModelReport {
-    let comparer = paths.comparer;
-    let config = comparer.config;
-    let (ids, valid, has_prediction) = (docs.ids, docs.valid, docs.has_prediction);
-    let fields = field_set(paths, m);
-    let mut rec = Recorder {
-        paths,
-        comparer,
-        details,
-        acc: vec![FieldAcc::default(); paths.table.len()],
-        numeric_exact: 0,
-        numeric_total: 0,
-    };
-    let mut sets: BTreeMap<PathId, SetAcc> = BTreeMap::new();
-    let mut doc_counts = Vec::with_capacity(docs.truth.documents.len());
-    let mut tallies = Vec::with_capacity(docs.truth.documents.len());
-    let mut doc_details = Vec::new();
-    let ty_of = |id: PathId, t: Json<'_>| paths.value_type(id, Some(t));
-    let (mut truth, mut pred) = (FlatDoc::default(), FlatDoc::default());
-    let mut grid = F1Grid::default();
+/// One model's evaluation in progress: what has been counted so far.
+struct ModelRun<'p, 'c> {
+    fields: FieldSet,
+    rec: Recorder<'p, 'c>,
+    sets: BTreeMap<PathId, SetAcc>,
+    doc_counts: Vec<Counts>,
+    tallies: Vec<ItemTally>,
+    doc_details: Vec<DocumentDetail>,
+    /// Per document: the prediction is schema-valid; there is one.
+    valid: Vec<bool>,
+    has_prediction: Vec<bool>,
+}
 
-    for (d, truth_doc) in docs.truth.documents.iter().enumerate() {
-        paths.flatten_doc(&docs.truth.forest, truth_doc.root, &mut truth);
-        match docs.preds.by_truth[d].as_ref().and_then(|p| p.root) {
-            Some(root) => paths.flatten_doc(&docs.preds.forest, root, &mut pred),
-            None => pred.clear(),
+impl<'p, 'c> ModelRun<'p, 'c> {
+    fn new(
+        paths: &'p Paths<'c>,
+        m: usize,
+        details: bool,
+        valid: Vec<bool>,
+        has_prediction: Vec<bool>,
+    ) -> Self {
+        let documents = valid.len();
+        ModelRun {
+            fields: field_set(paths, m),
+            rec: Recorder {
+                paths,
+                comparer: paths.comparer,
+                details,
+                acc: vec![FieldAcc::default(); paths.table.len()],
+                numeric_exact: 0,
+                numeric_total: 0,
+            },
+            sets: BTreeMap::new(),
+            doc_counts: Vec::with_capacity(documents),
+            tallies: Vec::with_capacity(documents),
+            doc_details: Vec::new(),
+            valid,
+            has_prediction,
         }
+    }
+
+    /// Compares document `d` (id `id`) of the truth with this model's
+    /// prediction (empty when there is none) and counts every outcome.
+    fn add_document(
+        &mut self,
+        d: usize,
+        id: &str,
+        truth: &FlatDoc<'_>,
+        pred: &FlatDoc<'_>,
+        grid: &mut F1Grid,
+    ) {
+        let paths = self.rec.paths;
+        let comparer = paths.comparer;
+        let config = comparer.config;
+        let details = self.rec.details;
+        let ty_of = |id: PathId, t: Json<'_>| paths.value_type(id, Some(t));
         let mut counts = Counts::default();
         let mut tally = ItemTally::default();
         let mut field_details = Vec::new();
-        for &id in &fields.top {
+        for &id in &self.fields.top {
             let (t, p) = (truth.get(id), pred.get(id));
             match paths.kind(id) {
-                Kind::Scalar => rec.record(
+                Kind::Scalar => self.rec.record(
                     id,
                     t.map(|l| (l, truth.text.as_str())),
                     p.map(|l| (l, pred.text.as_str())),
@@ -849,9 +872,9 @@ fn evaluate_model(
                     let (te, pe) = (set_elements(comparer, t), set_elements(comparer, p));
                     let sc = SetCounts::of(&te, &pe);
                     let oc = sc.outcome_counts();
-                    rec.acc[id].counts += oc;
+                    self.rec.acc[id].counts += oc;
                     counts += oc;
-                    let s = sets.entry(id).or_insert_with(|| SetAcc {
+                    let s = self.sets.entry(id).or_insert_with(|| SetAcc {
                         hits: vec![0.0; config.top_k.len()],
                         ..SetAcc::default()
                     });
@@ -881,7 +904,8 @@ fn evaluate_model(
                     }
                 }
                 Kind::Items => {
-                    let sub = fields
+                    let sub = self
+                        .fields
                         .item_fields
                         .iter()
                         .find(|(l, _)| *l == id)
@@ -894,7 +918,7 @@ fn evaluate_model(
                             grid.values.push(item_f1(comparer, &ty_of, t, p));
                         }
                     }
-                    let matches = match_items(&grid);
+                    let matches = match_items(grid);
                     tally.truth_items += ti.len() as u64;
                     tally.pred_items += pi.len() as u64;
                     tally.recognised += matches
@@ -907,7 +931,7 @@ fn evaluate_model(
                         t_matched[x.truth] = true;
                         p_matched[x.pred] = true;
                         for &s in sub {
-                            rec.record(
+                            self.rec.record(
                                 s,
                                 ti[x.truth].get(s).map(|l| (l, ti[x.truth].text)),
                                 pi[x.pred].get(s).map(|l| (l, pi[x.pred].text)),
@@ -919,7 +943,7 @@ fn evaluate_model(
                     }
                     for (i, item) in ti.iter().enumerate().filter(|(i, _)| !t_matched[*i]) {
                         for &s in sub {
-                            rec.record(
+                            self.rec.record(
                                 s,
                                 item.get(s).map(|l| (l, item.text)),
                                 None,
@@ -931,7 +955,7 @@ fn evaluate_model(
                     }
                     for (j, item) in pi.iter().enumerate().filter(|(j, _)| !p_matched[*j]) {
                         for &s in sub {
-                            rec.record(
+                            self.rec.record(
                                 s,
                                 None,
                                 item.get(s).map(|l| (l, item.text)),
@@ -946,11 +970,11 @@ fn evaluate_model(
         }
         if details {
             let s = document_scores(&counts, config);
-            let exact = document_exact_match(valid[d], &counts, &tally);
-            doc_details.push(DocumentDetail {
-                id: ids[d].to_string(),
-                has_prediction: has_prediction[d],
-                schema_valid: valid[d],
+            let exact = document_exact_match(self.valid[d], &counts, &tally);
+            self.doc_details.push(DocumentDetail {
+                id: id.to_string(),
+                has_prediction: self.has_prediction[d],
+                schema_valid: self.valid[d],
                 exact_match: exact,
                 counts,
                 precision: s.precision,
@@ -960,205 +984,224 @@ fn evaluate_model(
                 fields: field_details,
             });
         }
-        doc_counts.push(counts);
-        tallies.push(tally);
+        self.doc_counts.push(counts);
+        self.tallies.push(tally);
     }
 
-    let acc = rec.acc;
-    let numeric = (rec.numeric_exact, rec.numeric_total);
-    let zd = config.zero_division;
-    let total: Counts = doc_counts.iter().copied().sum();
-    let micro = strict_scores(&total, config);
-    let partial = partial_scores(&total, config);
+    /// The model's report, from the counts (SPEC §3).
+    fn finish(self, warnings: &mut Vec<String>, name: &str) -> ModelReport {
+        let ModelRun {
+            fields,
+            rec,
+            sets,
+            doc_counts,
+            tallies,
+            doc_details,
+            valid,
+            has_prediction: _,
+        } = self;
+        let paths = rec.paths;
+        let config = paths.comparer.config;
+        let details = rec.details;
+        let valid = &valid;
+        let acc = rec.acc;
+        let numeric = (rec.numeric_exact, rec.numeric_total);
+        let zd = config.zero_division;
+        let total: Counts = doc_counts.iter().copied().sum();
+        let micro = strict_scores(&total, config);
+        let partial = partial_scores(&total, config);
 
-    // Macro over documents (SPEC §3.2, M4).
-    let per_doc: Vec<Scores> = doc_counts
-        .iter()
-        .map(|c| document_scores(c, config))
-        .collect();
-    let macro_p = mean(per_doc.iter().map(|s| s.precision), zd);
-    let macro_r = mean(per_doc.iter().map(|s| s.recall), zd);
-    let macro_documents = Scores {
-        precision: macro_p,
-        recall: macro_r,
-        f1: match config.macro_f1 {
-            MacroF1::Harmonic => harmonic(macro_p, macro_r),
-            MacroF1::Mean => mean(per_doc.iter().map(|s| s.f1), zd),
-        },
-        accuracy: mean(per_doc.iter().map(|s| s.accuracy), zd),
-    };
-
-    // Per-field rows and the macro over fields (SPEC §3.2, M0).
-    let mut field_ids: Vec<PathId> = fields
-        .top
-        .iter()
-        .filter(|&&id| paths.kind(id) != Kind::Items)
-        .copied()
-        .chain(
-            fields
-                .item_fields
-                .iter()
-                .flat_map(|(_, f)| f.iter().copied()),
-        )
-        .collect();
-    field_ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
-    let mut field_reports = Vec::with_capacity(field_ids.len());
-    let mut kept = Vec::new();
-    for &id in &field_ids {
-        let a = &acc[id];
-        let s = strict_scores(&a.counts, config);
-        if a.counts.truth_count() + a.counts.pred_count() > 0 {
-            kept.push(s);
-        }
-        let is_set = paths.kind(id) == Kind::Set && paths.info[id].list.is_none();
-        let (cer, mean_cer) = if is_set || a.cer_values == 0 {
-            (None, None)
-        } else {
-            (
-                Some(pooled_cer(a.cer_edits, a.cer_len, zd)),
-                Some(a.cer_sum / a.cer_values as f64),
-            )
-        };
-        field_reports.push(FieldReport {
-            field: paths.table.name(id).to_string(),
-            counts: a.counts,
-            precision: s.precision,
-            recall: s.recall,
-            f1: s.f1,
-            accuracy: s.accuracy,
-            cer,
-            mean_cer,
-        });
-    }
-    let macro_fields = FieldAverage {
-        precision: mean(kept.iter().map(|s| s.precision), zd),
-        recall: mean(kept.iter().map(|s| s.recall), zd),
-        f1: mean(kept.iter().map(|s| s.f1), zd),
-        accuracy: mean(kept.iter().map(|s| s.accuracy), zd),
-        fields_left_out: field_ids.len() - kept.len(),
-    };
-
-    // Set fields (SPEC §3.3).
-    let set_reports: BTreeMap<String, SetReport> = sets
-        .iter()
-        .map(|(&id, s)| {
-            let avg = |sum: f64| ratio(sum, s.documents as f64, zd);
-            let hit_at_k = config
-                .top_k
-                .iter()
-                .zip(&s.hits)
-                .map(|(k, h)| (k.to_string(), avg(*h)))
-                .collect();
-            (
-                paths.table.name(id).to_string(),
-                SetReport {
-                    precision: avg(s.precision),
-                    recall: avg(s.recall),
-                    f1: avg(s.f1),
-                    accuracy: avg(s.accuracy),
-                    legacy_accuracy: avg(s.legacy_accuracy),
-                    hit_at_k,
-                    documents: s.documents,
-                },
-            )
-        })
-        .collect();
-
-    // Line items (SPEC §3.4).
-    let items = (!fields.item_fields.is_empty()).then(|| {
-        let recognised: u64 = tallies.iter().map(|t| t.recognised).sum();
-        let truth_items: u64 = tallies.iter().map(|t| t.truth_items).sum();
-        let pred_items: u64 = tallies.iter().map(|t| t.pred_items).sum();
-        let precision = ratio(recognised as f64, pred_items as f64, zd);
-        let recall = ratio(recognised as f64, truth_items as f64, zd);
-        ItemsReport {
-            precision,
-            recall,
-            f1: harmonic(precision, recall),
-            item_count_accuracy: mean(
-                tallies
-                    .iter()
-                    .map(|t| f64::from(u8::from(t.recognised == t.truth_items))),
-                zd,
-            ),
-            item_count_match_rate: mean(
-                tallies
-                    .iter()
-                    .map(|t| f64::from(u8::from(t.pred_items == t.truth_items))),
-                zd,
-            ),
-            recognised,
-            truth_items,
-            pred_items,
-        }
-    });
-
-    // Document-level scores (SPEC §3.5).
-    let schema_validity_rate = mean(valid.iter().map(|&v| f64::from(u8::from(v))), zd);
-    let exact_match_rate = mean(
-        doc_counts
+        // Macro over documents (SPEC §3.2, M4).
+        let per_doc: Vec<Scores> = doc_counts
             .iter()
-            .zip(&tallies)
-            .zip(valid)
-            .map(|((c, t), &v)| f64::from(u8::from(document_exact_match(v, c, t)))),
-        zd,
-    );
-    let numeric_precision = (numeric.1 > 0).then(|| numeric.0 as f64 / numeric.1 as f64);
-    let w = &config.document_extraction_score.weights;
-    let document_extraction_score = match numeric_precision {
-        Some(np) => {
-            w.numeric_precision * np
-                + w.field_f1_partial * partial.f1
-                + w.schema_validity * schema_validity_rate
-        }
-        None => {
-            let rest = w.field_f1_partial + w.schema_validity;
-            warnings.push(format!(
-                "model {name:?}: numeric_precision is null (no numeric truth value is present), so its weight {} in document_extraction_score is spread over field_f1_partial and schema_validity in proportion",
-                w.numeric_precision
-            ));
-            if rest == 0.0 {
-                zd
-            } else {
-                let scale = 1.0 + w.numeric_precision / rest;
-                scale * (w.field_f1_partial * partial.f1 + w.schema_validity * schema_validity_rate)
+            .map(|c| document_scores(c, config))
+            .collect();
+        let macro_p = mean(per_doc.iter().map(|s| s.precision), zd);
+        let macro_r = mean(per_doc.iter().map(|s| s.recall), zd);
+        let macro_documents = Scores {
+            precision: macro_p,
+            recall: macro_r,
+            f1: match config.macro_f1 {
+                MacroF1::Harmonic => harmonic(macro_p, macro_r),
+                MacroF1::Mean => mean(per_doc.iter().map(|s| s.f1), zd),
+            },
+            accuracy: mean(per_doc.iter().map(|s| s.accuracy), zd),
+        };
+
+        // Per-field rows and the macro over fields (SPEC §3.2, M0).
+        let mut field_ids: Vec<PathId> = fields
+            .top
+            .iter()
+            .filter(|&&id| paths.kind(id) != Kind::Items)
+            .copied()
+            .chain(
+                fields
+                    .item_fields
+                    .iter()
+                    .flat_map(|(_, f)| f.iter().copied()),
+            )
+            .collect();
+        field_ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
+        let mut field_reports = Vec::with_capacity(field_ids.len());
+        let mut kept = Vec::new();
+        for &id in &field_ids {
+            let a = &acc[id];
+            let s = strict_scores(&a.counts, config);
+            if a.counts.truth_count() + a.counts.pred_count() > 0 {
+                kept.push(s);
             }
+            let is_set = paths.kind(id) == Kind::Set && paths.info[id].list.is_none();
+            let (cer, mean_cer) = if is_set || a.cer_values == 0 {
+                (None, None)
+            } else {
+                (
+                    Some(pooled_cer(a.cer_edits, a.cer_len, zd)),
+                    Some(a.cer_sum / a.cer_values as f64),
+                )
+            };
+            field_reports.push(FieldReport {
+                field: paths.table.name(id).to_string(),
+                counts: a.counts,
+                precision: s.precision,
+                recall: s.recall,
+                f1: s.f1,
+                accuracy: s.accuracy,
+                cer,
+                mean_cer,
+            });
         }
-    };
+        let macro_fields = FieldAverage {
+            precision: mean(kept.iter().map(|s| s.precision), zd),
+            recall: mean(kept.iter().map(|s| s.recall), zd),
+            f1: mean(kept.iter().map(|s| s.f1), zd),
+            accuracy: mean(kept.iter().map(|s| s.accuracy), zd),
+            fields_left_out: field_ids.len() - kept.len(),
+        };
 
-    // Model CER pooled over every scalar and item field (SPEC §2.2).
-    let (edits, len, values) = field_ids
-        .iter()
-        .filter(|&&id| !(paths.kind(id) == Kind::Set && paths.info[id].list.is_none()))
-        .map(|&id| &acc[id])
-        .fold((0u64, 0u64, 0u64), |(e, l, n), a| {
-            (e + a.cer_edits, l + a.cer_len, n + a.cer_values)
+        // Set fields (SPEC §3.3).
+        let set_reports: BTreeMap<String, SetReport> = sets
+            .iter()
+            .map(|(&id, s)| {
+                let avg = |sum: f64| ratio(sum, s.documents as f64, zd);
+                let hit_at_k = config
+                    .top_k
+                    .iter()
+                    .zip(&s.hits)
+                    .map(|(k, h)| (k.to_string(), avg(*h)))
+                    .collect();
+                (
+                    paths.table.name(id).to_string(),
+                    SetReport {
+                        precision: avg(s.precision),
+                        recall: avg(s.recall),
+                        f1: avg(s.f1),
+                        accuracy: avg(s.accuracy),
+                        legacy_accuracy: avg(s.legacy_accuracy),
+                        hit_at_k,
+                        documents: s.documents,
+                    },
+                )
+            })
+            .collect();
+
+        // Line items (SPEC §3.4).
+        let items = (!fields.item_fields.is_empty()).then(|| {
+            let recognised: u64 = tallies.iter().map(|t| t.recognised).sum();
+            let truth_items: u64 = tallies.iter().map(|t| t.truth_items).sum();
+            let pred_items: u64 = tallies.iter().map(|t| t.pred_items).sum();
+            let precision = ratio(recognised as f64, pred_items as f64, zd);
+            let recall = ratio(recognised as f64, truth_items as f64, zd);
+            ItemsReport {
+                precision,
+                recall,
+                f1: harmonic(precision, recall),
+                item_count_accuracy: mean(
+                    tallies
+                        .iter()
+                        .map(|t| f64::from(u8::from(t.recognised == t.truth_items))),
+                    zd,
+                ),
+                item_count_match_rate: mean(
+                    tallies
+                        .iter()
+                        .map(|t| f64::from(u8::from(t.pred_items == t.truth_items))),
+                    zd,
+                ),
+                recognised,
+                truth_items,
+                pred_items,
+            }
         });
-    let cer = (values > 0).then(|| pooled_cer(edits, len, zd));
 
-    ModelReport {
-        name: name.to_string(),
-        cost: None,
-        counts: total,
-        truth_count: total.truth_count(),
-        pred_count: total.pred_count(),
-        m_total: total.credit(),
-        micro,
-        macro_documents,
-        macro_fields,
-        partial,
-        hallucination_rate: hallucination_rate(&total, zd),
-        abstention_rate: abstention_rate(&total, zd),
-        numeric_precision,
-        field_f1_partial: partial.f1,
-        schema_validity_rate,
-        exact_match_rate,
-        document_extraction_score,
-        cer,
-        fields: field_reports,
-        sets: set_reports,
-        items,
-        document_details: details.then_some(doc_details),
+        // Document-level scores (SPEC §3.5).
+        let schema_validity_rate = mean(valid.iter().map(|&v| f64::from(u8::from(v))), zd);
+        let exact_match_rate = mean(
+            doc_counts
+                .iter()
+                .zip(&tallies)
+                .zip(valid)
+                .map(|((c, t), &v)| f64::from(u8::from(document_exact_match(v, c, t)))),
+            zd,
+        );
+        let numeric_precision = (numeric.1 > 0).then(|| numeric.0 as f64 / numeric.1 as f64);
+        let w = &config.document_extraction_score.weights;
+        let document_extraction_score = match numeric_precision {
+            Some(np) => {
+                w.numeric_precision * np
+                    + w.field_f1_partial * partial.f1
+                    + w.schema_validity * schema_validity_rate
+            }
+            None => {
+                let rest = w.field_f1_partial + w.schema_validity;
+                warnings.push(format!(
+                    "model {name:?}: numeric_precision is null (no numeric truth value is present), so its weight {} in document_extraction_score is spread over field_f1_partial and schema_validity in proportion",
+                    w.numeric_precision
+                ));
+                if rest == 0.0 {
+                    zd
+                } else {
+                    let scale = 1.0 + w.numeric_precision / rest;
+                    scale
+                        * (w.field_f1_partial * partial.f1
+                            + w.schema_validity * schema_validity_rate)
+                }
+            }
+        };
+
+        // Model CER pooled over every scalar and item field (SPEC §2.2).
+        let (edits, len, values) = field_ids
+            .iter()
+            .filter(|&&id| !(paths.kind(id) == Kind::Set && paths.info[id].list.is_none()))
+            .map(|&id| &acc[id])
+            .fold((0u64, 0u64, 0u64), |(e, l, n), a| {
+                (e + a.cer_edits, l + a.cer_len, n + a.cer_values)
+            });
+        let cer = (values > 0).then(|| pooled_cer(edits, len, zd));
+
+        ModelReport {
+            name: name.to_string(),
+            cost: None,
+            counts: total,
+            truth_count: total.truth_count(),
+            pred_count: total.pred_count(),
+            m_total: total.credit(),
+            micro,
+            macro_documents,
+            macro_fields,
+            partial,
+            hallucination_rate: hallucination_rate(&total, zd),
+            abstention_rate: abstention_rate(&total, zd),
+            numeric_precision,
+            field_f1_partial: partial.f1,
+            schema_validity_rate,
+            exact_match_rate,
+            document_extraction_score,
+            cer,
+            fields: field_reports,
+            sets: set_reports,
+            items,
+            document_details: details.then_some(doc_details),
+        }
     }
 }
 

@@ -49,9 +49,16 @@ impl AbsentValues {
         let t = s.trim();
         if t.is_ascii() {
             self.0.iter().any(|a| a.eq_ignore_ascii_case(t))
-        } else {
+        } else if t.contains('Σ') {
+            // Only `str::to_lowercase` knows the final form of sigma.
             let lower = t.to_lowercase();
             self.0.contains(&lower)
+        } else {
+            // Without a capital sigma, `str::to_lowercase` is the
+            // lowercase of each character: compare without allocating.
+            self.0
+                .iter()
+                .any(|a| t.chars().flat_map(char::to_lowercase).eq(a.chars()))
         }
     }
 }
@@ -78,6 +85,20 @@ pub fn normalize_str(s: &str, case_sensitive: bool) -> String {
 /// and the text is ASCII or needs no lowercasing).
 pub fn normalize_into(out: &mut String, s: &str, case_sensitive: bool) {
     let start = out.len();
+    // ASCII without U+000B: `split_ascii_whitespace` splits where
+    // `split_whitespace` does (U+000B is white space to the latter only).
+    if s.is_ascii() && !s.as_bytes().contains(&0x0B) {
+        for (i, word) in s.split_ascii_whitespace().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+        if !case_sensitive {
+            out[start..].make_ascii_lowercase();
+        }
+        return;
+    }
     for (i, word) in s.split_whitespace().enumerate() {
         if i > 0 {
             out.push(' ');
@@ -234,8 +255,22 @@ fn is_currency_symbol(c: char) -> bool {
 /// binary floating point cannot make `100.01 − 100.00` exceed a tolerance
 /// of `0.01`.
 pub fn numbers_equal(a: f64, b: f64, tolerance: f64) -> bool {
-    let micro = |x: f64| (x * 1e6).round();
-    let (ma, mb) = (micro(a), micro(b));
+    micros_equal((a, micros(a)), (b, micros(b)), tolerance, micros(tolerance))
+}
+
+/// `x` in whole millionths, rounded (SPEC §2.1's six decimals).
+pub fn micros(x: f64) -> f64 {
+    (x * 1e6).round()
+}
+
+/// [`numbers_equal`] for numbers given with their [`micros`] (so that a
+/// number compared many times is rounded once).
+pub fn micros_equal(
+    (a, ma): (f64, f64),
+    (b, mb): (f64, f64),
+    tolerance: f64,
+    tolerance_micros: f64,
+) -> bool {
     if !ma.is_finite() || !mb.is_finite() {
         return a == b;
     }
@@ -244,7 +279,7 @@ pub fn numbers_equal(a: f64, b: f64, tolerance: f64) -> bool {
     if ma.abs() > 9.0e15 || mb.abs() > 9.0e15 {
         return (a - b).abs() <= tolerance;
     }
-    (ma - mb).abs() <= micro(tolerance)
+    (ma - mb).abs() <= tolerance_micros
 }
 
 /// Numeric strings (SPEC §2.1, `numeric_string_fields`): compared as
@@ -418,6 +453,41 @@ mod tests {
         assert!(unicode.is_absent(Some(&json!("keine angabe"))));
         let umlaut = AbsentValues::new(&["ÜBERSPRUNGEN".into()]);
         assert!(umlaut.is_absent(Some(&json!("übersprungen"))));
+    }
+
+    #[test]
+    fn absent_values_lowercase_like_str_to_lowercase() {
+        let a = AbsentValues::new(&["ΟΔΟΣ".into(), "kelvin".into(), "i\u{307}x".into()]);
+        // Final sigma: "ΟΔΟΣ" lowercases to "οδος".
+        assert!(a.is_absent_str("ΟΔΟΣ"));
+        assert!(a.is_absent_str("οδος"));
+        assert!(!a.is_absent_str("οδοσ"));
+        // U+212A KELVIN SIGN lowercases to ASCII k; U+0130 to i + U+0307.
+        assert!(a.is_absent_str("\u{212A}ELVIN"));
+        assert!(a.is_absent_str("\u{130}X"));
+        assert!(!a.is_absent_str("\u{130}Y"));
+    }
+
+    #[test]
+    fn ascii_and_unicode_whitespace_collapse_alike() {
+        for s in [
+            "a\u{0B}b",
+            "a\u{0C}b",
+            " a \t\r\n b ",
+            "a\u{85}b",
+            "a\u{A0}b",
+            "A\u{1C}B",
+            "",
+            "  ",
+            "MiXeD Case",
+        ] {
+            let general: String = s
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase();
+            assert_eq!(normalize_str(s, false), general, "{s:?}");
+        }
     }
 
     #[test]

@@ -622,6 +622,23 @@ impl<'f> Json<'f> {
         )
     }
 
+    /// [`Self::text`] of a number, boolean or `null`, appended to `out`
+    /// (nothing for other values).
+    pub fn write_text(self, out: &mut String) {
+        use std::fmt::Write;
+        match self.node().tag {
+            Tag::Null => out.push_str("null"),
+            Tag::True => out.push_str("true"),
+            Tag::False => out.push_str("false"),
+            Tag::PosInt | Tag::NegInt | Tag::Float => {
+                if let Some(n) = self.as_number() {
+                    let _ = write!(out, "{n}");
+                }
+            }
+            Tag::Str | Tag::Array | Tag::Object => {}
+        }
+    }
+
     /// The text compared for a value (SPEC §2.2): a string as it is,
     /// anything else as its JSON text.
     pub fn text(self) -> Cow<'f, str> {
