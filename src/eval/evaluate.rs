@@ -32,6 +32,7 @@ use crate::eval::report::{
 };
 use crate::eval::sets::{set_scores, SetCounts};
 use crate::eval::tree::{Forest, Json, JsonType, NodeId};
+use crate::eval::validate::ForestValidator;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -520,7 +521,19 @@ fn evaluate_docs(
     config: &Config,
     details: bool,
 ) -> Result<Report, Error> {
-    let validator = input.schema.as_ref().map(compile_schema).transpose()?;
+    // Compiled for its errors, then for forest values (same options).
+    let validator = match &input.schema {
+        Some(schema) => {
+            compile_schema(schema)?;
+            Some(ForestValidator::new(schema).map_err(|e| {
+                Error::new(
+                    ErrorKind::Schema,
+                    format!("the schema is not a valid JSON Schema (draft-07): {e}"),
+                )
+            })?)
+        }
+        None => None,
+    };
     let comparer = Comparer::new(config);
     let mut warnings = Vec::new();
     let EvalInput {
@@ -600,11 +613,9 @@ fn evaluate_docs(
             let valid: Vec<bool> = (0..truth.documents.len())
                 .map(|d| match preds.by_truth[d].as_ref().and_then(|p| p.root) {
                     None => false,
-                    Some(_) => validator.as_ref().is_none_or(|v| {
-                        preds
-                            .fields_value(d, &scheme)
-                            .is_some_and(|fields| v.is_valid(&fields))
-                    }),
+                    Some(root) => validator
+                        .as_ref()
+                        .is_none_or(|v| v.is_valid(&preds.forest, root, &skip_top)),
                 })
                 .collect();
             let has_prediction = preds.by_truth.iter().map(Option::is_some).collect();

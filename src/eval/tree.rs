@@ -470,6 +470,12 @@ impl<'f> Json<'f> {
         self.id
     }
 
+    /// The address of the forest (with [`Self::id`], what tells nodes of
+    /// different forests apart).
+    pub fn forest_address(self) -> usize {
+        std::ptr::from_ref(self.forest) as usize
+    }
+
     pub fn json_type(self) -> JsonType {
         match self.node().tag {
             Tag::Null => JsonType::Null,
