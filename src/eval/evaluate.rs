@@ -24,7 +24,8 @@ use crate::eval::distance::CerCount;
 use crate::eval::items::{item_f1, match_items, sort_fields, F1Grid, Item};
 use crate::eval::model::{DocFile, RecordFile};
 use crate::eval::paths::{
-    flatten, kind_of_value, read_schema, Ignored, Kind, Leaf, PathId, PathTable, SchemaInfo,
+    flatten, kind_of_value, read_schema, Ignored, Kind, Leaf, PathCache, PathId, PathTable,
+    SchemaInfo,
 };
 use crate::eval::report::{
     Counts, DocumentDetail, FieldAverage, FieldDetail, FieldReport, ItemsReport, ModelReport,
@@ -223,20 +224,20 @@ impl<'c> Paths<'c> {
 
     /// The top-level leaves of a record (`root`), interning their paths,
     /// into `self.raw`, sorted by path with each path once (the first).
-    fn flatten_top(&mut self, forest: &Forest, root: NodeId) {
+    fn flatten_top(&mut self, forest: &Forest, root: NodeId, cache: &mut PathCache) {
         let mut out = Vec::new();
-        let mut buf = std::mem::take(&mut self.buf);
         let scheme = &self.scheme;
         let skip = |k: &str| !scheme.is_evaluated(k);
+        let top = cache.prefix("");
         flatten(
             forest.get(root),
-            &mut buf,
+            top,
+            cache,
             &mut self.table,
             &self.ignored,
             Some(&skip),
             &mut out,
         );
-        self.buf = buf;
         self.raw.clear();
         self.raw.extend(out.iter().map(|&(p, v)| (p, v.id())));
         self.raw.sort_by_key(|&(p, _)| p);
@@ -246,21 +247,27 @@ impl<'c> Paths<'c> {
     /// First pass over a record: notes its top-level paths, their presence
     /// and, for a present value, the kind it suggests when none is known
     /// yet. `source` is `None` for the truth, `Some(m)` for model `m`.
-    fn note_top(&mut self, forest: &Forest, root: NodeId, source: Option<usize>) {
+    fn note_top(
+        &mut self,
+        forest: &Forest,
+        root: NodeId,
+        source: Option<usize>,
+        cache: &mut PathCache,
+    ) {
         // Noted in flattening order, as kinds are first come, first served.
         let mut out = Vec::new();
-        let mut buf = std::mem::take(&mut self.buf);
         let scheme = &self.scheme;
         let skip = |k: &str| !scheme.is_evaluated(k);
+        let top = cache.prefix("");
         flatten(
             forest.get(root),
-            &mut buf,
+            top,
+            cache,
             &mut self.table,
             &self.ignored,
             Some(&skip),
             &mut out,
         );
-        self.buf = buf;
         for (id, value) in out {
             let present = !self.comparer.is_absent_json(Some(value));
             let info = self.note(id, source, present);
@@ -272,8 +279,14 @@ impl<'c> Paths<'c> {
 
     /// Second pass, once kinds are final: notes the item fields of the
     /// record's item lists (its top-level paths are noted already).
-    fn note_items(&mut self, forest: &Forest, root: NodeId, source: Option<usize>) {
-        self.flatten_top(forest, root);
+    fn note_items(
+        &mut self,
+        forest: &Forest,
+        root: NodeId,
+        source: Option<usize>,
+        cache: &mut PathCache,
+    ) {
+        self.flatten_top(forest, root, cache);
         let raw = std::mem::take(&mut self.raw);
         let mut out = Vec::new();
         for &(list, value) in &raw {
@@ -284,12 +297,14 @@ impl<'c> Paths<'c> {
             buf.clear();
             buf.push_str(self.table.name(list));
             buf.push_str("[]");
+            let prefix = cache.prefix(&buf);
             for element in forest.get(value).elements() {
                 out.clear();
                 if element.is_object() {
                     flatten(
                         element,
-                        &mut buf,
+                        prefix,
+                        cache,
                         &mut self.table,
                         &self.ignored,
                         None,
@@ -346,7 +361,13 @@ impl<'c> Paths<'c> {
 
     /// Flattens one record (kinds must be final) into `doc`: its leaves,
     /// normalised texts of present scalars, and items.
-    fn flatten_doc<'a>(&self, forest: &'a Forest, root: NodeId, doc: &mut FlatDoc<'a>) {
+    fn flatten_doc<'a>(
+        &self,
+        forest: &'a Forest,
+        root: NodeId,
+        doc: &mut FlatDoc<'a>,
+        cache: &mut PathCache,
+    ) {
         doc.clear();
         let comparer = self.comparer;
         let mut buf = std::mem::take(&mut doc.path);
@@ -354,9 +375,11 @@ impl<'c> Paths<'c> {
         let mut fields = std::mem::take(&mut doc.fields);
         let mut table = &self.table;
         let skip = |k: &str| !self.scheme.is_evaluated(k);
+        let top = cache.prefix("");
         flatten(
             forest.get(root),
-            &mut buf,
+            top,
+            cache,
             &mut table,
             &self.ignored,
             Some(&skip),
@@ -381,11 +404,20 @@ impl<'c> Paths<'c> {
             buf.clear();
             buf.push_str(self.table.name(list));
             buf.push_str("[]");
+            let prefix = cache.prefix(&buf);
             let first_item = doc.items.len();
             for element in value.elements() {
                 out.clear();
                 if element.is_object() {
-                    flatten(element, &mut buf, &mut table, &self.ignored, None, &mut out);
+                    flatten(
+                        element,
+                        prefix,
+                        cache,
+                        &mut table,
+                        &self.ignored,
+                        None,
+                        &mut out,
+                    );
                 }
                 fields.clear();
                 for &(id, v) in &out {
@@ -583,22 +615,26 @@ fn evaluate_docs(
         raw: Vec::new(),
     };
     note_schema(&mut paths, &schema_info);
+    // One path cache per forest: the truth's, then each model's.
+    let mut caches: Vec<PathCache> = (0..=inputs.len()).map(|_| PathCache::default()).collect();
+    let (truth_cache, model_caches) = caches.split_at_mut(1);
+    let truth_cache = &mut truth_cache[0];
     // The truth's present values decide kinds before any prediction's.
     for d in &truth.documents {
-        paths.note_top(&truth.forest, d.root, None);
+        paths.note_top(&truth.forest, d.root, None, truth_cache);
     }
-    for (m, (_, _, preds)) in inputs.iter().enumerate() {
+    for (m, ((_, _, preds), cache)) in inputs.iter().zip(model_caches.iter_mut()).enumerate() {
         for root in pred_roots(preds) {
-            paths.note_top(&preds.forest, root, Some(m));
+            paths.note_top(&preds.forest, root, Some(m), cache);
         }
     }
     // Kinds are final: item fields.
     for d in &truth.documents {
-        paths.note_items(&truth.forest, d.root, None);
+        paths.note_items(&truth.forest, d.root, None, truth_cache);
     }
-    for (m, (_, _, preds)) in inputs.iter().enumerate() {
+    for (m, ((_, _, preds), cache)) in inputs.iter().zip(model_caches.iter_mut()).enumerate() {
         for root in pred_roots(preds) {
-            paths.note_items(&preds.forest, root, Some(m));
+            paths.note_items(&preds.forest, root, Some(m), cache);
         }
     }
     paths.mark_parents();
@@ -625,10 +661,12 @@ fn evaluate_docs(
     let (mut truth_doc, mut pred_doc) = (FlatDoc::default(), FlatDoc::default());
     let mut grid = F1Grid::default();
     for (d, doc) in truth.documents.iter().enumerate() {
-        paths.flatten_doc(&truth.forest, doc.root, &mut truth_doc);
-        for (run, (_, _, preds)) in runs.iter_mut().zip(&inputs) {
+        paths.flatten_doc(&truth.forest, doc.root, &mut truth_doc, truth_cache);
+        for ((run, (_, _, preds)), cache) in
+            runs.iter_mut().zip(&inputs).zip(model_caches.iter_mut())
+        {
             match preds.by_truth[d].as_ref().and_then(|p| p.root) {
-                Some(root) => paths.flatten_doc(&preds.forest, root, &mut pred_doc),
+                Some(root) => paths.flatten_doc(&preds.forest, root, &mut pred_doc, cache),
                 None => pred_doc.clear(),
             }
             run.add_document(d, &doc.id, &truth_doc, &pred_doc, &mut grid);

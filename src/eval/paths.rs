@@ -142,37 +142,111 @@ impl Interner for &PathTable {
     }
 }
 
+/// What [`flatten`] has learnt about the members of one forest: for each
+/// path prefix (`""` for a record's top level, `vendor`, `items[]` …) and
+/// each key (by the forest's key id), whether the member is skipped or
+/// ignored, its path id when it is a leaf, and its prefix when it is an
+/// object. So a path name is built and looked up once per forest, not
+/// once per value. A cache serves one forest, one `skip` and one
+/// [`Ignored`].
+#[derive(Debug, Default)]
+pub struct PathCache {
+    prefixes: Vec<(String, Vec<Slot>)>,
+    by_name: HashMap<String, u32, rustc_hash::FxBuildHasher>,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    /// Whether `skipped` has been decided.
+    known: bool,
+    skipped: bool,
+    leaf: Option<PathId>,
+    child: Option<u32>,
+}
+
+impl PathCache {
+    /// The id of the prefix `name`.
+    pub fn prefix(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.by_name.get(name) {
+            return id;
+        }
+        let id = self.prefixes.len() as u32;
+        self.prefixes.push((name.to_owned(), Vec::new()));
+        self.by_name.insert(name.to_owned(), id);
+        id
+    }
+
+    fn slot(&mut self, prefix: u32, key: u32) -> &mut Slot {
+        let slots = &mut self.prefixes[prefix as usize].1;
+        if slots.len() <= key as usize {
+            slots.resize(key as usize + 1, Slot::default());
+        }
+        &mut slots[key as usize]
+    }
+
+    /// The path of `key` below `prefix`: `vendor` + `name` → `vendor.name`.
+    fn path(&self, prefix: u32, key: &str) -> String {
+        let base = &self.prefixes[prefix as usize].0;
+        if base.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{base}.{key}")
+        }
+    }
+}
+
 /// The leaves of an object: every value that is not an object, with its
-/// dotted path (below the prefix already in `path`) interned in `table`.
-/// Objects recurse; arrays are leaves (their kind is decided later).
-/// Ignored paths are skipped, and so are the top-level members for which
-/// `skip` (given for a record's top level only) is true. `path` is a
-/// reusable buffer and is left as it was found.
+/// dotted path (below `prefix`, see [`PathCache::prefix`]) interned in
+/// `table`. Objects recurse; arrays are leaves (their kind is decided
+/// later). Ignored paths are skipped, and so are the top-level members for
+/// which `skip` (given for a record's top level only) is true.
 pub fn flatten<'a>(
     fields: Json<'a>,
-    path: &mut String,
+    prefix: u32,
+    cache: &mut PathCache,
     table: &mut impl Interner,
     ignored: &Ignored,
     skip: Option<&dyn Fn(&str) -> bool>,
     out: &mut Vec<(PathId, Json<'a>)>,
 ) {
-    for (key, value) in fields.entries() {
-        if skip.is_some_and(|skip| skip(key)) {
+    for (key_id, key, value) in fields.entries_with_key_ids() {
+        let slot = *cache.slot(prefix, key_id);
+        let skipped = if slot.known {
+            slot.skipped
+        } else {
+            let skipped =
+                skip.is_some_and(|skip| skip(key)) || ignored.covers(&cache.path(prefix, key));
+            let slot = cache.slot(prefix, key_id);
+            slot.known = true;
+            slot.skipped = skipped;
+            skipped
+        };
+        if skipped {
             continue;
         }
-        let len = path.len();
-        if len > 0 {
-            path.push('.');
-        }
-        path.push_str(key);
-        if !ignored.covers(path) {
-            if value.is_object() {
-                flatten(value, path, table, ignored, None, out);
-            } else if let Some(id) = table.intern(path) {
+        if value.is_object() {
+            let child = match slot.child {
+                Some(child) => child,
+                None => {
+                    let child = cache.prefix(&cache.path(prefix, key));
+                    cache.slot(prefix, key_id).child = Some(child);
+                    child
+                }
+            };
+            flatten(value, child, cache, table, ignored, None, out);
+        } else {
+            let leaf = match slot.leaf {
+                Some(leaf) => Some(leaf),
+                None => {
+                    let leaf = table.intern(&cache.path(prefix, key));
+                    cache.slot(prefix, key_id).leaf = leaf;
+                    leaf
+                }
+            };
+            if let Some(id) = leaf {
                 out.push((id, value));
             }
         }
-        path.truncate(len);
     }
 }
 
@@ -359,37 +433,49 @@ mod tests {
     fn flatten_nests_with_dots_and_stops_at_arrays() {
         let v = json!({"id": 7, "a": 1, "vendor": {"name": "x", "address": {"city": "y"}}, "codes": ["1"], "items": [{"p": 1}]});
         let (f, root) = forest(&v);
-        let mut out = vec![];
         let mut table = PathTable::default();
-        let mut buf = String::new();
+        let mut cache = PathCache::default();
+        let top = cache.prefix("");
         let skip = |k: &str| k == "id";
+        let ignored = Ignored::new(&["vendor.address".into()]);
+        for _ in 0..2 {
+            // The second time from the cache.
+            let mut out = vec![];
+            flatten(
+                f.get(root),
+                top,
+                &mut cache,
+                &mut table,
+                &ignored,
+                Some(&skip),
+                &mut out,
+            );
+            let names: Vec<&str> = out.iter().map(|(p, _)| table.name(*p)).collect();
+            assert_eq!(names, ["a", "vendor.name", "codes", "items"]);
+        }
+        let items = cache.prefix("items[]");
+        let element = f.get(root).get("items").and_then(|i| i.first()).unwrap();
+        let mut out = vec![];
         flatten(
-            f.get(root),
-            &mut buf,
-            &mut table,
-            &Ignored::default(),
-            Some(&skip),
-            &mut out,
+            element, items, &mut cache, &mut table, &ignored, None, &mut out,
         );
-        assert!(buf.is_empty());
+        assert_eq!(table.name(out[0].0), "items[].p");
         // A table that is only read skips names it lacks.
         let mut read_only = &table;
         let (g, other) = forest(&json!({"a": 2, "new": 3}));
+        let mut cache = PathCache::default();
+        let top = cache.prefix("");
         let mut more = vec![];
         flatten(
             g.get(other),
-            &mut buf,
+            top,
+            &mut cache,
             &mut read_only,
-            &Ignored::default(),
+            &ignored,
             None,
             &mut more,
         );
         assert_eq!(more.len(), 1);
-        let names: Vec<&str> = out.iter().map(|(p, _)| table.name(*p)).collect();
-        assert_eq!(
-            names,
-            ["a", "vendor.name", "vendor.address.city", "codes", "items"]
-        );
     }
 
     #[test]

@@ -574,6 +574,18 @@ impl<'f> Json<'f> {
             .map(move |c| (&*forest.keys[c.node().key as usize], c))
     }
 
+    /// [`Self::entries`] with the forest's id of each key.
+    pub fn entries_with_key_ids(self) -> impl Iterator<Item = (u32, &'f str, Json<'f>)> + 'f {
+        let is_object = self.node().tag == Tag::Object;
+        let forest = self.forest;
+        self.children()
+            .take(if is_object { usize::MAX } else { 0 })
+            .map(move |c| {
+                let key = c.node().key;
+                (key, &*forest.keys[key as usize], c)
+            })
+    }
+
     /// The member `key` of an object.
     pub fn get(self, key: &str) -> Option<Json<'f>> {
         self.entries().find(|(k, _)| *k == key).map(|(_, v)| v)
