@@ -12,11 +12,13 @@ use std::borrow::Cow;
 
 /// Absent values, prepared once: trimmed and lowercased (SPEC §1.4).
 #[derive(Debug, Clone)]
-pub struct AbsentValues(Vec<String>);
+pub struct AbsentValues(Vec<String>, bool);
 
 impl AbsentValues {
     pub fn new(values: &[String]) -> Self {
-        AbsentValues(values.iter().map(|v| v.trim().to_lowercase()).collect())
+        let values: Vec<String> = values.iter().map(|v| v.trim().to_lowercase()).collect();
+        let all_ascii = values.iter().all(|v| v.is_ascii());
+        AbsentValues(values, all_ascii)
     }
 
     /// A value is absent when it is missing (`None`), `null`, an empty
@@ -49,6 +51,11 @@ impl AbsentValues {
         let t = s.trim();
         if t.is_ascii() {
             self.0.iter().any(|a| a.eq_ignore_ascii_case(t))
+        } else if self.1 && t.chars().any(|c| !c.is_ascii() && c != KELVIN_SIGN) {
+            // The lowercase of a non-ASCII character other than the Kelvin
+            // sign holds a non-ASCII character (a test checks every
+            // character), so it cannot equal an ASCII absent value.
+            false
         } else if t.contains('Σ') {
             // Only `str::to_lowercase` knows the final form of sigma.
             let lower = t.to_lowercase();
@@ -62,6 +69,9 @@ impl AbsentValues {
         }
     }
 }
+
+/// U+212A, the one non-ASCII character whose lowercase is ASCII (`k`).
+const KELVIN_SIGN: char = '\u{212A}';
 
 /// The text of a value for string comparison: a string as it is, anything
 /// else as its JSON text (SPEC §2.2).
@@ -466,6 +476,21 @@ mod tests {
         assert!(a.is_absent_str("\u{212A}ELVIN"));
         assert!(a.is_absent_str("\u{130}X"));
         assert!(!a.is_absent_str("\u{130}Y"));
+    }
+
+    #[test]
+    fn only_the_kelvin_sign_lowercases_to_ascii() {
+        let to_ascii: Vec<char> = (0..=char::MAX as u32)
+            .filter_map(char::from_u32)
+            .filter(|c| !c.is_ascii() && c.to_lowercase().all(|l| l.is_ascii()))
+            .collect();
+        assert_eq!(to_ascii, [KELVIN_SIGN]);
+        let a = AbsentValues::new(&["NOT_FOUND".into()]);
+        assert!(a.is_absent_str("NOT_FOUND"));
+        assert!(!a.is_absent_str("NOT_FOUNDé"));
+        let kelvin = AbsentValues::new(&["kelvin".into()]);
+        assert!(kelvin.is_absent_str("\u{212A}ELVIN"));
+        assert!(!kelvin.is_absent_str("\u{212A}ELVİN"));
     }
 
     #[test]

@@ -109,6 +109,15 @@ impl Forest {
         Json { forest: self, id }
     }
 
+    /// Makes room for the values of about `json_len` bytes of JSON text,
+    /// so that building copies nothing while the vectors grow. Generous:
+    /// pages never written are never resident, and [`Self::shrink`]
+    /// returns the rest.
+    pub fn reserve_for(&mut self, json_len: usize) {
+        self.nodes.reserve(json_len / 8);
+        self.text.reserve(json_len);
+    }
+
     /// Frees what building needed (the key index, spare capacity).
     pub fn shrink(&mut self) {
         self.stack = Vec::new();

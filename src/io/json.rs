@@ -188,6 +188,7 @@ pub(crate) fn parse_jsonl_records(file_name: &str, text: &str) -> Result<RecordF
 /// values (parsed by `serde_json`), NFC strings and keys.
 pub(crate) fn jsonl_docs(file_name: &str, text: &str) -> Option<DocFile> {
     let mut file = DocFile::new(file_name);
+    file.forest.reserve_for(text.len());
     for (i, line) in text.split('\n').enumerate() {
         if line.trim().is_empty() {
             continue;
