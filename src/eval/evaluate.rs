@@ -222,39 +222,19 @@ impl<'c> Paths<'c> {
         info
     }
 
-    /// The top-level leaves of a record (`root`), interning their paths,
-    /// into `self.raw`, sorted by path with each path once (the first).
-    fn flatten_top(&mut self, forest: &Forest, root: NodeId, cache: &mut PathCache) {
-        let mut out = Vec::new();
-        let scheme = &self.scheme;
-        let skip = |k: &str| !scheme.is_evaluated(k);
-        let top = cache.prefix("");
-        flatten(
-            forest.get(root),
-            top,
-            cache,
-            &mut self.table,
-            &self.ignored,
-            Some(&skip),
-            &mut out,
-        );
-        self.raw.clear();
-        self.raw.extend(out.iter().map(|&(p, v)| (p, v.id())));
-        self.raw.sort_by_key(|&(p, _)| p);
-        self.raw.dedup_by_key(|&mut (p, _)| p);
-    }
-
     /// First pass over a record: notes its top-level paths, their presence
     /// and, for a present value, the kind it suggests when none is known
     /// yet. `source` is `None` for the truth, `Some(m)` for model `m`.
+    /// Adds to `lists` the record's arrays holding an object (sorted by
+    /// path, each path once): the item lists, once kinds are final.
     fn note_top(
         &mut self,
         forest: &Forest,
         root: NodeId,
         source: Option<usize>,
         cache: &mut PathCache,
+        lists: &mut Vec<(PathId, NodeId)>,
     ) {
-        // Noted in flattening order, as kinds are first come, first served.
         let mut out = Vec::new();
         let scheme = &self.scheme;
         let skip = |k: &str| !scheme.is_evaluated(k);
@@ -268,28 +248,36 @@ impl<'c> Paths<'c> {
             Some(&skip),
             &mut out,
         );
-        for (id, value) in out {
+        // Noted in flattening order, as kinds are first come, first served.
+        for &(id, value) in &out {
             let present = !self.comparer.is_absent_json(Some(value));
             let info = self.note(id, source, present);
             if info.kind.is_none() && present {
                 info.kind = kind_of_value(value);
             }
         }
+        self.raw.clear();
+        self.raw.extend(out.iter().map(|&(p, v)| (p, v.id())));
+        self.raw.sort_by_key(|&(p, _)| p);
+        self.raw.dedup_by_key(|&mut (p, _)| p);
+        lists.extend(
+            self.raw
+                .iter()
+                .filter(|&&(_, v)| forest.get(v).elements().any(Json::is_object)),
+        );
     }
 
     /// Second pass, once kinds are final: notes the item fields of the
-    /// record's item lists (its top-level paths are noted already).
+    /// item lists among `lists` (from [`Self::note_top`], same forest).
     fn note_items(
         &mut self,
         forest: &Forest,
-        root: NodeId,
+        lists: &[(PathId, NodeId)],
         source: Option<usize>,
         cache: &mut PathCache,
     ) {
-        self.flatten_top(forest, root, cache);
-        let raw = std::mem::take(&mut self.raw);
         let mut out = Vec::new();
-        for &(list, value) in &raw {
+        for &(list, value) in lists {
             if self.info[list].kind != Some(Kind::Items) {
                 continue;
             }
@@ -319,7 +307,6 @@ impl<'c> Paths<'c> {
             buf.clear();
             self.buf = buf;
         }
-        self.raw = raw;
     }
 
     /// Marks paths that have other paths beneath them.
@@ -620,22 +607,20 @@ fn evaluate_docs(
     let (truth_cache, model_caches) = caches.split_at_mut(1);
     let truth_cache = &mut truth_cache[0];
     // The truth's present values decide kinds before any prediction's.
+    let mut truth_lists = Vec::new();
     for d in &truth.documents {
-        paths.note_top(&truth.forest, d.root, None, truth_cache);
+        paths.note_top(&truth.forest, d.root, None, truth_cache, &mut truth_lists);
     }
+    let mut model_lists = vec![Vec::new(); inputs.len()];
     for (m, ((_, _, preds), cache)) in inputs.iter().zip(model_caches.iter_mut()).enumerate() {
         for root in pred_roots(preds) {
-            paths.note_top(&preds.forest, root, Some(m), cache);
+            paths.note_top(&preds.forest, root, Some(m), cache, &mut model_lists[m]);
         }
     }
-    // Kinds are final: item fields.
-    for d in &truth.documents {
-        paths.note_items(&truth.forest, d.root, None, truth_cache);
-    }
+    // Kinds are final: item fields, in the same order.
+    paths.note_items(&truth.forest, &truth_lists, None, truth_cache);
     for (m, ((_, _, preds), cache)) in inputs.iter().zip(model_caches.iter_mut()).enumerate() {
-        for root in pred_roots(preds) {
-            paths.note_items(&preds.forest, root, Some(m), cache);
-        }
+        paths.note_items(&preds.forest, &model_lists[m], Some(m), cache);
     }
     paths.mark_parents();
     paths.fix_types();

@@ -50,6 +50,10 @@ impl js::Json for ForestJson {
     type PreparedKey = String;
     type StringBuffer = Forest;
 
+    // A member lookup is a scan of the object's members, so a pass over
+    // the members beats lookups for any object of a record's size.
+    const KEYS_PER_LOOKUP: usize = 64;
+
     fn prepare_key(key: &str) -> String {
         key.to_owned()
     }
