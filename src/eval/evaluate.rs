@@ -13,7 +13,7 @@
 //! one document's work; a model's forest is dropped once it is evaluated.
 
 use crate::error::{Error, ErrorKind};
-use crate::eval::compare::{Comparer, SchemaHint, ValueType};
+use crate::eval::compare::{Comparer, SchemaHint, Side, ValueType};
 use crate::eval::config::{Config, MacroF1};
 use crate::eval::counts::{
     abstention_rate, document_scores, hallucination_rate, harmonic, mean, partial_scores, ratio,
@@ -119,6 +119,8 @@ struct FlatDoc<'a> {
     /// Items: range in `item_leaves` and number of present fields.
     items: Vec<(Range<usize>, usize)>,
     item_leaves: Vec<Leaf<'a>>,
+    /// How each item leaf is compared when it is the truth side.
+    item_types: Vec<ValueType>,
     /// Normalised texts of the leaves.
     text: String,
     /// Scratch space for flattening.
@@ -133,6 +135,7 @@ impl<'a> FlatDoc<'a> {
         self.lists.clear();
         self.items.clear();
         self.item_leaves.clear();
+        self.item_types.clear();
         self.text.clear();
         self.path.clear();
         self.raw.clear();
@@ -147,17 +150,33 @@ impl<'a> FlatDoc<'a> {
     }
 
     /// The items of list `list` (none when the document has no such list).
-    fn items(&self, list: PathId) -> impl ExactSizeIterator<Item = Item<'_, 'a>> + '_ {
+    /// The items of list `list` (none when the document has no such list);
+    /// `sides` are [`Self::item_sides`].
+    fn items<'s>(
+        &'s self,
+        list: PathId,
+        sides: &'s [Option<Side<'s>>],
+    ) -> impl ExactSizeIterator<Item = Item<'s, 'a>> + 's {
         let range = self
             .lists
             .iter()
             .find(|(p, _)| *p == list)
             .map_or(0..0, |(_, r)| r.clone());
-        self.items[range].iter().map(|(r, present)| Item {
+        self.items[range].iter().map(move |(r, present)| Item {
             fields: &self.item_leaves[r.clone()],
+            sides: sides.get(r.clone()).unwrap_or_default(),
+            types: &self.item_types[r.clone()],
             present: *present,
             text: &self.text,
         })
+    }
+
+    /// Every item leaf as a side of a comparison (`None` when absent).
+    fn item_sides(&self) -> Vec<Option<Side<'_>>> {
+        self.item_leaves
+            .iter()
+            .map(|l| l.side(&self.text))
+            .collect()
     }
 }
 
@@ -417,6 +436,8 @@ impl<'c> Paths<'c> {
                     if leaf.present {
                         prepare(comparer, &mut leaf, &mut doc.text);
                     }
+                    doc.item_types
+                        .push(self.value_type(leaf.path, Some(leaf.value)));
                     doc.item_leaves.push(leaf);
                 }
                 doc.items.push((start..doc.item_leaves.len(), present));
@@ -886,7 +907,6 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         let comparer = paths.comparer;
         let config = comparer.config;
         let details = self.rec.details;
-        let ty_of = |id: PathId, t: Json<'_>| paths.value_type(id, Some(t));
         let mut counts = Counts::default();
         let mut tally = ItemTally::default();
         let mut field_details = Vec::new();
@@ -944,12 +964,13 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                         .iter()
                         .find(|(l, _)| *l == id)
                         .map_or(&[][..], |(_, f)| f.as_slice());
-                    let ti: Vec<Item<'_, '_>> = truth.items(id).collect();
-                    let pi: Vec<Item<'_, '_>> = pred.items(id).collect();
+                    let (t_sides, p_sides) = (truth.item_sides(), pred.item_sides());
+                    let ti: Vec<Item<'_, '_>> = truth.items(id, &t_sides).collect();
+                    let pi: Vec<Item<'_, '_>> = pred.items(id, &p_sides).collect();
                     grid.reset(ti.len(), pi.len());
                     for t in &ti {
                         for p in &pi {
-                            grid.values.push(item_f1(comparer, &ty_of, t, p));
+                            grid.values.push(item_f1(comparer, t, p));
                         }
                     }
                     let matches = match_items(grid);

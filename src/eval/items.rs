@@ -8,15 +8,18 @@ use crate::eval::compare::{Comparer, Side, ValueType};
 use crate::eval::counts::{harmonic, ratio};
 pub use crate::eval::paths::Leaf;
 use crate::eval::paths::PathId;
-use crate::eval::tree::Json;
 use pathfinding::kuhn_munkres::kuhn_munkres;
 use pathfinding::matrix::Matrix;
 
 /// One item of an item list: its fields, sorted by path with each path
-/// once, and the buffer holding their normalised texts.
+/// once, each as a side of a comparison (`None` when absent) and with its
+/// comparison type when it is the truth side, and the buffer holding their
+/// normalised texts.
 #[derive(Debug, Clone, Copy)]
 pub struct Item<'d, 'a> {
     pub fields: &'d [Leaf<'a>],
+    pub sides: &'d [Option<Side<'d>>],
+    pub types: &'d [ValueType],
     /// Number of present fields.
     pub present: usize,
     pub text: &'d str,
@@ -49,14 +52,8 @@ pub fn sort_fields(fields: &mut Vec<Leaf<'_>>) -> usize {
 /// correct = fields present in both that match exactly (partial is not
 /// correct); precision = correct / fields present in p; recall = correct /
 /// fields present in t (`zero_division` for a side with no present field);
-/// item_f1 = harmonic mean. `value_type` says how a path is compared given
-/// its truth value.
-pub fn item_f1(
-    comparer: &Comparer<'_>,
-    value_type: &dyn Fn(PathId, Json<'_>) -> ValueType,
-    t: &Item<'_, '_>,
-    p: &Item<'_, '_>,
-) -> f64 {
+/// item_f1 = harmonic mean. A field is compared by its type in `t`.
+pub fn item_f1(comparer: &Comparer<'_>, t: &Item<'_, '_>, p: &Item<'_, '_>) -> f64 {
     let mut correct = 0usize;
     let (mut i, mut j) = (0, 0);
     while i < t.fields.len() && j < p.fields.len() {
@@ -65,9 +62,9 @@ pub fn item_f1(
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
-                if let (Some(sa), Some(sb)) = (t.side(a), p.side(b)) {
-                    let ty = value_type(a.path, a.value);
-                    if comparer.is_exact(ty, &sa, &sb) {
+                if let (Some(Some(sa)), Some(Some(sb))) = (t.sides.get(i), p.sides.get(j)) {
+                    let ty = t.types.get(i).copied().unwrap_or(ValueType::String);
+                    if comparer.is_exact(ty, sa, sb) {
                         correct += 1;
                     }
                 }
