@@ -9,8 +9,9 @@
 use crate::eval::model::{DocFile, DocRecord};
 use crate::eval::nfc::nfc_map;
 use crate::eval::tree::{Forest, Json, NodeId};
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Keys skipped at the top level of every record (SPEC §1.2).
 pub const METADATA_KEYS: [&str; 4] = ["cost", "latency", "usage", "model"];
@@ -147,7 +148,7 @@ pub fn read_truth(file: DocFile, id_field: Option<&str>, warnings: &mut Vec<Stri
             ID_CANDIDATES.join(", ")
         ));
     }
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
     let mut documents = Vec::with_capacity(file.records.len());
     let mut top_level_keys = HashSet::new();
     let mut missing_ids = Vec::new();
@@ -252,7 +253,7 @@ pub fn read_predictions(
         records,
     } = file;
     let mut docs: Vec<PredDocument> = Vec::with_capacity(records.len());
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
     let mut duplicates = Vec::new();
     let mut fallback_ids = 0usize;
     let mut unparsed = Vec::new();
@@ -292,13 +293,14 @@ pub fn read_predictions(
             Some(content) => Some(content),
             None => raw_output_text(fields, id_field, &truth.top_level_keys),
         };
-        let parsed = raw_text.map(parse_model_output);
-        let root = match parsed {
-            // Only beyond 4 GiB of text can the object not be added.
-            Some(Some(map)) => forest.add_map(&map).ok(),
-            Some(None) => {
-                unparsed.push(format!("{id:?}"));
-                None
+        let raw_text = raw_text.map(str::to_owned);
+        let root = match raw_text {
+            Some(text) => {
+                let parsed = parse_model_output_into(&mut forest, &text);
+                if parsed.is_none() {
+                    unparsed.push(format!("{id:?}"));
+                }
+                parsed
             }
             None => Some(r.root),
         };
@@ -329,7 +331,7 @@ pub fn read_predictions(
         ));
     }
 
-    let truth_ids: HashMap<&str, usize> = truth
+    let truth_ids: FxHashMap<&str, usize> = truth
         .documents
         .iter()
         .enumerate()
@@ -347,7 +349,7 @@ pub fn read_predictions(
             }
         }
     } else {
-        let mut stripped: HashMap<&str, usize> = HashMap::new();
+        let mut stripped: FxHashMap<&str, usize> = FxHashMap::default();
         for (i, t) in truth.documents.iter().enumerate() {
             stripped.entry(strip_extension(&t.id)).or_insert(i);
         }
@@ -465,6 +467,19 @@ pub fn parse_model_output(text: &str) -> Option<Map<String, Value>> {
         }
         _ => None,
     }
+}
+
+/// [`parse_model_output`] straight into `forest`: the object's node, or
+/// `None` when nothing parses to an object (or, beyond 4 GiB of text,
+/// the forest is full). The forest's parser is serde_json's, with the
+/// same NFC rules, so the object is the one `parse_model_output` returns.
+fn parse_model_output_into(forest: &mut Forest, text: &str) -> Option<NodeId> {
+    let unfenced = strip_code_fence(text);
+    let root = match forest.parse_record(unfenced.trim()) {
+        Ok(root) => root,
+        Err(_) => forest.parse_record(first_balanced_object(text)?).ok()?,
+    };
+    forest.get(root).is_object().then_some(root)
 }
 
 /// The inside of the first Markdown code fence (```` ```json … ``` ````),
@@ -679,6 +694,29 @@ mod tests {
         assert_eq!(pred(&preds, &truth, 0).unwrap()["total"], 5);
         // The id field and the metadata keys are not among the fields.
         assert_eq!(pred(&preds, &truth, 0).unwrap(), json!({"total": 5}));
+    }
+
+    #[test]
+    fn model_output_parsed_into_a_forest_is_the_same() {
+        for text in [
+            "{\"a\":1}",
+            "```\n{\"a\":1}\n```",
+            "```json\n{\"a\": [1, {\"b\": \"x\"}]}\n``` trailing",
+            "Here: {\"a\": {\"b\": 2}} done {\"c\":3}",
+            "[1,2]",
+            "{unbalanced",
+            "",
+            "null",
+            "{\"e\\u0301\": \"cafe\\u0301\", \"é\": 2, \"a\": 1, \"a\": 3}",
+            "text {\"a\": \"}\"} more",
+            "{\"a\": 1e400}",
+        ] {
+            let mut forest = Forest::default();
+            let via_forest =
+                parse_model_output_into(&mut forest, text).map(|root| forest.get(root).to_value());
+            let via_value = parse_model_output(text).map(Value::Object);
+            assert_eq!(via_forest, via_value, "{text:?}");
+        }
     }
 
     #[test]
