@@ -438,6 +438,69 @@ impl<'de> Visitor<'de> for KeySeed<'_> {
     }
 }
 
+/// `n` in decimal digits.
+fn push_decimal(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| char::from(d)));
+}
+
+/// The children of an array or object, in order.
+#[derive(Debug, Clone)]
+pub struct Children<'f> {
+    forest: &'f Forest,
+    next: u32,
+    end: u32,
+}
+
+impl<'f> Iterator for Children<'f> {
+    type Item = Json<'f>;
+
+    fn next(&mut self) -> Option<Json<'f>> {
+        (self.next < self.end).then(|| {
+            let id = self.next;
+            self.next += 1;
+            Json {
+                forest: self.forest,
+                id,
+            }
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = (self.end - self.next) as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Children<'_> {}
+
+/// The members of an object, in order: key and value.
+#[derive(Debug, Clone)]
+pub struct Entries<'f>(Children<'f>);
+
+impl<'f> Iterator for Entries<'f> {
+    type Item = (&'f str, Json<'f>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let child = self.0.next()?;
+        let key = child.forest.keys.get(child.node().key as usize)?;
+        Some((&**key, child))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
 /// The JSON type of a value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JsonType {
@@ -540,20 +603,30 @@ impl<'f> Json<'f> {
     }
 
     /// The children of an array or object (none for a scalar).
-    fn children(self) -> impl ExactSizeIterator<Item = Json<'f>> + 'f {
+    fn children(self) -> Children<'f> {
         let n = self.node();
-        let forest = self.forest;
-        let range = match n.tag {
-            Tag::Array | Tag::Object => n.a..n.a + n.b,
-            _ => 0..0,
+        let (next, end) = match n.tag {
+            Tag::Array | Tag::Object => (n.a, n.a + n.b),
+            _ => (0, 0),
         };
-        range.map(move |id| Json { forest, id })
+        Children {
+            forest: self.forest,
+            next,
+            end,
+        }
     }
 
     /// The elements of an array (none for anything else).
-    pub fn elements(self) -> impl ExactSizeIterator<Item = Json<'f>> + 'f {
-        let is_array = self.node().tag == Tag::Array;
-        self.children().take(if is_array { usize::MAX } else { 0 })
+    pub fn elements(self) -> Children<'f> {
+        if self.node().tag == Tag::Array {
+            self.children()
+        } else {
+            Children {
+                forest: self.forest,
+                next: 0,
+                end: 0,
+            }
+        }
     }
 
     /// The number of elements of an array, or members of an object.
@@ -575,12 +648,16 @@ impl<'f> Json<'f> {
     }
 
     /// The members of an object, in order (none for anything else).
-    pub fn entries(self) -> impl Iterator<Item = (&'f str, Json<'f>)> + 'f {
-        let is_object = self.node().tag == Tag::Object;
-        let forest = self.forest;
-        self.children()
-            .take(if is_object { usize::MAX } else { 0 })
-            .map(move |c| (&*forest.keys[c.node().key as usize], c))
+    pub fn entries(self) -> Entries<'f> {
+        if self.node().tag == Tag::Object {
+            Entries(self.children())
+        } else {
+            Entries(Children {
+                forest: self.forest,
+                next: 0,
+                end: 0,
+            })
+        }
     }
 
     /// [`Self::entries`] with the forest's id of each key.
@@ -657,7 +734,16 @@ impl<'f> Json<'f> {
             Tag::Null => out.push_str("null"),
             Tag::True => out.push_str("true"),
             Tag::False => out.push_str("false"),
-            Tag::PosInt | Tag::NegInt | Tag::Float => {
+            // Integers as `Display` writes them, without its machinery.
+            Tag::PosInt => push_decimal(out, self.node().bits64()),
+            Tag::NegInt => {
+                let v = self.node().bits64() as i64;
+                if v < 0 {
+                    out.push('-');
+                }
+                push_decimal(out, v.unsigned_abs());
+            }
+            Tag::Float => {
                 if let Some(n) = self.as_number() {
                     let _ = write!(out, "{n}");
                 }
@@ -733,6 +819,33 @@ mod tests {
         assert!(f.parse_record(r#"{"a": 1} x"#).is_err());
         let id = f.parse_record(r#"{"b": 2}"#).unwrap();
         assert_eq!(f.get(id).to_value(), json!({"b": 2}));
+    }
+
+    #[test]
+    fn numbers_are_written_as_serde_json_writes_them() {
+        for text in [
+            "0",
+            "7",
+            "-1",
+            "-0",
+            "10",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "1.0",
+            "-0.0",
+            "1e300",
+            "0.1",
+            "-12.5",
+            "123456789012345678901234567890",
+        ] {
+            let want: Value = serde_json::from_str(text).unwrap();
+            let mut f = Forest::default();
+            let id = f.parse_record(text).unwrap();
+            let mut out = String::new();
+            f.get(id).write_text(&mut out);
+            assert_eq!(out, want.to_string(), "{text}");
+            assert_eq!(f.get(id).text(), want.to_string(), "{text}");
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! the metadata keys): [`Payload`] leaves them out without copying.
 //! Pure; depends on `jsonschema`, `tree`.
 
-use crate::eval::tree::{Forest, Json, JsonType, NodeId};
+use crate::eval::tree::{Children, Entries, Forest, Json, JsonType, NodeId};
 use jsonschema::json::{self as js, NodeIdentity};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -135,7 +135,7 @@ impl<'a> js::Node<'a, ForestJson> for Payload<'a> {
 impl<'a> js::Object<'a, ForestJson> for Payload<'a> {
     type Node = Payload<'a>;
     type MemberName = &'a str;
-    type MembersIter = Box<dyn Iterator<Item = (&'a str, Payload<'a>)> + 'a>;
+    type MembersIter = Members<'a>;
 
     fn len(&self) -> usize {
         match self.skip {
@@ -151,27 +151,43 @@ impl<'a> js::Object<'a, ForestJson> for Payload<'a> {
         self.json.get(key).map(Payload::child)
     }
 
-    fn members(&self) -> Self::MembersIter {
-        let this = *self;
-        Box::new(
-            self.json
-                .entries()
-                .filter(move |(k, _)| this.kept(k))
-                .map(|(k, v)| (k, Payload::child(v))),
-        )
+    fn members(&self) -> Members<'a> {
+        Members {
+            entries: self.json.entries(),
+            skip: self.skip,
+        }
     }
 }
 
 impl<'a> js::Array<'a, ForestJson> for Payload<'a> {
     type Node = Payload<'a>;
-    type ElementsIter = Box<dyn Iterator<Item = Payload<'a>> + 'a>;
+    type ElementsIter = std::iter::Map<Children<'a>, fn(Json<'a>) -> Payload<'a>>;
 
     fn len(&self) -> usize {
         self.json.len()
     }
 
     fn elements(&self) -> Self::ElementsIter {
-        Box::new(self.json.elements().map(Payload::child))
+        self.json
+            .elements()
+            .map(Payload::child as fn(Json<'a>) -> Payload<'a>)
+    }
+}
+
+/// The members of a payload's object, the skipped ones left out.
+pub struct Members<'a> {
+    entries: Entries<'a>,
+    skip: Option<Skip<'a>>,
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = (&'a str, Payload<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let skip = self.skip;
+        self.entries
+            .find(|(k, _)| skip.is_none_or(|skip| !skip(k)))
+            .map(|(k, v)| (k, Payload::child(v)))
     }
 }
 
