@@ -66,7 +66,7 @@ struct EvalArgs {
     #[arg(long = "cost", value_name = "NAME=VALUE")]
     costs: Vec<String>,
 
-    /// Output format: json (the full report), markdown, latex (model tables), csv (per-field table).
+    /// Output format: json (the full report), markdown, latex (model tables), csv (per-field table), html (the whole report as one self-contained page, no scripts, prints well).
     #[arg(long, value_name = "FORMAT", default_value = "json")]
     format: String,
 

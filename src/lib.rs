@@ -14,7 +14,11 @@
 //! * [`eval`] is the pure core: no I/O, no web, no plotting. Give it the
 //!   records, an optional JSON Schema and a [`eval::Config`]; it returns an
 //!   [`eval::Report`] whose JSON form is the contract of SPEC §5.
-//! * [`export`] renders a report as JSON, Markdown, LaTeX or CSV.
+//! * [`export`] renders a report as JSON, Markdown, LaTeX, CSV or one
+//!   self-contained HTML page (no script, nothing loaded from elsewhere).
+//! * [`charts`] renders a report as standalone SVG figures for papers
+//!   (scores, outcomes, per-field F1, value counts, CER, line items), each
+//!   with a caption naming the metric and the average.
 //! * [`synth`] generates realistic synthetic data — invoices, the
 //!   predictions of three contrasting model profiles, a schema — from a seed,
 //!   for benchmarks, tests and demos. Pure: it returns strings.
@@ -34,12 +38,16 @@
 //! assert_eq!(report.models[0].micro.f1, 1.0);
 //! ```
 
+#[cfg(target_arch = "wasm32")]
+pub mod app;
+pub mod charts;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod error;
 pub mod eval;
 pub mod export;
 pub mod io;
+pub mod session;
 pub mod synth;
 
 pub use error::{Error, ErrorKind};

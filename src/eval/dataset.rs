@@ -63,6 +63,19 @@ pub struct PredDocument {
     /// the object parsed from its raw output); `None` when the model's raw
     /// output did not parse to a JSON object (SPEC §1.3).
     pub root: Option<NodeId>,
+    /// A top-level key of the record that is not evaluated: the id key
+    /// found by the fallback of SPEC §1.2 when the record is its own
+    /// payload (the key an id came from is never a field).
+    pub skip: Option<&'static str>,
+}
+
+impl PredDocument {
+    /// Whether a top-level key of this prediction is evaluated under
+    /// `scheme` (SPEC §1.2): not the id field, not metadata, not the
+    /// fallback id key.
+    pub fn is_evaluated(&self, scheme: &IdScheme, key: &str) -> bool {
+        scheme.is_evaluated(key) && Some(key) != self.skip
+    }
 }
 
 /// The ground truth, ready to evaluate.
@@ -101,8 +114,9 @@ impl Predictions {
     /// The evaluated fields of the prediction for truth document `d`, as a
     /// `serde_json` object (`None` when there is none or it did not parse).
     pub fn fields_value(&self, d: usize, scheme: &IdScheme) -> Option<Value> {
-        let root = self.by_truth.get(d)?.as_ref()?.root?;
-        let skip = |k: &str| !scheme.is_evaluated(k);
+        let doc = self.by_truth.get(d)?.as_ref()?;
+        let root = doc.root?;
+        let skip = |k: &str| !doc.is_evaluated(scheme, k);
         Some(self.forest.get(root).to_value_without(&skip))
     }
 }
@@ -264,6 +278,8 @@ pub fn read_predictions(
             cost = Some(cost.unwrap_or(0.0) + c);
         }
         let batch = batch_content(fields);
+        // The key a fallback id came from is not evaluated either.
+        let mut fallback_key: Option<&'static str> = None;
         let id = if let Some(key) = &r.key {
             key.clone()
         } else if batch.is_some() {
@@ -275,11 +291,12 @@ pub fn read_predictions(
             position_id(r.index)
         } else if let Some(id) = id_field.and_then(|f| fields.get(f)).and_then(id_text) {
             id
-        } else if let Some(id) = ID_CANDIDATES
+        } else if let Some((key, id)) = ID_CANDIDATES
             .iter()
-            .find_map(|c| fields.get(c).and_then(id_text))
+            .find_map(|c| fields.get(c).and_then(id_text).map(|id| (*c, id)))
         {
             fallback_ids += 1;
+            fallback_key = Some(key);
             id
         } else {
             fallback_ids += 1;
@@ -291,20 +308,20 @@ pub fn read_predictions(
         }
         let raw_text = match batch {
             Some(content) => Some(content),
-            None => raw_output_text(fields, id_field, &truth.top_level_keys),
+            None => raw_output_text(fields, id_field, fallback_key, &truth.top_level_keys),
         };
         let raw_text = raw_text.map(str::to_owned);
-        let root = match raw_text {
+        let (root, skip) = match raw_text {
             Some(text) => {
                 let parsed = parse_model_output_into(&mut forest, &text);
                 if parsed.is_none() {
                     unparsed.push(format!("{id:?}"));
                 }
-                parsed
+                (parsed, None)
             }
-            None => Some(r.root),
+            None => (Some(r.root), fallback_key),
         };
-        docs.push(PredDocument { id, root });
+        docs.push(PredDocument { id, root, skip });
     }
     forest.shrink();
     if fallback_ids > 0 {
@@ -404,11 +421,12 @@ pub fn read_predictions(
 fn raw_output_text<'r>(
     fields: Json<'r>,
     id_field: Option<&str>,
+    fallback_key: Option<&str>,
     truth_keys: &HashSet<String>,
 ) -> Option<&'r str> {
-    let mut rest = fields
-        .entries()
-        .filter(|(k, _)| Some(*k) != id_field && !METADATA_KEYS.contains(k));
+    let mut rest = fields.entries().filter(|(k, _)| {
+        Some(*k) != id_field && Some(*k) != fallback_key && !METADATA_KEYS.contains(k)
+    });
     let (key, value) = rest.next()?;
     if rest.next().is_some() || !RAW_OUTPUT_KEYS.contains(&key) || truth_keys.contains(key) {
         return None;
@@ -454,19 +472,16 @@ fn batch_content(fields: Json<'_>) -> Option<&str> {
 /// assert!(parse_model_output("no json here").is_none());
 /// ```
 pub fn parse_model_output(text: &str) -> Option<Map<String, Value>> {
-    let unfenced = strip_code_fence(text);
-    let parsed = serde_json::from_str::<Value>(unfenced.trim())
-        .ok()
-        .or_else(|| {
-            first_balanced_object(text).and_then(|b| serde_json::from_str::<Value>(b).ok())
-        });
-    match parsed {
-        Some(Value::Object(mut map)) => {
-            nfc_map(&mut map);
-            Some(map)
-        }
+    let as_object = |t: &str| match serde_json::from_str::<Value>(t) {
+        Ok(Value::Object(map)) => Some(map),
         _ => None,
-    }
+    };
+    // A payload must be an object: text that parses to anything else counts
+    // as a failure, and the first balanced block is tried.
+    let mut map = as_object(strip_code_fence(text).trim())
+        .or_else(|| first_balanced_object(text).and_then(as_object))?;
+    nfc_map(&mut map);
+    Some(map)
 }
 
 /// [`parse_model_output`] straight into `forest`: the object's node, or
@@ -474,12 +489,15 @@ pub fn parse_model_output(text: &str) -> Option<Map<String, Value>> {
 /// the forest is full). The forest's parser is serde_json's, with the
 /// same NFC rules, so the object is the one `parse_model_output` returns.
 fn parse_model_output_into(forest: &mut Forest, text: &str) -> Option<NodeId> {
+    // A payload must be an object: text that parses to anything else counts
+    // as a failure, and the first balanced block is tried (the nodes of the
+    // failed parse stay in the forest, unreferenced).
     let unfenced = strip_code_fence(text);
-    let root = match forest.parse_record(unfenced.trim()) {
-        Ok(root) => root,
-        Err(_) => forest.parse_record(first_balanced_object(text)?).ok()?,
+    let as_object = |forest: &mut Forest, t: &str| {
+        let root = forest.parse_record(t).ok()?;
+        forest.get(root).is_object().then_some(root)
     };
-    forest.get(root).is_object().then_some(root)
+    as_object(forest, unfenced.trim()).or_else(|| as_object(forest, first_balanced_object(text)?))
 }
 
 /// The inside of the first Markdown code fence (```` ```json … ``` ````),
@@ -631,6 +649,27 @@ mod tests {
     }
 
     #[test]
+    fn a_fallback_id_key_is_not_a_field() {
+        let t = file("t.json", vec![json!({"filename": "a.png", "x": 1})]);
+        let p = file(
+            "p.json",
+            vec![
+                json!({"id": "a.png", "x": 1}),
+                json!({"doc_id": "b", "output": "{\"x\": 2}"}),
+            ],
+        );
+        let mut w = vec![];
+        let truth = read_truth(t, None, &mut w);
+        let preds = read_predictions("m", p, &truth, &mut w);
+        assert_eq!(pred(&preds, &truth, 0), Some(json!({"x": 1})));
+        assert!(
+            w.iter()
+                .any(|m| m.contains("2 record(s) have no `filename` field")),
+            "{w:?}"
+        );
+    }
+
+    #[test]
     fn strip_extension_rules() {
         assert_eq!(strip_extension("doc_001.jpg"), "doc_001");
         assert_eq!(strip_extension("a.b.PDF"), "a.b");
@@ -704,6 +743,8 @@ mod tests {
             "```json\n{\"a\": [1, {\"b\": \"x\"}]}\n``` trailing",
             "Here: {\"a\": {\"b\": 2}} done {\"c\":3}",
             "[1,2]",
+            "[{\"a\": 1}]",
+            "```json\n[{\"a\": 2}]\n```",
             "{unbalanced",
             "",
             "null",
@@ -728,6 +769,7 @@ mod tests {
             2
         );
         assert!(parse_model_output("[1,2]").is_none());
+        assert_eq!(parse_model_output("[{\"a\": 1}]").unwrap()["a"], 1);
         assert!(parse_model_output("{unbalanced").is_none());
         assert!(parse_model_output("").is_none());
         let m = parse_model_output("{\"e\\u0301\": \"cafe\\u0301\"}").unwrap();

@@ -19,7 +19,7 @@ use crate::eval::counts::{
     abstention_rate, document_scores, hallucination_rate, harmonic, mean, partial_scores, ratio,
     strict_scores,
 };
-use crate::eval::dataset::{read_predictions, read_truth, IdScheme, Predictions};
+use crate::eval::dataset::{read_predictions, read_truth, IdScheme, PredDocument, Predictions};
 use crate::eval::distance::CerCount;
 use crate::eval::items::{item_f1, match_items, sort_fields, F1Grid, Item};
 use crate::eval::model::{DocFile, RecordFile};
@@ -253,10 +253,11 @@ impl<'c> Paths<'c> {
         source: Option<usize>,
         cache: &mut PathCache,
         lists: &mut Vec<(PathId, NodeId)>,
+        extra_skip: Option<&str>,
     ) {
         let mut out = Vec::new();
         let scheme = &self.scheme;
-        let skip = |k: &str| !scheme.is_evaluated(k);
+        let skip = |k: &str| !scheme.is_evaluated(k) || Some(k) == extra_skip;
         let top = cache.prefix("");
         flatten(
             forest.get(root),
@@ -373,6 +374,7 @@ impl<'c> Paths<'c> {
         root: NodeId,
         doc: &mut FlatDoc<'a>,
         cache: &mut PathCache,
+        extra_skip: Option<&str>,
     ) {
         doc.clear();
         let comparer = self.comparer;
@@ -380,7 +382,7 @@ impl<'c> Paths<'c> {
         let mut out = std::mem::take(&mut doc.raw);
         let mut fields = std::mem::take(&mut doc.fields);
         let mut table = &self.table;
-        let skip = |k: &str| !self.scheme.is_evaluated(k);
+        let skip = |k: &str| !self.scheme.is_evaluated(k) || Some(k) == extra_skip;
         let top = cache.prefix("");
         flatten(
             forest.get(root),
@@ -630,12 +632,26 @@ fn evaluate_docs(
     // The truth's present values decide kinds before any prediction's.
     let mut truth_lists = Vec::new();
     for d in &truth.documents {
-        paths.note_top(&truth.forest, d.root, None, truth_cache, &mut truth_lists);
+        paths.note_top(
+            &truth.forest,
+            d.root,
+            None,
+            truth_cache,
+            &mut truth_lists,
+            None,
+        );
     }
     let mut model_lists = vec![Vec::new(); inputs.len()];
     for (m, ((_, _, preds), cache)) in inputs.iter().zip(model_caches.iter_mut()).enumerate() {
-        for root in pred_roots(preds) {
-            paths.note_top(&preds.forest, root, Some(m), cache, &mut model_lists[m]);
+        for (root, skip) in pred_roots(preds) {
+            paths.note_top(
+                &preds.forest,
+                root,
+                Some(m),
+                cache,
+                &mut model_lists[m],
+                skip,
+            );
         }
     }
     // Kinds are final: item fields, in the same order.
@@ -653,11 +669,15 @@ fn evaluate_docs(
         .enumerate()
         .map(|(m, (_, _, preds))| {
             let valid: Vec<bool> = (0..truth.documents.len())
-                .map(|d| match preds.by_truth[d].as_ref().and_then(|p| p.root) {
-                    None => false,
-                    Some(root) => validator
-                        .as_ref()
-                        .is_none_or(|v| v.is_valid(&preds.forest, root, &skip_top)),
+                .map(|d| match preds.by_truth[d].as_ref() {
+                    Some(
+                        p @ PredDocument {
+                            root: Some(root), ..
+                        },
+                    ) => validator.as_ref().is_none_or(|v| {
+                        v.is_valid(&preds.forest, *root, &|k: &str| !p.is_evaluated(&scheme, k))
+                    }),
+                    _ => false,
                 })
                 .collect();
             let has_prediction = preds.by_truth.iter().map(Option::is_some).collect();
@@ -667,13 +687,17 @@ fn evaluate_docs(
     let (mut truth_doc, mut pred_doc) = (FlatDoc::default(), FlatDoc::default());
     let mut grid = F1Grid::default();
     for (d, doc) in truth.documents.iter().enumerate() {
-        paths.flatten_doc(&truth.forest, doc.root, &mut truth_doc, truth_cache);
+        paths.flatten_doc(&truth.forest, doc.root, &mut truth_doc, truth_cache, None);
         for ((run, (_, _, preds)), cache) in
             runs.iter_mut().zip(&inputs).zip(model_caches.iter_mut())
         {
-            match preds.by_truth[d].as_ref().and_then(|p| p.root) {
-                Some(root) => paths.flatten_doc(&preds.forest, root, &mut pred_doc, cache),
-                None => pred_doc.clear(),
+            match preds.by_truth[d].as_ref() {
+                Some(PredDocument {
+                    root: Some(root),
+                    skip,
+                    ..
+                }) => paths.flatten_doc(&preds.forest, *root, &mut pred_doc, cache, *skip),
+                _ => pred_doc.clear(),
             }
             run.add_document(d, &doc.id, &truth_doc, &pred_doc, &mut grid);
         }
@@ -694,9 +718,14 @@ fn evaluate_docs(
     })
 }
 
-/// The roots of a model's parsed predictions, in truth order.
-fn pred_roots(preds: &Predictions) -> impl Iterator<Item = NodeId> + '_ {
-    preds.by_truth.iter().flatten().filter_map(|d| d.root)
+/// The roots of a model's parsed predictions, in truth order, each with
+/// the top-level key it does not evaluate (a fallback id key).
+fn pred_roots(preds: &Predictions) -> impl Iterator<Item = (NodeId, Option<&'static str>)> + '_ {
+    preds
+        .by_truth
+        .iter()
+        .flatten()
+        .filter_map(|d| d.root.map(|r| (r, d.skip)))
 }
 
 /// What the schema says about paths comes first (SPEC §1.2).

@@ -370,12 +370,14 @@ fn is_iso_time(rest: &str) -> bool {
     }
     let t = &b[1..];
     let two = |i: usize| t.len() >= i + 2 && t[i].is_ascii_digit() && t[i + 1].is_ascii_digit();
-    if !(two(0) && t.len() >= 5 && t[2] == b':' && two(3)) {
+    let value = |i: usize| u32::from(t[i] - b'0') * 10 + u32::from(t[i + 1] - b'0');
+    // Hours 00–23, minutes 00–59, seconds 00–60 (a leap second).
+    if !(two(0) && t.len() >= 5 && t[2] == b':' && two(3)) || value(0) > 23 || value(3) > 59 {
         return false;
     }
     let mut i = 5;
     if t.len() > i && t[i] == b':' {
-        if !two(i + 1) {
+        if !two(i + 1) || value(i + 1) > 60 {
             return false;
         }
         i += 3;
@@ -596,6 +598,10 @@ mod tests {
         assert_eq!(parse_date("15 January 2025", DateOrder::Dmy), None);
         assert_eq!(parse_date("2025-02-30", DateOrder::Dmy), None);
         assert_eq!(parse_date("2025-01-15Tnoon", DateOrder::Dmy), None);
+        assert_eq!(parse_date("2025-01-15T24:00", DateOrder::Dmy), None);
+        assert_eq!(parse_date("2025-01-15T23:60", DateOrder::Dmy), None);
+        assert_eq!(parse_date("2025-01-15T23:59:61", DateOrder::Dmy), None);
+        assert_eq!(parse_date("2025-01-15T23:59:60Z", DateOrder::Dmy), d);
         assert_eq!(parse_date("", DateOrder::Dmy), None);
     }
 

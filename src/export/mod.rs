@@ -3,25 +3,28 @@
 //!
 //! Owns: the text forms of a report — [`json`] (the machine contract of
 //! SPEC §5, unrounded), [`markdown`] and [`latex`] (the two tables of M4 for
-//! papers and READMEs), [`csv`] (the per-field table, full precision) — and
+//! papers and READMEs), [`csv`] (the per-field table, full precision),
+//! [`html`] (the whole report as one self-contained page to share) — and
 //! the rules they share: how a table number is printed (`Number`) and
 //! which value of a column is the best one (`best_of`).
 //!
 //! Every exporter is `render(&Report, &ExportOptions) -> String` with one
 //! number formatter and one escaper for its format. Untrusted text (model
 //! names, field names, warnings) always goes through the escaper; numbers
-//! never do.
+//! never do. The HTML exporter also takes the charts to inline
+//! ([`render_html`]); [`render`] gives it none.
 //!
 //! Depends on: `crate::eval::report` only (plus `crate::error` for the one
 //! error [`Format::from_str`] returns). Never does I/O: the caller writes
 //! the string wherever it wants.
 //!
-//! Adding a format (HTML is next): a sibling module with the same `render`
+//! Adding a format: a sibling module with the same `render`
 //! signature, a [`Format`] variant, its entry in [`Format::ALL`] and one arm
 //! in [`render`]; the accepted names in error messages follow from
 //! [`Format::ALL`].
 
 pub mod csv;
+pub mod html;
 pub mod json;
 pub mod latex;
 pub mod markdown;
@@ -31,11 +34,14 @@ use crate::eval::report::Report;
 use std::fmt;
 use std::str::FromStr;
 
+pub use html::{render as render_html, HtmlChart};
+
 /// Options shared by the exporters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExportOptions {
-    /// Decimals of the ratios (precision, recall, F1, accuracy) in Markdown
-    /// and LaTeX, and the most decimals M_total is printed with. Default 4.
+    /// Decimals of the ratios (precision, recall, F1, accuracy, rates, CER)
+    /// in Markdown, LaTeX and HTML, and the most decimals M_total is printed
+    /// with. Default 4.
     /// JSON and CSV ignore it: they carry numbers at full precision. Values
     /// above [`MAX_DECIMALS`] are taken as [`MAX_DECIMALS`].
     pub decimals: usize,
@@ -62,11 +68,19 @@ pub enum Format {
     Latex,
     /// The per-field table as CSV.
     Csv,
+    /// The whole report as one self-contained HTML page.
+    Html,
 }
 
 impl Format {
     /// Every format, in the order they are listed to users.
-    pub const ALL: [Format; 4] = [Format::Json, Format::Markdown, Format::Latex, Format::Csv];
+    pub const ALL: [Format; 5] = [
+        Format::Json,
+        Format::Markdown,
+        Format::Latex,
+        Format::Csv,
+        Format::Html,
+    ];
 
     /// The name accepted by [`Format::from_str`] (`--format NAME`).
     pub fn name(self) -> &'static str {
@@ -75,6 +89,7 @@ impl Format {
             Format::Markdown => "markdown",
             Format::Latex => "latex",
             Format::Csv => "csv",
+            Format::Html => "html",
         }
     }
 
@@ -85,6 +100,7 @@ impl Format {
             Format::Markdown => "md",
             Format::Latex => "tex",
             Format::Csv => "csv",
+            Format::Html => "html",
         }
     }
 }
@@ -98,7 +114,7 @@ impl fmt::Display for Format {
 impl FromStr for Format {
     type Err = Error;
 
-    /// Parses a format name (`json`, `markdown`, `latex`, `csv`), ignoring
+    /// Parses a format name (`json`, `markdown`, `latex`, `csv`, `html`), ignoring
     /// ASCII case and surrounding whitespace. An unknown name is an
     /// [`ErrorKind::Usage`] error that lists the accepted names.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -119,20 +135,22 @@ impl FromStr for Format {
     }
 }
 
-/// Renders `report` in `format`.
+/// Renders `report` in `format`. HTML comes without charts; use
+/// [`render_html`] to inline some.
 pub fn render(report: &Report, format: Format, options: &ExportOptions) -> String {
     match format {
         Format::Json => json::render(report, options),
         Format::Markdown => markdown::render(report, options),
         Format::Latex => latex::render(report, options),
         Format::Csv => csv::render(report, options),
+        Format::Html => html::render(report, options, &[]),
     }
 }
 
-/// The decimals a cost is printed with at most (Markdown, LaTeX).
+/// The decimals a cost is printed with at most (Markdown, LaTeX, HTML).
 const COST_DECIMALS: usize = 4;
 
-/// A number in a Markdown or LaTeX table, tagged with what it is; the tag
+/// A number in a Markdown, LaTeX or HTML table, tagged with what it is; the tag
 /// decides how [`Number::format`] prints it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Number {
@@ -255,7 +273,7 @@ impl MacroF1 {
 /// The caption clause on where an incorrect value goes, empty under the
 /// default `incorrect_counts_as: ["fp", "fn"]`. Under `["fp"]` (M0) a wrong
 /// value is a false positive only and recall's denominator leaves it out
-/// (SPEC §3.1). Plain text: safe in Markdown and LaTeX alike.
+/// (SPEC §3.1). Plain text: safe in Markdown, LaTeX and HTML alike.
 pub(crate) fn convention_clause(report: &Report) -> &'static str {
     let kinds = report
         .config
@@ -413,7 +431,7 @@ mod tests {
         assert_eq!(err.kind, ErrorKind::Usage);
         assert_eq!(
             err.to_string(),
-            "unknown format `html5`; expected one of: json, markdown, latex, csv"
+            "unknown format `html5`; expected one of: json, markdown, latex, csv, html"
         );
     }
 }

@@ -1,5 +1,6 @@
 //! The layout's invariants (ARCHITECTURE.md): the evaluation core does no
-//! I/O and knows no web, UI or plotting types.
+//! I/O and knows no web, UI or plotting types; the charts read only the
+//! report, do no I/O, know no web types, and keep plotters in one file.
 
 use std::path::Path;
 
@@ -27,32 +28,95 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-#[test]
-fn the_evaluation_core_does_no_io_and_knows_no_web_or_plotting_types() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval");
+/// The code of every line of the Rust files under `src/DIR`, comments cut
+/// off, as ("file:line", code).
+fn code_lines(dir: &str, min_files: usize) -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(dir);
     let mut files = Vec::new();
     rust_files(&dir, &mut files);
     assert!(
-        files.len() >= 10,
-        "expected the core's files, found {}",
+        files.len() >= min_files,
+        "expected at least {min_files} files in {}, found {}",
+        dir.display(),
         files.len()
     );
-    let mut offences = Vec::new();
+    let mut lines = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).expect("source is readable");
         for (n, line) in text.lines().enumerate() {
             let code = line.split("//").next().unwrap_or_default();
-            for word in FORBIDDEN {
-                if code.contains(word) {
-                    offences.push(format!("{}:{}: {word}", file.display(), n + 1));
-                }
+            lines.push((format!("{}:{}", file.display(), n + 1), code.to_string()));
+        }
+    }
+    lines
+}
+
+/// "file:line: word" for each line under `src/DIR` that names one of
+/// `words`.
+fn offences(dir: &str, words: &[&str], min_files: usize) -> Vec<String> {
+    let mut found = Vec::new();
+    for (place, code) in code_lines(dir, min_files) {
+        for word in words {
+            if code.contains(word) {
+                found.push(format!("{place}: {word}"));
             }
         }
     }
+    found
+}
+
+#[test]
+fn the_evaluation_core_does_no_io_and_knows_no_web_or_plotting_types() {
+    let offences = offences("eval", &FORBIDDEN, 10);
     assert!(
         offences.is_empty(),
         "the core must stay pure:\n{}",
         offences.join("\n")
+    );
+}
+
+/// What `src/charts` must not name: I/O, web types, and the parts of the
+/// crate other than the report.
+const FORBIDDEN_IN_CHARTS: [&str; 12] = [
+    "std::fs",
+    "std::net",
+    "std::process",
+    "std::io",
+    "web_sys",
+    "wasm_bindgen",
+    "leptos",
+    "gloo",
+    "crate::io",
+    "crate::cli",
+    "crate::export",
+    "crate::synth",
+];
+
+#[test]
+fn the_charts_read_only_the_report_and_do_no_io() {
+    let mut found = offences("charts", &FORBIDDEN_IN_CHARTS, 5);
+    for (place, code) in code_lines("charts", 5) {
+        if code.contains("crate::eval") && !code.contains("crate::eval::report") {
+            found.push(format!("{place}: {}", code.trim()));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "charts must stay pure:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn only_the_charts_drawing_module_names_plotters() {
+    let found: Vec<String> = offences("", &["plotters"], 10)
+        .into_iter()
+        .filter(|o| !o.contains("charts/draw.rs"))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "plotters outside charts/draw.rs:\n{}",
+        found.join("\n")
     );
 }
 

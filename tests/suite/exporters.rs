@@ -46,7 +46,14 @@ pub fn check_golden(name: &str, actual: &str) {
     }
 }
 
-fn counts(exact: u64, partial: u64, incorrect: u64, missed: u64, spurious: u64, tn: u64) -> Counts {
+pub fn counts(
+    exact: u64,
+    partial: u64,
+    incorrect: u64,
+    missed: u64,
+    spurious: u64,
+    tn: u64,
+) -> Counts {
     Counts {
         exact,
         partial,
@@ -96,7 +103,7 @@ fn harmonic(p: f64, r: f64) -> f64 {
     }
 }
 
-fn field(name: &str, c: Counts, cer: Option<f64>, mean_cer: Option<f64>) -> FieldReport {
+pub fn field(name: &str, c: Counts, cer: Option<f64>, mean_cer: Option<f64>) -> FieldReport {
     let s = micro(c, false);
     FieldReport {
         field: name.to_string(),
@@ -114,7 +121,7 @@ fn field(name: &str, c: Counts, cer: Option<f64>, mean_cer: Option<f64>) -> Fiel
 /// `c` under the `["fp","fn"]` convention; the macro-over-documents scores
 /// are given (F1 is filled in as the harmonic mean of P and R when
 /// `macro_f1` is `None`).
-fn model(
+pub fn model(
     name: &str,
     cost: Option<f64>,
     c: Counts,
@@ -310,6 +317,14 @@ fn dispatch_matches_each_module() {
     assert_eq!(
         export::render(&report, Format::Csv, &options),
         export::csv::render(&report, &options)
+    );
+    assert_eq!(
+        export::render(&report, Format::Html, &options),
+        export::html::render(&report, &options, &[])
+    );
+    assert_eq!(
+        export::render(&report, Format::Html, &options),
+        export::render_html(&report, &options, &[])
     );
 }
 

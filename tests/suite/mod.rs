@@ -1,9 +1,11 @@
 //! Test modules (one integration binary).
 mod architecture;
 mod cases;
+mod charts;
 mod cli;
 mod common;
 mod exporters;
+mod html_report;
 mod io_adapters;
 mod properties;
 mod spec_examples;

@@ -1,0 +1,200 @@
+//! The only file that touches the browser's APIs (web_sys, gloo): reading
+//! dropped or picked files, downloading exports, and the URL fragment that
+//! holds the settings. Nothing here panics: every browser call that can
+//! fail returns an `Option`/`Result` that the caller turns into a message.
+
+use gloo::file::callbacks::FileReader;
+use std::cell::RefCell;
+use wasm_bindgen::JsCast;
+
+thread_local! {
+    /// Readers in flight; a `FileReader` dropped early cancels its read.
+    static READERS: RefCell<Vec<FileReader>> = const { RefCell::new(Vec::new()) };
+}
+
+/// One read file: its name and its bytes, or why the browser could not
+/// read it.
+pub type ReadFile = (String, Result<Vec<u8>, String>);
+
+/// Reads every file of a `FileList` and calls `done` once, with the files in
+/// the order the user gave them (reads finish in any order).
+pub fn read_files(list: web_sys::FileList, done: impl Fn(Vec<ReadFile>) + 'static) {
+    use std::rc::Rc;
+    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+    if files.is_empty() {
+        return;
+    }
+    let slots: Rc<RefCell<Vec<Option<ReadFile>>>> = Rc::new(RefCell::new(vec![None; files.len()]));
+    let done = Rc::new(done);
+    for (index, file) in files.into_iter().enumerate() {
+        let name = file.name();
+        let gfile = gloo::file::File::from(file);
+        let slots = slots.clone();
+        let done = done.clone();
+        let reader = gloo::file::callbacks::read_as_bytes(&gfile, move |result| {
+            let complete = {
+                let mut slots = slots.borrow_mut();
+                if let Some(slot) = slots.get_mut(index) {
+                    *slot = Some((
+                        name,
+                        result.map_err(|e| format!("the browser could not read the file: {e}")),
+                    ));
+                }
+                slots.iter().all(Option::is_some)
+            };
+            if complete {
+                let all: Vec<ReadFile> = slots.borrow_mut().drain(..).flatten().collect();
+                done(all);
+            }
+        });
+        READERS.with(|r| {
+            let mut r = r.borrow_mut();
+            // Finished readers are harmless to keep; bound the list anyway.
+            if r.len() > 256 {
+                r.drain(..128);
+            }
+            r.push(reader);
+        });
+    }
+}
+
+/// Offers `contents` as a download named `name`.
+pub fn download(name: &str, mime: &str, contents: &[u8]) -> Result<(), String> {
+    let array = js_sys::Uint8Array::from(contents);
+    let parts = js_sys::Array::of1(&array);
+    let bag = web_sys::BlobPropertyBag::new();
+    bag.set_type(mime);
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &bag)
+        .map_err(|_| "the browser could not create the file".to_string())?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)
+        .map_err(|_| "the browser could not create a download link".to_string())?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(|_| "no link element".to_string())?
+        .dyn_into()
+        .map_err(|_| "no link element".to_string())?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.set_attribute("data-testid", "download-link").ok();
+    a.style().set_property("display", "none").ok();
+    if let Some(body) = document.body() {
+        body.append_child(&a).ok();
+        a.click();
+        body.remove_child(&a).ok();
+    }
+    // Revoke later: revoking at once can cancel the download in some browsers.
+    let url_later = url.clone();
+    gloo::timers::callback::Timeout::new(60_000, move || {
+        web_sys::Url::revoke_object_url(&url_later).ok();
+    })
+    .forget();
+    Ok(())
+}
+
+/// The URL fragment without `#`, decoded.
+pub fn read_fragment() -> Option<String> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    let raw = hash.strip_prefix('#').unwrap_or(&hash);
+    if raw.is_empty() {
+        return None;
+    }
+    js_sys::decode_uri_component(raw)
+        .ok()
+        .and_then(|s| s.as_string())
+}
+
+/// Replaces the URL fragment (no new history entry).
+pub fn write_fragment(text: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let encoded: String = js_sys::encode_uri_component(text).into();
+    let location = window.location();
+    let base = format!(
+        "{}{}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    );
+    let url = if text.is_empty() {
+        base
+    } else {
+        format!("{base}#{encoded}")
+    };
+    if let Ok(history) = window.history() {
+        history
+            .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+            .ok();
+    }
+}
+
+/// Renders an SVG to a PNG of `scale` × its size (e.g. 300/96 for 300 dpi)
+/// through an off-screen canvas, and offers it as a download.
+pub fn download_svg_as_png(
+    name: &str,
+    svg: &str,
+    width: u32,
+    height: u32,
+    scale: f64,
+) -> Result<(), String> {
+    use wasm_bindgen::closure::Closure;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let canvas: web_sys::HtmlCanvasElement = document
+        .create_element("canvas")
+        .map_err(|_| "no canvas".to_string())?
+        .dyn_into()
+        .map_err(|_| "no canvas".to_string())?;
+    let (w, h) = (
+        (width as f64 * scale).round() as u32,
+        (height as f64 * scale).round() as u32,
+    );
+    canvas.set_width(w.max(1));
+    canvas.set_height(h.max(1));
+    let image = web_sys::HtmlImageElement::new().map_err(|_| "no image".to_string())?;
+    let encoded: String = js_sys::encode_uri_component(svg).into();
+    let name = name.to_string();
+    let img = image.clone();
+    let onload = Closure::once(move || {
+        let Ok(Some(ctx)) = canvas.get_context("2d") else {
+            return;
+        };
+        let Ok(ctx) = ctx.dyn_into::<web_sys::CanvasRenderingContext2d>() else {
+            return;
+        };
+        ctx.set_fill_style_str("#ffffff");
+        ctx.fill_rect(0.0, 0.0, w as f64, h as f64);
+        if ctx
+            .draw_image_with_html_image_element_and_dw_and_dh(&img, 0.0, 0.0, w as f64, h as f64)
+            .is_err()
+        {
+            return;
+        }
+        let Ok(url) = canvas.to_data_url_with_type("image/png") else {
+            return;
+        };
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let Ok(a) = document.create_element("a") else {
+            return;
+        };
+        let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>() else {
+            return;
+        };
+        a.set_href(&url);
+        a.set_download(&name);
+        if let Some(body) = document.body() {
+            body.append_child(&a).ok();
+            a.click();
+            body.remove_child(&a).ok();
+        }
+    });
+    image.set_onload(Some(onload.as_ref().unchecked_ref()));
+    onload.forget();
+    image.set_src(&format!("data:image/svg+xml;charset=utf-8,{encoded}"));
+    Ok(())
+}

@@ -1,0 +1,75 @@
+//! The charts (SVG from `crate::charts`), each with its caption and SVG /
+//! PNG downloads sized for a paper.
+
+use super::browser::{download, download_svg_as_png};
+use super::{AppState, AverageView};
+use crate::charts::{all, Average, ChartOptions, PaperSize};
+use crate::eval::report::Report;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// The chart options for the page's current average and paper size.
+pub fn chart_options(average: AverageView, size: PaperSize) -> ChartOptions {
+    ChartOptions {
+        average: match average {
+            AverageView::Micro => Average::Micro,
+            AverageView::MacroDocuments => Average::MacroDocuments,
+            AverageView::MacroFields => Average::MacroFields,
+        },
+        size,
+        ..ChartOptions::default()
+    }
+}
+
+#[component]
+pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
+    let size = RwSignal::new(PaperSize::FullWidth);
+    let charts = move || {
+        let options = chart_options(state.average.get(), size.get());
+        all(&report, &options)
+            .into_iter()
+            .map(|chart| {
+                let svg_name = format!("fieldscope-{}.svg", chart.id);
+                let png_name = format!("fieldscope-{}.png", chart.id);
+                let svg_for_download = chart.svg.clone();
+                let svg_for_png = chart.svg.clone();
+                let (w, h) = (chart.width_px, chart.height_px);
+                view! {
+                    <figure data-testid=format!("chart-{}", chart.id)>
+                        <div class="svg" inner_html=chart.svg.clone()></div>
+                        <figcaption>{chart.caption.clone()}</figcaption>
+                        <div class="chart-actions">
+                            <button type="button" data-testid=format!("svg-{}", chart.id) on:click=move |_| {
+                                if let Err(e) = download(&svg_name, "image/svg+xml", svg_for_download.as_bytes()) {
+                                    state.notice.set(Some(e));
+                                }
+                            }>"SVG"</button>
+                            <button type="button" data-testid=format!("png-{}", chart.id) on:click=move |_| {
+                                if let Err(e) = download_svg_as_png(&png_name, &svg_for_png, w, h, 300.0 / 96.0) {
+                                    state.notice.set(Some(e));
+                                }
+                            }>"PNG (300 dpi)"</button>
+                        </div>
+                    </figure>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <section class="card charts" data-testid="charts" aria-labelledby="charts-heading">
+            <div class="card-head">
+                <h2 id="charts-heading">"Charts"</h2>
+                <div class="segmented" role="radiogroup" aria-label="Paper size">
+                    <button type="button" role="radio" class:selected=move || size.get() == PaperSize::SingleColumn
+                        aria-checked=move || (size.get() == PaperSize::SingleColumn).to_string()
+                        on:click=move |_| size.set(PaperSize::SingleColumn)>"Single column (3.3 in)"</button>
+                    <button type="button" role="radio" class:selected=move || size.get() == PaperSize::FullWidth
+                        aria-checked=move || (size.get() == PaperSize::FullWidth).to_string()
+                        on:click=move |_| size.set(PaperSize::FullWidth)>"Full width (7 in)"</button>
+                </div>
+            </div>
+            <p class="hint">"The score chart follows the average chosen above. Colours are the Okabe–Ito colour-blind-safe palette and stay distinguishable in greyscale."</p>
+            <div class="chart-grid">{charts}</div>
+        </section>
+    }
+}

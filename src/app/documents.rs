@@ -1,0 +1,285 @@
+//! The document browser: filter documents by model, field and outcome; open
+//! one to see the truth beside every model's prediction, field by field and
+//! item by item, with a character-level diff for near misses. Only one page
+//! of rows is in the DOM at a time.
+
+use super::format::opt_ratio;
+use crate::eval::report::{DocumentDetail, FieldDetail, Outcome, Report};
+use crate::session::{char_diff, DiffPart};
+use leptos::prelude::*;
+use serde_json::Value;
+use std::sync::Arc;
+
+const PAGE: usize = 25;
+
+fn text_of(v: &Value) -> String {
+    match v {
+        Value::Null => "—".into(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn outcome_label(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Exact => "exact",
+        Outcome::Partial => "partial",
+        Outcome::Incorrect => "incorrect",
+        Outcome::Missed => "missed",
+        Outcome::Spurious => "spurious",
+        Outcome::TrueNegative => "true negative",
+    }
+}
+
+/// Whether a document of a model matches the filters.
+fn matches(d: &DocumentDetail, field: &str, outcome: Option<Outcome>) -> bool {
+    if field.is_empty() && outcome.is_none() {
+        return true;
+    }
+    d.fields
+        .iter()
+        .any(|f| (field.is_empty() || f.field == field) && outcome.is_none_or(|o| f.outcome == o))
+}
+
+#[component]
+pub fn DocumentBrowser(report: Arc<Report>) -> impl IntoView {
+    let model = RwSignal::new(0usize);
+    let field = RwSignal::new(String::new());
+    let outcome = RwSignal::new(None::<Outcome>);
+    let page = RwSignal::new(0usize);
+    let open = RwSignal::new(None::<usize>);
+    let mut field_names: Vec<String> = report
+        .models
+        .iter()
+        .flat_map(|m| m.fields.iter().map(|f| f.field.clone()))
+        .collect();
+    field_names.sort();
+    field_names.dedup();
+    let names: Vec<String> = report.models.iter().map(|m| m.name.clone()).collect();
+    let r = report.clone();
+    let filtered = Memo::new(move |_| {
+        let Some(m) = r.models.get(model.get()) else {
+            return Vec::new();
+        };
+        let Some(docs) = &m.document_details else {
+            return Vec::new();
+        };
+        let f = field.get();
+        let o = outcome.get();
+        docs.iter()
+            .enumerate()
+            .filter(|(_, d)| matches(d, &f, o))
+            .map(|(i, _)| i)
+            .collect::<Vec<usize>>()
+    });
+    let r2 = report.clone();
+    let rows = move || {
+        let all = filtered.get();
+        let start = page.get() * PAGE;
+        let m = r2.models.get(model.get());
+        all.iter()
+            .skip(start)
+            .take(PAGE)
+            .filter_map(|&i| m.and_then(|m| m.document_details.as_ref()).and_then(|d| d.get(i)).map(|d| (i, d.clone())))
+            .map(|(i, d)| {
+                let errors = d.counts.partial + d.counts.incorrect + d.counts.missed + d.counts.spurious;
+                view! {
+                    <tr data-doc=d.id.clone() class:selected=move || open.get() == Some(i)>
+                        <th scope="row"><button type="button" class="link" on:click=move |_| open.set(Some(i))>{d.id.clone()}</button></th>
+                        <td class="num">{d.counts.exact}</td>
+                        <td class="num">{errors}</td>
+                        <td class="num">{opt_ratio(Some(d.f1))}</td>
+                        <td>{if d.schema_valid { "valid" } else { "invalid" }}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    let pages = move || filtered.with(|f| f.len().div_ceil(PAGE).max(1));
+    let at_start = move || page.get() == 0;
+    let at_end = move || page.get() + 1 >= pages();
+    let r3 = report.clone();
+    let detail = move || {
+        open.get()
+            .map(|i| view! { <DocumentDetailView report=r3.clone() index=i /> })
+    };
+    view! {
+        <section class="card" aria-labelledby="docs-heading" data-testid="document-browser">
+            <h2 id="docs-heading">"Documents"</h2>
+            <div class="filters">
+                <label class="inline"><span>"Model"</span>
+                    <select data-testid="doc-model" on:change=move |ev| { model.set(event_target_value(&ev).parse().unwrap_or(0)); page.set(0); }>
+                        {names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{n}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label class="inline"><span>"Field"</span>
+                    <select data-testid="doc-field" on:change=move |ev| { field.set(event_target_value(&ev)); page.set(0); }>
+                        <option value="">"any"</option>
+                        {field_names.into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label class="inline"><span>"Outcome"</span>
+                    <select data-testid="doc-outcome" on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        outcome.set(Outcome::ALL.into_iter().find(|o| o.name() == v));
+                        page.set(0);
+                    }>
+                        <option value="">"any"</option>
+                        {Outcome::ALL.into_iter().map(|o| view! { <option value=o.name()>{outcome_label(o)}</option> }).collect_view()}
+                    </select>
+                </label>
+                <span class="count">{move || format!("{} documents", filtered.with(Vec::len))}</span>
+            </div>
+            <table class="data">
+                <thead><tr><th scope="col">"Document"</th><th scope="col">"Exact"</th><th scope="col">"Errors"</th><th scope="col">"F1"</th><th scope="col">"Schema"</th></tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+            <div class="pager">
+                <button type="button" on:click=move |_| page.update(|p| *p = p.saturating_sub(1)) disabled=at_start>"‹ Previous"</button>
+                <span>{move || format!("page {} of {}", page.get() + 1, pages())}</span>
+                <button type="button" on:click=move |_| page.update(|p| if *p + 1 < pages() { *p += 1 }) disabled=at_end>"Next ›"</button>
+            </div>
+            {detail}
+        </section>
+    }
+}
+
+/// A row of the document detail.
+struct RowKey {
+    field: String,
+    truth_item: Option<usize>,
+    truth: Value,
+    /// For an item a model predicted beyond the truth's: (model, item).
+    extra: Option<(usize, usize)>,
+}
+
+/// One document: the truth beside every model's prediction.
+#[component]
+fn DocumentDetailView(report: Arc<Report>, index: usize) -> impl IntoView {
+    let id = report
+        .models
+        .first()
+        .and_then(|m| m.document_details.as_ref())
+        .and_then(|d| d.get(index))
+        .map(|d| d.id.clone())
+        .unwrap_or_default();
+    // Rows keyed by (field, truth item) from the first model; every model's
+    // prediction for the same key beside it.
+    let per_model: Vec<(String, Vec<FieldDetail>)> = report
+        .models
+        .iter()
+        .map(|m| {
+            let fields = m
+                .document_details
+                .as_ref()
+                .and_then(|d| d.get(index))
+                .map(|d| d.fields.clone())
+                .unwrap_or_default();
+            (m.name.clone(), fields)
+        })
+        .collect();
+    // Rows: every field of the truth (by field and truth item), then the
+    // items a model predicted beyond the truth's (model-specific rows).
+    let mut keys: Vec<RowKey> = Vec::new();
+    for (_, fields) in &per_model {
+        for f in fields
+            .iter()
+            .filter(|f| !(f.truth_item.is_none() && f.pred_item.is_some()))
+        {
+            if !keys
+                .iter()
+                .any(|k| k.field == f.field && k.truth_item == f.truth_item && k.extra.is_none())
+            {
+                keys.push(RowKey {
+                    field: f.field.clone(),
+                    truth_item: f.truth_item,
+                    truth: f.truth.clone(),
+                    extra: None,
+                });
+            }
+        }
+    }
+    for (m, (_, fields)) in per_model.iter().enumerate() {
+        for f in fields
+            .iter()
+            .filter(|f| f.truth_item.is_none() && f.pred_item.is_some())
+        {
+            keys.push(RowKey {
+                field: f.field.clone(),
+                truth_item: None,
+                truth: Value::Null,
+                extra: Some((m, f.pred_item.unwrap_or(0))),
+            });
+        }
+    }
+    let header = per_model
+        .iter()
+        .map(|(n, _)| view! { <th scope="col">{n.clone()}</th> })
+        .collect_view();
+    let body = keys
+        .into_iter()
+        .map(|RowKey { field, truth_item: item, truth, extra }| {
+            let label = match (item, extra) {
+                (Some(i), _) => format!("{field} (item {})", i + 1),
+                (None, Some((m, j))) => format!("{field} (extra item {} of {})", j + 1, per_model[m].0),
+                (None, None) => field.clone(),
+            };
+            let truth_text = text_of(&truth);
+            let cells = per_model
+                .iter()
+                .enumerate()
+                .map(|(m, (_, fields))| {
+                    let found = match extra {
+                        Some((em, j)) if em == m => fields.iter().find(|f| f.field == field && f.truth_item.is_none() && f.pred_item == Some(j)),
+                        Some(_) => None,
+                        None => fields.iter().find(|f| f.field == field && f.truth_item == item && !(f.truth_item.is_none() && f.pred_item.is_some())),
+                    };
+                    match found {
+                        None => view! { <td class="outcome-none">"—"</td> }.into_any(),
+                        Some(f) => {
+                            let pred = text_of(&f.prediction);
+                            let near = matches!(f.outcome, Outcome::Partial | Outcome::Incorrect) && f.truth.is_string();
+                            let content = if near {
+                                char_diff(&truth_text, &pred)
+                                    .into_iter()
+                                    .map(|p| match p {
+                                        DiffPart::Same(t) => view! { <span>{t}</span> }.into_any(),
+                                        DiffPart::Deleted(t) => view! { <del>{t}</del> }.into_any(),
+                                        DiffPart::Inserted(t) => view! { <ins>{t}</ins> }.into_any(),
+                                    })
+                                    .collect_view()
+                                    .into_any()
+                            } else {
+                                view! { <span>{pred}</span> }.into_any()
+                            };
+                            let metrics = match (f.similarity, f.cer) {
+                                (Some(s), Some(c)) => format!("similarity {s:.3} · CER {c:.3}"),
+                                (None, Some(c)) => format!("CER {c:.3}"),
+                                _ => String::new(),
+                            };
+                            view! {
+                                <td class=format!("outcome-{}", f.outcome.name()) title=outcome_label(f.outcome)>
+                                    <div class="value">{content}</div>
+                                    <div class="meta">{outcome_label(f.outcome)}{(!metrics.is_empty()).then(|| format!(" · {metrics}"))}</div>
+                                </td>
+                            }
+                            .into_any()
+                        }
+                    }
+                })
+                .collect_view();
+            view! { <tr><th scope="row"><code>{label}</code></th><td class="truth">{truth_text}</td>{cells}</tr> }
+        })
+        .collect_view();
+    view! {
+        <div class="document-detail" data-testid="document-detail">
+            <h3>{format!("Document {id}")}</h3>
+            <div class="scroll">
+                <table class="data compare">
+                    <thead><tr><th scope="col">"Field"</th><th scope="col">"Truth"</th>{header}</tr></thead>
+                    <tbody>{body}</tbody>
+                </table>
+            </div>
+        </div>
+    }
+}

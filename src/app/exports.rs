@@ -1,0 +1,79 @@
+//! Take it away: the report as JSON (the same document the CLI prints),
+//! Markdown, LaTeX and CSV tables, the self-contained HTML report, and a
+//! bundle of inputs + settings that re-opens to the same view.
+
+use super::browser::download;
+use super::charts_view::chart_options;
+use super::AppState;
+use crate::charts::{all, PaperSize};
+use crate::eval::report::Report;
+use crate::export::{render, render_html, ExportOptions, Format, HtmlChart};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+fn mime(format: Format) -> &'static str {
+    match format {
+        Format::Json => "application/json",
+        Format::Markdown => "text/markdown",
+        Format::Latex => "application/x-tex",
+        Format::Csv => "text/csv",
+        Format::Html => "text/html",
+    }
+}
+
+#[component]
+pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
+    let buttons = Format::ALL
+        .into_iter()
+        .map(|format| {
+            let r = report.clone();
+            let on_click = move |_| {
+                let text = if format == Format::Html {
+                    let options = chart_options(state.average.get_untracked(), PaperSize::FullWidth);
+                    let charts: Vec<HtmlChart> = all(&r, &options)
+                        .into_iter()
+                        .map(|c| HtmlChart { title: c.title, caption: c.caption, svg: c.svg })
+                        .collect();
+                    render_html(&r, &ExportOptions::default(), &charts)
+                } else {
+                    render(&r, format, &ExportOptions::default())
+                };
+                let name = format!("fieldscope-report.{}", format.extension());
+                if let Err(e) = download(&name, mime(format), text.as_bytes()) {
+                    state.notice.set(Some(e));
+                }
+            };
+            view! {
+                <button type="button" data-testid=format!("export-{}", format.name()) on:click=on_click>
+                    {match format {
+                        Format::Html => "HTML report (self-contained)".to_string(),
+                        Format::Json => "Report (JSON)".to_string(),
+                        Format::Markdown => "Tables (Markdown)".to_string(),
+                        Format::Latex => "Tables (LaTeX)".to_string(),
+                        Format::Csv => "Per-field table (CSV)".to_string(),
+                    }}
+                </button>
+            }
+        })
+        .collect_view();
+    let on_bundle = move |_| {
+        let bundle = state.session.with(|s| s.to_bundle());
+        if let Err(e) = download(
+            "fieldscope-bundle.json",
+            "application/json",
+            bundle.as_bytes(),
+        ) {
+            state.notice.set(Some(e));
+        }
+    };
+    view! {
+        <section class="card exports" aria-labelledby="exports-heading">
+            <h2 id="exports-heading">"Export"</h2>
+            <p class="hint">"Tables for papers (LaTeX with booktabs, best value in bold; Markdown; CSV), the full report as JSON (identical to the command line's), or a bundle of your files and settings that this page re-opens when you drop it."</p>
+            <div class="buttons">
+                {buttons}
+                <button type="button" data-testid="export-bundle" on:click=on_bundle>"Bundle (inputs + settings)"</button>
+            </div>
+        </section>
+    }
+}

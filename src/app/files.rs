@@ -1,0 +1,186 @@
+//! Loading data: the page-wide drop zone, the file picker, the example
+//! button, and the list of loaded files with their roles, model names,
+//! costs and errors.
+
+use super::browser;
+use super::AppState;
+use crate::session::{Role, Session};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Adds read files to the session, in the order the user gave them.
+fn on_read(state: AppState) -> impl Fn(Vec<browser::ReadFile>) + 'static {
+    move |files| {
+        let mut problems = Vec::new();
+        state.session.update(|s| {
+            for (name, result) in files {
+                match result {
+                    Ok(bytes) => problems.extend(s.load(&name, bytes).err()),
+                    Err(e) => problems.push(format!("{name}: {e}")),
+                }
+            }
+        });
+        state
+            .notice
+            .set((!problems.is_empty()).then(|| problems.join("; ")));
+    }
+}
+
+/// The whole page is a drop target (`data-testid="drop-zone"`).
+#[component]
+pub fn DropZone(state: AppState, children: Children) -> impl IntoView {
+    let dragging = RwSignal::new(false);
+    let on_drop = move |ev: web_sys::DragEvent| {
+        ev.prevent_default();
+        dragging.set(false);
+        if let Some(files) = ev.data_transfer().and_then(|dt| dt.files()) {
+            browser::read_files(files, on_read(state));
+        }
+    };
+    view! {
+        <div
+            class="drop-zone"
+            class:dragging=move || dragging.get()
+            data-testid="drop-zone"
+            on:dragenter=move |ev: web_sys::DragEvent| {
+                ev.prevent_default();
+                dragging.set(true);
+            }
+            on:dragover=move |ev: web_sys::DragEvent| ev.prevent_default()
+            on:dragleave=move |ev: web_sys::DragEvent| {
+                if ev.related_target().is_none() {
+                    dragging.set(false);
+                }
+            }
+            on:drop=on_drop
+        >
+            <div class="drop-overlay" aria-hidden="true">"Drop ground truth, predictions, schema or config files"</div>
+            {children()}
+        </div>
+    }
+}
+
+/// The file list and the loading controls.
+#[component]
+pub fn FilePanel(state: AppState) -> impl IntoView {
+    let on_pick = move |ev: web_sys::Event| {
+        let input = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+        if let Some(input) = input {
+            if let Some(files) = input.files() {
+                browser::read_files(files, on_read(state));
+            }
+            input.set_value("");
+        }
+    };
+    let ids = move || {
+        state
+            .session
+            .with(|s| s.files.iter().map(|f| f.id).collect::<Vec<_>>())
+    };
+    view! {
+        <section class="panel files" aria-labelledby="files-heading">
+            <h2 id="files-heading">"Data"</h2>
+            <p class="hint">"Drop files anywhere on the page, or choose them. JSON, JSONL or CSV records; an optional JSON Schema and metrics_config.json."</p>
+            <div class="buttons">
+                <label class="button primary">
+                    "Choose files…"
+                    <input type="file" multiple data-testid="file-input" class="visually-hidden"
+                        accept=".json,.jsonl,.ndjson,.csv,application/json,text/csv"
+                        on:change=on_pick />
+                </label>
+                <button type="button" data-testid="load-example"
+                    on:click=move |_| state.session.update(|s| {
+                        let settings = std::mem::take(&mut s.settings);
+                        *s = Session::example();
+                        s.settings = settings;
+                    })>
+                    "Load example"
+                </button>
+                <button type="button" data-testid="clear-files" on:click=move |_| state.session.update(Session::clear)>
+                    "Clear"
+                </button>
+            </div>
+            {move || state.notice.get().map(|n| view! { <p class="notice" role="status">{n}</p> })}
+            <ul class="file-list">
+                <For each=ids key=|id| *id let:id>
+                    <FileEntry state=state id=id />
+                </For>
+            </ul>
+        </section>
+    }
+}
+
+#[component]
+fn FileEntry(state: AppState, id: u32) -> impl IntoView {
+    let file = move || {
+        state
+            .session
+            .with(|s| s.files.iter().find(|f| f.id == id).cloned())
+    };
+    let role = move || file().map_or(Role::Predictions, |f| f.role);
+    let status = move || {
+        if file().is_some_and(|f| f.error().is_some()) {
+            "error"
+        } else {
+            "ok"
+        }
+    };
+    let on_role = move |ev: web_sys::Event| {
+        if let Some(r) = Role::parse(&event_target_value(&ev)) {
+            state.session.update(|s| s.set_role(id, r));
+        }
+    };
+    view! {
+        <li class="file-entry" data-testid="file-entry" data-role=move || role().name() data-status=status>
+            <div class="file-head">
+                <span class="file-name" title=move || file().map(|f| f.name).unwrap_or_default()>
+                    {move || file().map(|f| f.name).unwrap_or_default()}
+                </span>
+                <button type="button" class="icon" aria-label="Remove this file"
+                    on:click=move |_| state.session.update(|s| s.remove(id))>"×"</button>
+            </div>
+            <label class="inline">
+                <span>"Role"</span>
+                <select data-testid="role-select" on:change=on_role prop:value=move || role().name().to_string()>
+                    {Role::ALL.into_iter().map(|r| view! { <option value=r.name()>{r.label()}</option> }).collect_view()}
+                </select>
+            </label>
+            <Show when=move || role() == Role::Predictions>
+                <label class="inline">
+                    <span>"Model"</span>
+                    <input type="text" data-testid="model-name" aria-label="Model name"
+                        prop:value=move || file().map(|f| f.model).unwrap_or_default()
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            state.session.update(|s| s.rename_model(id, &v));
+                        } />
+                </label>
+                <label class="inline">
+                    <span>"Cost"</span>
+                    <input type="number" min="0" step="any" data-testid="model-cost" aria-label="Model cost"
+                        placeholder="from records"
+                        prop:value=move || file().and_then(|f| f.cost).map(|c| c.to_string()).unwrap_or_default()
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            let cost = v.trim().parse::<f64>().ok();
+                            state.session.update(|s| s.set_cost(id, cost));
+                        } />
+                </label>
+            </Show>
+            {move || {
+                file().map(|f| match f.error() {
+                    Some(e) => view! { <p class="file-error" data-testid="file-error" role="alert">{e.to_string()}</p> }.into_any(),
+                    None => {
+                        let what = match f.records() {
+                            Some(n) => format!("{n} records"),
+                            None => "loaded".to_string(),
+                        };
+                        view! { <p class="file-ok">{what}</p> }.into_any()
+                    }
+                })
+            }}
+        </li>
+    }
+}

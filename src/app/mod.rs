@@ -1,0 +1,113 @@
+//! The browser app (Leptos, client-side rendered): drop files, see the whole
+//! evaluation, take it into a paper.
+//!
+//! Owns: the components and the one app state ([`AppState`]) that wraps
+//! the plain [`Session`] in signals. All evaluation logic lives in
+//! `crate::session` and `crate::eval` (tested natively); `browser.rs` is the
+//! only file that touches web APIs. Nothing here may panic: a panic kills
+//! the page.
+
+mod browser;
+mod charts_view;
+mod documents;
+mod exports;
+mod files;
+mod format;
+mod report_view;
+mod settings;
+
+use crate::eval::Report;
+use crate::session::Session;
+use leptos::prelude::*;
+
+/// Which average the model table and the bar chart show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AverageView {
+    MacroDocuments,
+    Micro,
+    MacroFields,
+}
+
+impl AverageView {
+    pub const ALL: [AverageView; 3] = [
+        AverageView::MacroDocuments,
+        AverageView::Micro,
+        AverageView::MacroFields,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            AverageView::MacroDocuments => "macro_documents",
+            AverageView::Micro => "micro",
+            AverageView::MacroFields => "macro_fields",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            AverageView::MacroDocuments => "Macro over documents",
+            AverageView::Micro => "Micro",
+            AverageView::MacroFields => "Macro over fields",
+        }
+    }
+}
+
+/// The one app state, passed to every component (it is `Copy`).
+#[derive(Clone, Copy)]
+pub struct AppState {
+    pub session: RwSignal<Session>,
+    pub report: Memo<Result<Report, String>>,
+    pub average: RwSignal<AverageView>,
+    /// A message about the last action (an export, a file read).
+    pub notice: RwSignal<Option<String>>,
+}
+
+impl AppState {
+    fn new(session: Session) -> Self {
+        let session = RwSignal::new(session);
+        let report = Memo::new(move |_| session.with(Session::evaluate));
+        AppState {
+            session,
+            report,
+            average: RwSignal::new(AverageView::MacroDocuments),
+            notice: RwSignal::new(None),
+        }
+    }
+}
+
+/// Mounts the app on the page's body.
+pub fn start() {
+    leptos::mount::mount_to_body(App);
+}
+
+#[component]
+fn App() -> impl IntoView {
+    let mut session = Session::example();
+    if let Some(settings) = browser::read_fragment().and_then(|f| settings::from_fragment(&f)) {
+        session.settings = settings;
+    }
+    let state = AppState::new(session);
+    // Settings live in the URL fragment, so a link reproduces the view
+    // (never the data).
+    Effect::new(move |_| {
+        let fragment = state.session.with(|s| settings::to_fragment(&s.settings));
+        browser::write_fragment(&fragment);
+    });
+    view! {
+        <files::DropZone state=state>
+            <header class="top">
+                <h1>"fieldscope"</h1>
+                <p class="tagline">"How well does each model extract structured data? Everything runs in this browser tab; no file leaves your machine."</p>
+            </header>
+            <main class="layout">
+                <aside class="sidebar">
+                    <files::FilePanel state=state />
+                    <settings::SettingsPanel state=state />
+                </aside>
+                <section class="content">
+                    <report_view::ReportView state=state />
+                </section>
+            </main>
+        </files::DropZone>
+    }
+}

@@ -1,0 +1,501 @@
+//! The report: model comparison, accuracy paradox, charts, per-field table,
+//! set fields, line items, document-level scores, warnings and exports.
+
+use super::format::{cost, full, opt_ratio, percent, ratio};
+use super::{documents, exports, AppState, AverageView};
+use crate::eval::report::{ModelReport, Report};
+use leptos::prelude::*;
+
+#[component]
+pub fn ReportView(state: AppState) -> impl IntoView {
+    move || match state.report.get() {
+        Err(message) => {
+            view! { <div class="empty-report" data-testid="no-report"><p>{message}</p></div> }
+                .into_any()
+        }
+        Ok(report) => {
+            let report = std::sync::Arc::new(report);
+            view! {
+                <Summary report=report.clone() />
+                <Warnings report=report.clone() />
+                <ModelTable state=state report=report.clone() />
+                <ParadoxPanel report=report.clone() />
+                <super::charts_view::ChartsView state=state report=report.clone() />
+                <DocumentScores report=report.clone() />
+                <FieldTable report=report.clone() />
+                <SetsSection report=report.clone() />
+                <ItemsSection report=report.clone() />
+                <documents::DocumentBrowser report=report.clone() />
+                <exports::ExportPanel state=state report=report.clone() />
+                <Definitions />
+            }
+            .into_any()
+        }
+    }
+}
+
+type Shared = std::sync::Arc<Report>;
+
+#[component]
+fn Summary(report: Shared) -> impl IntoView {
+    let preset = report.config["preset"]
+        .as_str()
+        .unwrap_or("standard")
+        .to_string();
+    let method = report.config["string_match"]["method"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    view! {
+        <p class="summary" data-testid="summary">
+            {format!(
+                "{} documents · {} model{} · preset {preset} · strings compared by {method}",
+                report.documents,
+                report.models.len(),
+                if report.models.len() == 1 { "" } else { "s" }
+            )}
+        </p>
+    }
+}
+
+#[component]
+fn Warnings(report: Shared) -> impl IntoView {
+    (!report.warnings.is_empty()).then(|| {
+        let items = report.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view();
+        view! {
+            <details class="warnings" data-testid="warnings">
+                <summary>{format!("{} warning{}", report.warnings.len(), if report.warnings.len() == 1 { "" } else { "s" })}</summary>
+                <ul>{items}</ul>
+            </details>
+        }
+    })
+}
+
+/// The best (max) value of a column, for highlighting.
+fn best(values: &[f64]) -> Option<f64> {
+    (values.len() > 1).then(|| values.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+}
+
+fn scores_of(m: &ModelReport, avg: AverageView) -> (f64, f64, f64, f64) {
+    match avg {
+        AverageView::Micro => (
+            m.micro.precision,
+            m.micro.recall,
+            m.micro.f1,
+            m.micro.accuracy,
+        ),
+        AverageView::MacroDocuments => (
+            m.macro_documents.precision,
+            m.macro_documents.recall,
+            m.macro_documents.f1,
+            m.macro_documents.accuracy,
+        ),
+        AverageView::MacroFields => (
+            m.macro_fields.precision,
+            m.macro_fields.recall,
+            m.macro_fields.f1,
+            m.macro_fields.accuracy,
+        ),
+    }
+}
+
+/// A number cell with the full value in `data-value` and the rounded text.
+#[component]
+fn NumCell(
+    metric: &'static str,
+    value: Option<f64>,
+    text: String,
+    #[prop(optional)] best: bool,
+) -> impl IntoView {
+    view! { <td class="num" class:best=best data-metric=metric data-value=full(value)>{text}</td> }
+}
+
+#[component]
+fn ModelTable(state: AppState, report: Shared) -> impl IntoView {
+    let r = report.clone();
+    let table = move || {
+        let avg = state.average.get();
+        let rows: Vec<(f64, f64, f64)> = r
+            .models
+            .iter()
+            .map(|m| {
+                let s = scores_of(m, avg);
+                (s.0, s.1, s.2)
+            })
+            .collect();
+        let bp = best(&rows.iter().map(|x| x.0).collect::<Vec<_>>());
+        let br = best(&rows.iter().map(|x| x.1).collect::<Vec<_>>());
+        let bf = best(&rows.iter().map(|x| x.2).collect::<Vec<_>>());
+        let is = |v: f64, b: Option<f64>| b.is_some_and(|b| (v - b).abs() < 1e-12);
+        let f1_note = match (avg, r.config["macro_f1"].as_str()) {
+            (AverageView::MacroDocuments, Some("mean")) => "F1 is the mean of per-document F1.",
+            (AverageView::MacroDocuments, _) => {
+                "F1 is the harmonic mean of macro precision and macro recall (M4)."
+            }
+            (AverageView::Micro, _) => {
+                "Counts pooled over all documents and fields, then each score computed once."
+            }
+            (AverageView::MacroFields, _) => {
+                "Per-field scores averaged over fields; F1 is the mean of per-field F1."
+            }
+        };
+        view! {
+            <table class="data" data-testid="model-table" data-average=avg.key()>
+                <caption>{format!("Model comparison — precision, recall and F1 {}. {f1_note} Strict matching: a partial match counts as wrong; M_total = exact + 0.5 × partial.", avg.label().to_lowercase())}</caption>
+                <thead><tr>
+                    <th scope="col">"Model"</th><th scope="col">"M_total"</th><th scope="col">"|Pred|"</th><th scope="col">"|Truth|"</th>
+                    <th scope="col">"Precision"</th><th scope="col">"Recall"</th><th scope="col">"F1"</th><th scope="col">"Cost"</th>
+                </tr></thead>
+                <tbody>
+                    {r.models.iter().map(|m| {
+                        let (p, rc, f, _) = scores_of(m, avg);
+                        view! {
+                            <tr data-model=m.name.clone()>
+                                <th scope="row">{m.name.clone()}</th>
+                                <NumCell metric="m_total" value=Some(m.m_total) text=format!("{:.1}", m.m_total) />
+                                <NumCell metric="pred_count" value=Some(m.pred_count as f64) text=m.pred_count.to_string() />
+                                <NumCell metric="truth_count" value=Some(m.truth_count as f64) text=m.truth_count.to_string() />
+                                <NumCell metric="precision" value=Some(p) text=ratio(p) best=is(p, bp) />
+                                <NumCell metric="recall" value=Some(rc) text=ratio(rc) best=is(rc, br) />
+                                <NumCell metric="f1" value=Some(f) text=ratio(f) best=is(f, bf) />
+                                <NumCell metric="cost" value=m.cost text=cost(m.cost) />
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        }
+    };
+    view! {
+        <section class="card" aria-labelledby="models-heading">
+            <div class="card-head">
+                <h2 id="models-heading">"Models"</h2>
+                <div class="segmented" role="radiogroup" aria-label="Average">
+                    {AverageView::ALL.into_iter().map(|a| view! {
+                        <button type="button" role="radio" data-testid=format!("average-{}", a.key())
+                            aria-checked=move || (state.average.get() == a).to_string()
+                            class:selected=move || state.average.get() == a
+                            on:click=move |_| state.average.set(a)>{a.label()}</button>
+                    }).collect_view()}
+                </div>
+            </div>
+            {table}
+        </section>
+    }
+}
+
+/// The ranking of models by a score (indices, best first).
+fn ranking(models: &[ModelReport], score: impl Fn(&ModelReport) -> f64) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..models.len()).collect();
+    idx.sort_by(|&a, &b| score(&models[b]).total_cmp(&score(&models[a])));
+    idx
+}
+
+/// M0's accuracy paradox: the explanation when accuracy and F1 rank the
+/// models differently.
+pub fn paradox_explanation(report: &Report) -> Option<String> {
+    let models = &report.models;
+    if models.len() < 2 {
+        return None;
+    }
+    let by_acc = ranking(models, |m| m.micro.accuracy);
+    let by_f1 = ranking(models, |m| m.micro.f1);
+    if by_acc == by_f1 {
+        return None;
+    }
+    let top_acc = &models[by_acc[0]];
+    let top_f1 = &models[by_f1[0]];
+    let tn_share = |m: &ModelReport| m.counts.true_negative as f64 / m.counts.total().max(1) as f64;
+    let mut text = String::new();
+    if top_acc.name != top_f1.name {
+        text.push_str(&format!(
+            "Accuracy and F1 disagree: {} has the best accuracy ({}) but {} has the best F1 ({}). ",
+            top_acc.name,
+            ratio(top_acc.micro.accuracy),
+            top_f1.name,
+            ratio(top_f1.micro.f1)
+        ));
+    } else {
+        text.push_str("Accuracy and F1 rank the other models differently. ");
+    }
+    text.push_str("Accuracy counts true negatives — fields absent in the truth that a model correctly leaves empty (NOT_FOUND) — while precision, recall and F1 ignore them. ");
+    for m in models {
+        let worst_field = m
+            .fields
+            .iter()
+            .filter(|f| f.counts.spurious > 0)
+            .max_by_key(|f| f.counts.spurious)
+            .map(|f| format!("; most in {} ({} values)", f.field, f.counts.spurious))
+            .unwrap_or_default();
+        text.push_str(&format!(
+            "{}: {} of its outcomes are true negatives, it abstains on {} of the present fields, and gives a value to {} of the absent ones (hallucination rate{worst_field}). ",
+            m.name,
+            percent(tn_share(m)),
+            percent(m.abstention_rate),
+            percent(m.hallucination_rate),
+        ));
+    }
+    text.push_str("A conservative model gains accuracy from true negatives while losing recall; an eager one gains recall while hallucinating on absent fields.");
+    Some(text)
+}
+
+#[component]
+fn ParadoxPanel(report: Shared) -> impl IntoView {
+    let ba = best(
+        &report
+            .models
+            .iter()
+            .map(|m| m.micro.accuracy)
+            .collect::<Vec<_>>(),
+    );
+    let bf = best(&report.models.iter().map(|m| m.micro.f1).collect::<Vec<_>>());
+    let is = |v: f64, b: Option<f64>| b.is_some_and(|b| (v - b).abs() < 1e-12);
+    let explanation = paradox_explanation(&report);
+    view! {
+        <section class="card" aria-labelledby="paradox-heading">
+            <h2 id="paradox-heading">"Accuracy versus F1"</h2>
+            <table class="data" data-testid="paradox-table">
+                <caption>"Micro averages. Accuracy = (TP + TN) / N also counts true negatives; precision, recall and F1 do not. Hallucination rate = spurious / (spurious + true negatives); abstention rate = missed / |Truth|."</caption>
+                <thead><tr>
+                    <th scope="col">"Model"</th><th scope="col">"Precision"</th><th scope="col">"Recall"</th><th scope="col">"F1"</th>
+                    <th scope="col">"Accuracy"</th><th scope="col">"Hallucination rate"</th><th scope="col">"Abstention rate"</th>
+                </tr></thead>
+                <tbody>
+                    {report.models.iter().map(|m| view! {
+                        <tr data-model=m.name.clone()>
+                            <th scope="row">{m.name.clone()}</th>
+                            <NumCell metric="precision" value=Some(m.micro.precision) text=ratio(m.micro.precision) />
+                            <NumCell metric="recall" value=Some(m.micro.recall) text=ratio(m.micro.recall) />
+                            <NumCell metric="f1" value=Some(m.micro.f1) text=ratio(m.micro.f1) best=is(m.micro.f1, bf) />
+                            <NumCell metric="accuracy" value=Some(m.micro.accuracy) text=ratio(m.micro.accuracy) best=is(m.micro.accuracy, ba) />
+                            <NumCell metric="hallucination_rate" value=Some(m.hallucination_rate) text=ratio(m.hallucination_rate) />
+                            <NumCell metric="abstention_rate" value=Some(m.abstention_rate) text=ratio(m.abstention_rate) />
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            {explanation.map(|t| view! { <p class="paradox" data-testid="paradox-explanation">{t}</p> })}
+        </section>
+    }
+}
+
+#[component]
+fn DocumentScores(report: Shared) -> impl IntoView {
+    let w = &report.config["document_extraction_score"]["weights"];
+    let weights = format!(
+        "{} · numeric_precision + {} · field_f1_partial + {} · schema_validity",
+        w["numeric_precision"], w["field_f1_partial"], w["schema_validity"]
+    );
+    view! {
+        <section class="card" aria-labelledby="doc-heading">
+            <h2 id="doc-heading">"Document-level scores"</h2>
+            <table class="data" data-testid="document-scores">
+                <caption>{format!("M2's headline: document_extraction_score = {weights} (weights re-spread when numeric_precision is not applicable). CER is pooled: Σ edits / Σ truth characters.")}</caption>
+                <thead><tr>
+                    <th scope="col">"Model"</th><th scope="col">"Extraction score"</th><th scope="col">"Numeric precision"</th>
+                    <th scope="col">"Field F1 (partial)"</th><th scope="col">"Schema validity"</th><th scope="col">"Exact match"</th><th scope="col">"CER"</th>
+                </tr></thead>
+                <tbody>
+                    {report.models.iter().map(|m| view! {
+                        <tr data-model=m.name.clone()>
+                            <th scope="row">{m.name.clone()}</th>
+                            <NumCell metric="document_extraction_score" value=Some(m.document_extraction_score) text=ratio(m.document_extraction_score) />
+                            <NumCell metric="numeric_precision" value=m.numeric_precision text=opt_ratio(m.numeric_precision) />
+                            <NumCell metric="field_f1_partial" value=Some(m.field_f1_partial) text=ratio(m.field_f1_partial) />
+                            <NumCell metric="schema_validity_rate" value=Some(m.schema_validity_rate) text=ratio(m.schema_validity_rate) />
+                            <NumCell metric="exact_match_rate" value=Some(m.exact_match_rate) text=ratio(m.exact_match_rate) />
+                            <NumCell metric="cer" value=m.cer text=opt_ratio(m.cer) />
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+/// Sort keys of the per-field table.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FieldSort {
+    Field,
+    F1,
+    Precision,
+    Recall,
+    Cer,
+    Errors,
+}
+
+#[component]
+fn FieldTable(report: Shared) -> impl IntoView {
+    let model = RwSignal::new(0usize);
+    let sort = RwSignal::new((FieldSort::Field, false));
+    let names: Vec<String> = report.models.iter().map(|m| m.name.clone()).collect();
+    let r = report.clone();
+    let header = move |key: FieldSort, text: &'static str| {
+        view! {
+            <th scope="col" aria-sort=move || {
+                let (k, desc) = sort.get();
+                if k == key { if desc { "descending" } else { "ascending" } } else { "none" }
+            }>
+                <button type="button" class="sort" on:click=move |_| sort.update(|(k, d)| { if *k == key { *d = !*d } else { *k = key; *d = key != FieldSort::Field } })>{text}</button>
+            </th>
+        }
+    };
+    let rows = move || {
+        let Some(m) = r.models.get(model.get()) else {
+            return Vec::new();
+        };
+        let mut fields = m.fields.clone();
+        let (key, desc) = sort.get();
+        fields.sort_by(|a, b| {
+            let o = match key {
+                FieldSort::Field => a.field.cmp(&b.field),
+                FieldSort::F1 => a.f1.total_cmp(&b.f1),
+                FieldSort::Precision => a.precision.total_cmp(&b.precision),
+                FieldSort::Recall => a.recall.total_cmp(&b.recall),
+                FieldSort::Cer => a.cer.unwrap_or(-1.0).total_cmp(&b.cer.unwrap_or(-1.0)),
+                FieldSort::Errors => {
+                    let e = |f: &crate::eval::report::FieldReport| {
+                        f.counts.incorrect + f.counts.missed + f.counts.spurious + f.counts.partial
+                    };
+                    e(a).cmp(&e(b))
+                }
+            };
+            if desc {
+                o.reverse()
+            } else {
+                o
+            }
+        });
+        fields
+    };
+    view! {
+        <section class="card" aria-labelledby="fields-heading">
+            <div class="card-head">
+                <h2 id="fields-heading">"Fields"</h2>
+                <label class="inline"><span>"Model"</span>
+                    <select data-testid="field-model" on:change=move |ev| model.set(event_target_value(&ev).parse().unwrap_or(0))>
+                        {names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{n}</option> }).collect_view()}
+                    </select>
+                </label>
+            </div>
+            <div class="scroll">
+            <table class="data fields" data-testid="field-table">
+                <caption>"Per field, counts pooled over documents; strict scores (partial counts as wrong). Click a header to sort."</caption>
+                <thead><tr>
+                    {header(FieldSort::Field, "Field")}
+                    <th scope="col">"Exact"</th><th scope="col">"Partial"</th><th scope="col">"Incorrect"</th><th scope="col">"Missed"</th><th scope="col">"Spurious"</th><th scope="col">"TN"</th>
+                    {header(FieldSort::Precision, "P")}{header(FieldSort::Recall, "R")}{header(FieldSort::F1, "F1")}
+                    <th scope="col">"Accuracy"</th>{header(FieldSort::Cer, "CER")}<th scope="col">"Mean CER"</th>{header(FieldSort::Errors, "Errors")}
+                </tr></thead>
+                <tbody>
+                    {move || rows().into_iter().map(|f| {
+                        let errors = f.counts.incorrect + f.counts.missed + f.counts.spurious + f.counts.partial;
+                        view! {
+                            <tr data-field=f.field.clone()>
+                                <th scope="row"><code>{f.field.clone()}</code></th>
+                                <td class="num">{f.counts.exact}</td><td class="num">{f.counts.partial}</td><td class="num">{f.counts.incorrect}</td>
+                                <td class="num">{f.counts.missed}</td><td class="num">{f.counts.spurious}</td><td class="num">{f.counts.true_negative}</td>
+                                <NumCell metric="precision" value=Some(f.precision) text=ratio(f.precision) />
+                                <NumCell metric="recall" value=Some(f.recall) text=ratio(f.recall) />
+                                <NumCell metric="f1" value=Some(f.f1) text=ratio(f.f1) />
+                                <NumCell metric="accuracy" value=Some(f.accuracy) text=ratio(f.accuracy) />
+                                <NumCell metric="cer" value=f.cer text=opt_ratio(f.cer) />
+                                <NumCell metric="mean_cer" value=f.mean_cer text=opt_ratio(f.mean_cer) />
+                                <td class="num">{errors}</td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn SetsSection(report: Shared) -> impl IntoView {
+    let rows: Vec<_> = report
+        .models
+        .iter()
+        .flat_map(|m| {
+            m.sets
+                .iter()
+                .map(move |(path, s)| (m.name.clone(), path.clone(), s.clone()))
+        })
+        .collect();
+    (!rows.is_empty()).then(|| {
+        let ks: Vec<String> = rows.first().map(|r| r.2.hit_at_k.keys().cloned().collect()).unwrap_or_default();
+        let mut ks_sorted = ks.clone();
+        ks_sorted.sort_by_key(|k| k.parse::<usize>().unwrap_or(usize::MAX));
+        let ks_head = ks_sorted.clone();
+        view! {
+            <section class="card" aria-labelledby="sets-heading">
+                <h2 id="sets-heading">"Set fields (multi-label codes, M1)"</h2>
+                <table class="data" data-testid="sets-table">
+                    <caption>"Means over documents where truth or prediction is non-empty. Precision = pred_in_true / |P|, recall = true_in_pred / |T|, accuracy = (P + R) / 2; legacy accuracy = (pred_in_true + true_in_pred) / (2·max(|T|, |P|)); hit@k = a truth code among the first k predicted."</caption>
+                    <thead><tr>
+                        <th scope="col">"Model"</th><th scope="col">"Field"</th><th scope="col">"Docs"</th><th scope="col">"P"</th><th scope="col">"R"</th><th scope="col">"F1"</th>
+                        <th scope="col">"Accuracy"</th><th scope="col">"Legacy"</th>
+                        {ks_head.into_iter().map(|k| view! { <th scope="col">{format!("hit@{k}")}</th> }).collect_view()}
+                    </tr></thead>
+                    <tbody>
+                        {rows.into_iter().map(|(model, path, s)| {
+                            let hits = ks_sorted.iter().map(|k| { let v = s.hit_at_k.get(k).copied(); view! { <td class="num" data-value=full(v)>{opt_ratio(v)}</td> } }).collect_view();
+                            view! {
+                                <tr data-model=model.clone()>
+                                    <th scope="row">{model.clone()}</th><td><code>{path}</code></td><td class="num">{s.documents}</td>
+                                    <td class="num">{ratio(s.precision)}</td><td class="num">{ratio(s.recall)}</td><td class="num">{ratio(s.f1)}</td>
+                                    <td class="num">{ratio(s.accuracy)}</td><td class="num">{ratio(s.legacy_accuracy)}</td>{hits}
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </section>
+        }
+    })
+}
+
+#[component]
+fn ItemsSection(report: Shared) -> impl IntoView {
+    let any = report.models.iter().any(|m| m.items.is_some());
+    let threshold = report.config["item_f1_threshold"].as_f64().unwrap_or(0.85);
+    any.then(|| view! {
+        <section class="card" aria-labelledby="items-heading">
+            <h2 id="items-heading">"Line items (M3)"</h2>
+            <table class="data" data-testid="items-table">
+                <caption>{format!("Items matched one-to-one maximising total item F1; an item is recognised when matched with item F1 ≥ {threshold}. Item-count accuracy: share of documents whose recognised items equal the truth's count; count match: share where the predicted count equals it.")}</caption>
+                <thead><tr>
+                    <th scope="col">"Model"</th><th scope="col">"Recognised"</th><th scope="col">"|P items|"</th><th scope="col">"|T items|"</th>
+                    <th scope="col">"Item P"</th><th scope="col">"Item R"</th><th scope="col">"Item F1"</th><th scope="col">"Count accuracy"</th><th scope="col">"Count match"</th>
+                </tr></thead>
+                <tbody>
+                    {report.models.iter().filter_map(|m| m.items.clone().map(|i| (m.name.clone(), i))).map(|(name, i)| view! {
+                        <tr data-model=name.clone()>
+                            <th scope="row">{name.clone()}</th><td class="num">{i.recognised}</td><td class="num">{i.pred_items}</td><td class="num">{i.truth_items}</td>
+                            <td class="num">{ratio(i.precision)}</td><td class="num">{ratio(i.recall)}</td><td class="num">{ratio(i.f1)}</td>
+                            <td class="num">{ratio(i.item_count_accuracy)}</td><td class="num">{ratio(i.item_count_match_rate)}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </section>
+    })
+}
+
+#[component]
+fn Definitions() -> impl IntoView {
+    view! {
+        <section class="card definitions" aria-labelledby="defs-heading">
+            <h2 id="defs-heading">"Definitions"</h2>
+            <dl>
+                <dt>"Outcomes"</dt><dd>"Per (document, field): exact, partial (similar strings), incorrect, missed (truth present, prediction absent), spurious (truth absent, prediction present), true negative (both absent). Absent = missing, null, [], or an absent value such as NOT_FOUND."</dd>
+                <dt>"Strict scores"</dt><dd>"TP = exact; FP = incorrect + partial + spurious; FN = missed (+ incorrect + partial under [\"fp\",\"fn\"]). Precision = TP/(TP+FP), recall = TP/(TP+FN), F1 = 2PR/(P+R), accuracy = (TP+TN)/N."</dd>
+                <dt>"Partial credit"</dt><dd>"credit = exact + 0.5·partial; M_total = Σ credit; precision = credit/|Pred|, recall = credit/|Truth|."</dd>
+                <dt>"Averages"</dt><dd>"Micro pools counts over everything; macro over documents averages per-document scores (a document with nothing to find and nothing predicted scores P = R = 1); macro over fields averages per-field scores."</dd>
+                <dt>"CER"</dt><dd>"Levenshtein edits / truth characters over normalised strings; pooled CER = Σ edits / Σ characters."</dd>
+                <dt>"Rates"</dt><dd>"Hallucination = spurious/(spurious + true negatives); abstention = missed/|Truth|."</dd>
+            </dl>
+        </section>
+    }
+}

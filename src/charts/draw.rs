@@ -1,0 +1,443 @@
+//! The drawing step: a layout becomes plotters elements on any
+//! [`DrawingBackend`], and [`svg`] renders one to a standalone SVG string.
+//!
+//! Owns: plotters. Nothing else in the crate names a plotters type. Text is
+//! placed with plotters' anchors and never measured by plotters (see
+//! [`super::text`] for why), so the SVG is the same natively and in the
+//! browser. Errors are returned, never unwrapped; [`svg`] turns one into an
+//! SVG that says what went wrong.
+
+use super::layout::{
+    BarsLayout, HeatmapLayout, Label, LegendEntry, Mark, StackedLayout, StripsLayout, XAxis,
+    NOT_APPLICABLE,
+};
+use super::style::{self, Metrics, Rgb, GRID, INK, MUTED, WHITE};
+use super::text::{sanitize, xml_escape};
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
+use plotters::prelude::{
+    Circle, Color, DrawingArea, DrawingAreaErrorKind, DrawingBackend, FontDesc, FontFamily,
+    FontStyle, FontTransform, IntoDrawingArea, PathElement, Polygon, RGBColor, Rectangle,
+    SVGBackend, ShapeStyle, TextStyle,
+};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// The font stack written into the SVG.
+const FAMILY: &str = "Helvetica, Arial, sans-serif";
+
+/// plotters' SVG backend writes `font-size` as the style's size divided by
+/// 1.24; multiplying by it gives the pixel size asked for.
+const PLOTTERS_FONT_SCALE: f64 = 1.24;
+
+type Outcome<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+fn rgb(c: Rgb) -> RGBColor {
+    RGBColor(c.0, c.1, c.2)
+}
+
+fn px(v: f64) -> i32 {
+    if v.is_finite() {
+        v.round().clamp(-1e6, 1e6) as i32
+    } else {
+        0
+    }
+}
+
+/// Text options beyond position and content.
+#[derive(Clone, Copy)]
+struct Font {
+    size: f64,
+    color: Rgb,
+    h: HPos,
+    v: VPos,
+    rotate: bool,
+    italic: bool,
+}
+
+impl Font {
+    fn new(size: f64) -> Font {
+        Font {
+            size,
+            color: INK,
+            h: HPos::Left,
+            v: VPos::Center,
+            rotate: false,
+            italic: false,
+        }
+    }
+    fn color(self, color: Rgb) -> Font {
+        Font { color, ..self }
+    }
+    fn anchor(self, h: HPos, v: VPos) -> Font {
+        Font { h, v, ..self }
+    }
+}
+
+/// A thin wrapper that draws in pixel coordinates with our types.
+struct Pen<'a, DB: DrawingBackend> {
+    area: &'a DrawingArea<DB, Shift>,
+}
+
+impl<DB: DrawingBackend> Pen<'_, DB> {
+    fn rect(&self, (x0, y0, x1, y1): (f64, f64, f64, f64), fill: Rgb) -> Outcome<DB> {
+        let style: ShapeStyle = rgb(fill).filled();
+        self.area
+            .draw(&Rectangle::new([(px(x0), px(y0)), (px(x1), px(y1))], style))
+    }
+
+    fn outline(&self, (x0, y0, x1, y1): (f64, f64, f64, f64), color: Rgb) -> Outcome<DB> {
+        let style: ShapeStyle = rgb(color).stroke_width(1);
+        self.area
+            .draw(&Rectangle::new([(px(x0), px(y0)), (px(x1), px(y1))], style))
+    }
+
+    fn line(&self, from: (f64, f64), to: (f64, f64), color: Rgb) -> Outcome<DB> {
+        self.area.draw(&PathElement::new(
+            vec![(px(from.0), px(from.1)), (px(to.0), px(to.1))],
+            rgb(color).stroke_width(1),
+        ))
+    }
+
+    fn dashed(&self, from: (f64, f64), to: (f64, f64), color: Rgb) -> Outcome<DB> {
+        self.area.draw(&DashedPathElement::new(
+            vec![(px(from.0), px(from.1)), (px(to.0), px(to.1))],
+            4,
+            3,
+            rgb(color).stroke_width(1),
+        ))
+    }
+
+    fn dot(&self, (x, y): (f64, f64), r: f64, fill: Rgb, alpha: f64) -> Outcome<DB> {
+        let r = r.round().max(1.0) as u32;
+        self.area.draw(&Circle::new(
+            (px(x), px(y)),
+            r,
+            rgb(fill).mix(alpha).filled(),
+        ))
+    }
+
+    fn diamond(&self, (x, y): (f64, f64), r: f64, fill: Rgb) -> Outcome<DB> {
+        let pts = vec![
+            (px(x), px(y - r)),
+            (px(x + r), px(y)),
+            (px(x), px(y + r)),
+            (px(x - r), px(y)),
+        ];
+        self.area
+            .draw(&Polygon::new(pts.clone(), rgb(fill).filled()))?;
+        let mut closed = pts;
+        closed.push(closed[0]);
+        self.area
+            .draw(&PathElement::new(closed, rgb(INK).stroke_width(1)))
+    }
+
+    fn text(&self, s: &str, (x, y): (f64, f64), f: Font) -> Outcome<DB> {
+        // Labels are sanitised in the data step already; this is the last
+        // guard for anything that reaches the SVG.
+        let s = sanitize(s);
+        if s.is_empty() {
+            return Ok(());
+        }
+        let style = if f.italic {
+            FontStyle::Italic
+        } else {
+            FontStyle::Normal
+        };
+        let mut font = FontDesc::new(
+            FontFamily::Name(FAMILY),
+            f.size * PLOTTERS_FONT_SCALE,
+            style,
+        );
+        if f.rotate {
+            font = font.transform(FontTransform::Rotate270);
+        }
+        let style = TextStyle {
+            font,
+            color: rgb(f.color).to_backend_color(),
+            pos: Pos::new(f.h, f.v),
+        };
+        self.area.draw_text(&s, &style, (px(x), px(y)))
+    }
+
+    fn right_label(&self, l: &Label, size: f64) -> Outcome<DB> {
+        self.text(
+            &l.text,
+            (l.x, l.y),
+            Font::new(size).anchor(HPos::Right, VPos::Center),
+        )
+    }
+
+    fn left_label(&self, l: &Label, font: Font) -> Outcome<DB> {
+        self.text(&l.text, (l.x, l.y), font.anchor(HPos::Left, VPos::Center))
+    }
+
+    fn note(&self, l: &Label, m: &Metrics) -> Outcome<DB> {
+        let mut f = Font::new(m.small).color(MUTED);
+        f.italic = true;
+        self.left_label(l, f)
+    }
+
+    fn legend(&self, entries: &[LegendEntry], m: &Metrics) -> Outcome<DB> {
+        let s = m.font * 0.8;
+        for e in entries {
+            let (x, y) = (e.x, e.y);
+            let cx = x + m.font / 2.0;
+            match e.mark {
+                Mark::Box(c) => {
+                    let b = (cx - s / 2.0, y - s / 2.0, cx + s / 2.0, y + s / 2.0);
+                    self.rect(b, c)?;
+                    self.outline(b, INK)?;
+                }
+                Mark::Dot(c) => self.dot((cx, y), s * 0.35, c, 0.75)?,
+                Mark::Diamond(c) => self.diamond((cx, y), s * 0.55, c)?,
+                Mark::Dash(c) => self.dashed((x, y), (x + m.font, y), c)?,
+            }
+            self.text(
+                &e.label,
+                (x + m.font + 4.0, y),
+                Font::new(m.font).anchor(HPos::Left, VPos::Center),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Vertical grid lines at the ticks, the axis lines, tick marks, tick
+    /// labels and the axis title.
+    fn x_axis(&self, a: &XAxis, m: &Metrics) -> Outcome<DB> {
+        for (x, _) in &a.ticks {
+            self.line((*x, a.y0), (*x, a.y1), GRID)?;
+        }
+        self.line((a.x0, a.y1), (a.x1, a.y1), INK)?;
+        self.line((a.x0, a.y0), (a.x0, a.y1), INK)?;
+        for (x, label) in &a.ticks {
+            self.line((*x, a.y1), (*x, a.y1 + 3.0), INK)?;
+            self.text(
+                label,
+                (*x, a.y1 + 5.0),
+                Font::new(m.small).anchor(HPos::Center, VPos::Top),
+            )?;
+        }
+        self.text(
+            &a.title,
+            ((a.x0 + a.x1) / 2.0, a.title_y),
+            Font::new(m.font).anchor(HPos::Center, VPos::Top),
+        )
+    }
+}
+
+pub fn bars<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    l: &BarsLayout,
+    m: &Metrics,
+) -> Outcome<DB> {
+    let pen = Pen { area };
+    pen.legend(&l.legend, m)?;
+    pen.x_axis(&l.axis, m)?;
+    for b in &l.bars {
+        if b.x1 > b.x0 {
+            pen.rect((b.x0, b.y0, b.x1, b.y1), b.color)?;
+            pen.outline((b.x0, b.y0, b.x1, b.y1), INK)?;
+        }
+        pen.text(
+            &b.value,
+            (b.x1 + 3.0, (b.y0 + b.y1) / 2.0),
+            Font::new(m.small * 0.92).anchor(HPos::Left, VPos::Center),
+        )?;
+    }
+    // The axis line over the bars' left edges.
+    pen.line((l.axis.x0, l.axis.y0), (l.axis.x0, l.axis.y1), INK)?;
+    for label in &l.labels {
+        pen.right_label(label, m.font)?;
+    }
+    for note in &l.notes {
+        pen.note(note, m)?;
+    }
+    Ok(())
+}
+
+pub fn stacked<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    l: &StackedLayout,
+    m: &Metrics,
+) -> Outcome<DB> {
+    let pen = Pen { area };
+    pen.legend(&l.legend, m)?;
+    pen.x_axis(&l.axis, m)?;
+    for s in &l.segments {
+        let b = (s.x0, s.y0, s.x1, s.y1);
+        pen.rect(b, s.color)?;
+        pen.outline(b, INK)?;
+        pen.text(
+            &s.text,
+            ((s.x0 + s.x1) / 2.0, (s.y0 + s.y1) / 2.0),
+            Font::new(m.small * 0.92)
+                .color(s.color.ink())
+                .anchor(HPos::Center, VPos::Center),
+        )?;
+    }
+    for label in &l.labels {
+        pen.right_label(label, m.font)?;
+    }
+    for t in &l.totals {
+        pen.left_label(t, Font::new(m.small))?;
+    }
+    for note in &l.notes {
+        pen.note(note, m)?;
+    }
+    Ok(())
+}
+
+pub fn heatmap<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    l: &HeatmapLayout,
+    m: &Metrics,
+) -> Outcome<DB> {
+    let pen = Pen { area };
+    for h in &l.headers {
+        let mut f = Font::new(m.font);
+        if l.rotated_headers {
+            f.rotate = true;
+            f = f.anchor(HPos::Left, VPos::Center);
+        } else {
+            f = f.anchor(HPos::Center, VPos::Center);
+        }
+        pen.text(&h.text, (h.x, h.y), f)?;
+    }
+    for label in &l.labels {
+        pen.right_label(label, m.font)?;
+    }
+    for c in &l.cells {
+        let b = (c.x0, c.y0, c.x1, c.y1);
+        match c.fill {
+            Some(fill) => pen.rect(b, fill)?,
+            None => pen.outline(b, NOT_APPLICABLE)?,
+        }
+        let mut f = Font::new(l.value_px)
+            .color(if c.fill.is_some() { c.ink } else { MUTED })
+            .anchor(HPos::Center, VPos::Center);
+        f.italic = c.fill.is_none();
+        pen.text(&c.text, ((c.x0 + c.x1) / 2.0, (c.y0 + c.y1) / 2.0), f)?;
+    }
+    for note in &l.notes {
+        pen.note(note, m)?;
+    }
+    // Colour scale.
+    let (x0, y0, x1, y1) = l.scale;
+    let steps = 64;
+    for i in 0..steps {
+        let a = x0 + (x1 - x0) * f64::from(i) / f64::from(steps);
+        let b = x0 + (x1 - x0) * f64::from(i + 1) / f64::from(steps);
+        let t = (f64::from(i) + 0.5) / f64::from(steps);
+        pen.rect((a, y0, b, y1), style::sequential(t))?;
+    }
+    pen.outline((x0, y0, x1, y1), INK)?;
+    for (x, label) in &l.scale_ticks {
+        pen.line((*x, y1), (*x, y1 + 3.0), INK)?;
+        pen.text(
+            label,
+            (*x, y1 + 4.0),
+            Font::new(m.small).anchor(HPos::Center, VPos::Top),
+        )?;
+    }
+    pen.left_label(&l.scale_title, Font::new(m.font))
+}
+
+pub fn strips<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    l: &StripsLayout,
+    m: &Metrics,
+) -> Outcome<DB> {
+    let pen = Pen { area };
+    pen.legend(&l.legend, m)?;
+    pen.x_axis(&l.axis, m)?;
+    if let Some(x) = l.threshold_x {
+        pen.dashed((x, l.axis.y0), (x, l.axis.y1), INK)?;
+    }
+    for label in &l.labels {
+        pen.right_label(label, m.font)?;
+    }
+    for p in &l.points {
+        pen.dot((p.x, p.y), l.point_r, style::BLUE, 0.75)?;
+    }
+    for p in &l.markers {
+        pen.diamond((p.x, p.y), l.marker_r, style::VERMILLION)?;
+    }
+    for v in &l.marker_values {
+        pen.left_label(v, Font::new(m.small))?;
+    }
+    for note in &l.notes {
+        pen.note(note, m)?;
+    }
+    Ok(())
+}
+
+/// Renders with `draw` on a white `width` × `height` SVG and returns the
+/// document, with `title` as its `<title>`. On a drawing error the SVG says
+/// so instead; this never panics.
+pub fn svg<F>(width: u32, height: u32, title: &str, draw: F) -> String
+where
+    F: FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Outcome<SVGBackend<'static>>,
+{
+    let (width, height) = (width.max(1), height.max(1));
+    let mut buf = String::new();
+    let result = {
+        let root = SVGBackend::with_string(&mut buf, (width, height)).into_drawing_area();
+        root.fill(&rgb(WHITE))
+            .and_then(|()| draw(&root))
+            .and_then(|()| root.present())
+    };
+    match result {
+        Ok(()) => with_title(buf, title),
+        Err(e) => error_svg(width, height, &format!("Chart could not be drawn: {e}")),
+    }
+}
+
+/// Inserts `<title>` right after the opening `<svg …>` tag.
+fn with_title(mut svg: String, title: &str) -> String {
+    let title = sanitize(title);
+    if title.is_empty() {
+        return svg;
+    }
+    if let Some(end) = svg.find('>') {
+        svg.insert_str(end + 1, &format!("\n<title>{}</title>", xml_escape(&title)));
+    }
+    svg
+}
+
+/// A standalone SVG with one line of text.
+pub fn error_svg(width: u32, height: u32, message: &str) -> String {
+    let (width, height) = (width.max(1), height.max(1));
+    format!(
+        "<svg width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
+         xmlns=\"http://www.w3.org/2000/svg\">\n\
+         <rect x=\"0\" y=\"0\" width=\"{width}\" height=\"{height}\" fill=\"#FFFFFF\"/>\n\
+         <text x=\"8\" y=\"20\" font-family=\"{FAMILY}\" font-size=\"12\" fill=\"#222222\">{}</text>\n\
+         </svg>\n",
+        xml_escape(&sanitize(message))
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_svg_is_escaped_and_standalone() {
+        let s = error_svg(100, 50, "bad <thing> & \u{202E}more");
+        assert!(s.contains("bad &lt;thing&gt; &amp; more"));
+        assert!(s.starts_with("<svg width=\"100\" height=\"50\""));
+    }
+
+    #[test]
+    fn a_failing_drawing_becomes_an_error_svg() {
+        let s = svg(80, 40, "t", |_| Err(DrawingAreaErrorKind::LayoutError));
+        assert!(s.contains("Chart could not be drawn: Bad layout"), "{s}");
+    }
+
+    #[test]
+    fn the_title_goes_right_after_the_svg_tag() {
+        let s = svg(80, 40, "a <b>", |_| Ok(()));
+        assert!(s.starts_with("<svg "));
+        assert!(s.contains(">\n<title>a &lt;b&gt;</title>"), "{s}");
+    }
+}

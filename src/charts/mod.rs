@@ -1,0 +1,219 @@
+//! Charts for papers: a [`Report`] rendered as standalone SVG figures.
+//!
+//! Owns: the figures of a report — scores per model ([`metric_bars`]),
+//! outcome shares ([`outcome_distribution`]), per-field F1
+//! ([`field_f1_heatmap`]), value counts ([`pred_vs_truth`]), CER per field
+//! ([`cer_distribution`]) and line-item scores ([`item_metrics`]) — each
+//! with a title and a caption that says exactly which metric and which
+//! average it shows.
+//!
+//! Three steps, each in its own module:
+//!
+//! 1. [`data`] — report → plain structs of labels and values (pure);
+//! 2. [`layout`] — data → pixel geometry, labels shortened to fit (pure);
+//! 3. `draw` — geometry → plotters elements on any `DrawingBackend`,
+//!    rendered to a string with plotters' `SVGBackend::with_string`.
+//!
+//! Depends on: `crate::eval::report` and plotters (SVG backend only, no
+//! font files) — no web types, no I/O. The app and the HTML report call
+//! these functions and decide where the SVG goes.
+//!
+//! Look: white background, Okabe–Ito colours ordered so that series also
+//! differ in lightness (readable in greyscale), axes labelled with their
+//! range, a legend on every chart with more than one series, values printed
+//! on bars and in cells. Sizes are in CSS pixels (96 per inch): a single
+//! column is 317 px (3.3 in) wide, a full-width figure 672 px (7 in); fonts
+//! follow [`ChartOptions::font_pt`].
+//!
+//! Untrusted text: model and field names are sanitised (control, bidi and
+//! zero-width characters removed) and XML-escaped (by plotters' SVG
+//! backend); long names are shortened with "…".
+//!
+//! ```
+//! use fieldscope::charts::{self, ChartOptions};
+//! use fieldscope::{eval, io};
+//! let truth = io::parse_records("t.jsonl", br#"{"id":"a","total":10}"#).unwrap();
+//! let pred = io::parse_records("m.jsonl", br#"{"id":"a","total":10}"#).unwrap();
+//! let input = eval::EvalInput { truth, models: vec![eval::ModelInput::new("m", pred)], schema: None };
+//! let report = eval::evaluate(&input, &eval::Config::default(), false).unwrap();
+//! let chart = charts::metric_bars(&report, &ChartOptions::default());
+//! assert!(chart.svg.starts_with("<svg width=\"672\""));
+//! assert_eq!(chart.width_px, 672);
+//! ```
+
+pub mod data;
+mod draw;
+pub mod layout;
+pub mod style;
+pub mod text;
+
+use crate::eval::report::Report;
+use style::Metrics;
+
+/// Which average of precision, recall, F1 and accuracy a chart shows
+/// (SPEC §3.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Average {
+    /// Counts pooled over all documents and fields.
+    Micro,
+    /// Mean over documents (M4's table).
+    MacroDocuments,
+    /// Mean over fields (scikit-learn's macro average).
+    MacroFields,
+}
+
+/// Figure width for a paper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaperSize {
+    /// One column of a two-column paper: 3.3 in (317 px).
+    SingleColumn,
+    /// The text width of a one-column paper or a `figure*`: 7 in (672 px).
+    FullWidth,
+}
+
+/// How a chart is drawn.
+#[derive(Clone, Debug)]
+pub struct ChartOptions {
+    /// The average shown by [`metric_bars`]. Default
+    /// [`Average::MacroDocuments`]. The other charts show pooled numbers and
+    /// say so in their captions.
+    pub average: Average,
+    /// Default [`PaperSize::FullWidth`].
+    pub size: PaperSize,
+    /// Font size of axis titles, labels and legends in points (1 pt = 96/72
+    /// px); tick labels and printed values are 90 % of it. Default 8.5;
+    /// values outside 4–24 are clamped.
+    pub font_pt: f64,
+}
+
+impl Default for ChartOptions {
+    fn default() -> Self {
+        ChartOptions {
+            average: Average::MacroDocuments,
+            size: PaperSize::FullWidth,
+            font_pt: 8.5,
+        }
+    }
+}
+
+/// One rendered chart.
+#[derive(Clone, Debug)]
+pub struct Chart {
+    /// Stable identifier, e.g. `"metric_bars"` (file names, `data-testid`).
+    pub id: &'static str,
+    /// A short title (also the SVG's `<title>`).
+    pub title: String,
+    /// A caption for a paper: the metric, the average, the matching rule.
+    pub caption: String,
+    /// A standalone SVG document (`xmlns`, `width`, `height`, `viewBox`).
+    pub svg: String,
+    pub width_px: u32,
+    pub height_px: u32,
+}
+
+fn chart(id: &'static str, words: data::Words, width: u32, height: u32, svg: String) -> Chart {
+    Chart {
+        id,
+        title: words.title,
+        caption: words.caption,
+        svg,
+        width_px: width.max(1),
+        height_px: height.max(1),
+    }
+}
+
+fn bar_chart(id: &'static str, bars: &data::Bars, words: data::Words, m: &Metrics) -> Chart {
+    let l = layout::bars(bars, m);
+    let svg = draw::svg(l.width, l.height, &words.title, |area| {
+        draw::bars(area, &l, m)
+    });
+    chart(id, words, l.width, l.height, svg)
+}
+
+/// Grouped bars of precision, recall, F1 and accuracy per model under
+/// `o.average`, values printed at the bar ends.
+pub fn metric_bars(report: &Report, o: &ChartOptions) -> Chart {
+    let m = Metrics::new(o);
+    let bars = data::metric_bars(report, o.average);
+    bar_chart(
+        "metric_bars",
+        &bars,
+        data::metric_words(report, o.average),
+        &m,
+    )
+}
+
+/// One stacked bar per model: the shares of exact, partial, incorrect,
+/// missed, spurious and true-negative outcomes, dark to light, with
+/// percentages on segments wide enough and the number of pairs at the end.
+pub fn outcome_distribution(report: &Report, o: &ChartOptions) -> Chart {
+    let m = Metrics::new(o);
+    let words = data::outcome_words(report);
+    let l = layout::stacked(&data::outcome_distribution(report), &m);
+    let svg = draw::svg(l.width, l.height, &words.title, |area| {
+        draw::stacked(area, &l, &m)
+    });
+    chart("outcome_distribution", words, l.width, l.height, svg)
+}
+
+/// Fields (rows) × models (columns), each cell the field's strict F1 with
+/// its value printed to two decimals; the chart grows with the fields.
+pub fn field_f1_heatmap(report: &Report, o: &ChartOptions) -> Chart {
+    let m = Metrics::new(o);
+    let words = data::heatmap_words(report);
+    let l = layout::heatmap(&data::field_f1_heatmap(report), &m);
+    let svg = draw::svg(l.width, l.height, &words.title, |area| {
+        draw::heatmap(area, &l, &m)
+    });
+    chart("field_f1_heatmap", words, l.width, l.height, svg)
+}
+
+/// |Truth|, |Pred| and M_total per model as grouped bars.
+pub fn pred_vs_truth(report: &Report, o: &ChartOptions) -> Chart {
+    let m = Metrics::new(o);
+    bar_chart(
+        "pred_vs_truth",
+        &data::pred_vs_truth(report),
+        data::pred_vs_truth_words(report),
+        &m,
+    )
+}
+
+/// Per model, the pooled CER of every field that has one (dots) and the
+/// model's CER (a diamond, its value printed at the right); with
+/// `string_match.method = "cer"` the threshold as a dashed line.
+pub fn cer_distribution(report: &Report, o: &ChartOptions) -> Chart {
+    let m = Metrics::new(o);
+    let words = data::cer_words(report);
+    let l = layout::strips(&data::cer_distribution(report), &m);
+    let svg = draw::svg(l.width, l.height, &words.title, |area| {
+        draw::strips(area, &l, &m)
+    });
+    chart("cer_distribution", words, l.width, l.height, svg)
+}
+
+/// Item precision, recall, F1, count accuracy and count match rate per
+/// model; `None` when no model has line items.
+pub fn item_metrics(report: &Report, o: &ChartOptions) -> Option<Chart> {
+    let m = Metrics::new(o);
+    let bars = data::item_metrics(report)?;
+    Some(bar_chart(
+        "item_metrics",
+        &bars,
+        data::item_words(report),
+        &m,
+    ))
+}
+
+/// Every chart that applies, in the order above.
+pub fn all(report: &Report, o: &ChartOptions) -> Vec<Chart> {
+    let mut charts = vec![
+        metric_bars(report, o),
+        outcome_distribution(report, o),
+        field_f1_heatmap(report, o),
+        pred_vs_truth(report, o),
+        cer_distribution(report, o),
+    ];
+    charts.extend(item_metrics(report, o));
+    charts
+}

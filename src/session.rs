@@ -1,0 +1,681 @@
+//! The browser app's state, as plain Rust (tested natively).
+//!
+//! Owns: the files a user loaded (name, bytes, detected and chosen role,
+//! parse result, model name and cost), the settings panel's configuration
+//! layer, the built-in example, and turning all of it into an evaluation.
+//! A file that fails keeps its error beside it and every other file stays
+//! loaded and evaluated. Depends on `io`, `eval`, `synth`; knows no web
+//! types (the Leptos components in `app` wrap it in a signal).
+
+use crate::error::Error;
+use crate::eval::{evaluate_owned, ConfigBuilder, EvalInput, ModelInput, RecordFile, Report};
+use crate::io::{parse_json_value, parse_records};
+use crate::synth::{generate, SynthOptions};
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+/// What a loaded file is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Truth,
+    Predictions,
+    Schema,
+    Config,
+}
+
+impl Role {
+    pub const ALL: [Role; 4] = [Role::Truth, Role::Predictions, Role::Schema, Role::Config];
+
+    /// The name used in `data-role` and the role selector.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Truth => "truth",
+            Role::Predictions => "predictions",
+            Role::Schema => "schema",
+            Role::Config => "config",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::Truth => "Ground truth",
+            Role::Predictions => "Predictions",
+            Role::Schema => "JSON Schema",
+            Role::Config => "Metrics config",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+/// A parsed file.
+#[derive(Debug, Clone)]
+pub enum Parsed {
+    Records(RecordFile),
+    Json(Value),
+}
+
+/// One loaded file.
+#[derive(Debug, Clone)]
+pub struct LoadedFile {
+    pub id: u32,
+    pub name: String,
+    pub bytes: Arc<Vec<u8>>,
+    pub role: Role,
+    /// The parse result for the current role.
+    pub parsed: Result<Parsed, Error>,
+    /// For predictions: the model's name (the file stem unless renamed).
+    pub model: String,
+    /// For predictions: a cost typed by the user (overrides the records').
+    pub cost: Option<f64>,
+}
+
+impl LoadedFile {
+    pub fn error(&self) -> Option<&Error> {
+        self.parsed.as_ref().err()
+    }
+
+    pub fn records(&self) -> Option<usize> {
+        match &self.parsed {
+            Ok(Parsed::Records(r)) => Some(r.records.len()),
+            _ => None,
+        }
+    }
+}
+
+/// The file stem: `preds/gpt-4o.jsonl` → `gpt-4o`.
+pub fn file_stem(name: &str) -> String {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    match base.rfind('.') {
+        Some(i) if i > 0 => base[..i].to_string(),
+        _ => base.to_string(),
+    }
+}
+
+/// Whether a JSON document looks like a JSON Schema.
+fn looks_like_schema(v: &Value) -> bool {
+    v.get("$schema").is_some()
+        || (v.get("properties").is_some_and(Value::is_object) && v.get("type").is_some())
+}
+
+/// Whether a JSON document looks like a metrics config: an object whose keys
+/// are all config keys.
+fn looks_like_config(v: &Value) -> bool {
+    let defaults = crate::eval::config::default_json();
+    match (v, defaults) {
+        (Value::Object(m), Value::Object(d)) => {
+            !m.is_empty() && m.keys().all(|k| d.contains_key(k))
+        }
+        _ => false,
+    }
+}
+
+/// All the user's inputs and settings.
+#[derive(Debug, Clone, Default)]
+pub struct Session {
+    pub files: Vec<LoadedFile>,
+    /// The settings panel's layer over the config file (SPEC §4: it has the
+    /// highest precedence). Always a JSON object.
+    pub settings: Map<String, Value>,
+    next_id: u32,
+}
+
+impl Session {
+    /// The built-in example: 50 synthetic invoices with nested vendors,
+    /// line items, NOT_FOUND-heavy fields and a code list, and three models
+    /// (a good one, a conservative one, an aggressive one that hallucinates),
+    /// with the invoice schema.
+    pub fn example() -> Session {
+        let data = generate(&SynthOptions {
+            documents: 50,
+            seed: 2024,
+            ..SynthOptions::default()
+        });
+        let mut s = Session::default();
+        s.add_file("truth.jsonl", data.truth_jsonl.into_bytes());
+        for (name, jsonl) in data.predictions {
+            s.add_file(&format!("{name}.jsonl"), jsonl.into_bytes());
+        }
+        s.add_file("invoice.schema.json", data.schema_json.into_bytes());
+        s
+    }
+
+    /// Loads a dropped file: a report bundle replaces the whole session;
+    /// anything else is added with [`Session::add_file`].
+    pub fn load(&mut self, name: &str, bytes: Vec<u8>) -> Result<(), String> {
+        if name.to_lowercase().ends_with(".json") {
+            if let Ok(v) = parse_json_value(name, &bytes) {
+                if v.get(BUNDLE_KEY).is_some() {
+                    *self = Session::from_bundle(&v).map_err(|e| format!("{name}: {e}"))?;
+                    return Ok(());
+                }
+            }
+        }
+        self.add_file(name, bytes);
+        Ok(())
+    }
+
+    /// Adds a file, detects its role and parses it. Returns its id.
+    pub fn add_file(&mut self, name: &str, bytes: Vec<u8>) -> u32 {
+        let id = self.next_id;
+        self.next_id += 1;
+        let role = self.detect_role(name, &bytes);
+        let mut file = LoadedFile {
+            id,
+            name: name.to_string(),
+            bytes: Arc::new(bytes),
+            role,
+            parsed: Ok(Parsed::Json(Value::Null)),
+            model: file_stem(name),
+            cost: None,
+        };
+        file.parsed = parse_as(&file.name, &file.bytes, role);
+        // A second truth file replaces the first: the older one becomes
+        // predictions (the user can change it back).
+        if role == Role::Truth {
+            for f in &mut self.files {
+                if f.role == Role::Truth {
+                    f.role = Role::Predictions;
+                    f.parsed = parse_as(&f.name, &f.bytes, Role::Predictions);
+                }
+            }
+        }
+        self.files.push(file);
+        id
+    }
+
+    /// Role detection: a JSON Schema or a metrics config by content; records
+    /// are the ground truth when the name says so (`truth`, `gold`, `ground`,
+    /// `label`, `reference`, `annotation`) or when no truth is loaded yet,
+    /// otherwise predictions.
+    fn detect_role(&self, name: &str, bytes: &[u8]) -> Role {
+        let lower = name.to_lowercase();
+        if lower.ends_with(".json") {
+            if let Ok(v) = parse_json_value(name, bytes) {
+                if lower.contains("schema") || looks_like_schema(&v) {
+                    return Role::Schema;
+                }
+                if lower.contains("config") || looks_like_config(&v) {
+                    return Role::Config;
+                }
+            }
+        }
+        let truthy = [
+            "truth",
+            "gold",
+            "ground",
+            "label",
+            "reference",
+            "annotation",
+        ];
+        if truthy.iter().any(|t| lower.contains(t))
+            || !self.files.iter().any(|f| f.role == Role::Truth)
+        {
+            Role::Truth
+        } else {
+            Role::Predictions
+        }
+    }
+
+    fn file_mut(&mut self, id: u32) -> Option<&mut LoadedFile> {
+        self.files.iter_mut().find(|f| f.id == id)
+    }
+
+    /// Changes a file's role and parses it again for that role.
+    pub fn set_role(&mut self, id: u32, role: Role) {
+        if role == Role::Truth {
+            for f in self
+                .files
+                .iter_mut()
+                .filter(|f| f.id != id && f.role == Role::Truth)
+            {
+                f.role = Role::Predictions;
+                f.parsed = parse_as(&f.name, &f.bytes, Role::Predictions);
+            }
+        }
+        if let Some(f) = self.file_mut(id) {
+            f.role = role;
+            f.parsed = parse_as(&f.name, &f.bytes, role);
+        }
+    }
+
+    pub fn rename_model(&mut self, id: u32, name: &str) {
+        if let Some(f) = self.file_mut(id) {
+            f.model = name.trim().to_string();
+        }
+    }
+
+    /// Sets a typed cost; `None` clears it (the records' costs count again).
+    pub fn set_cost(&mut self, id: u32, cost: Option<f64>) {
+        if let Some(f) = self.file_mut(id) {
+            f.cost = cost.filter(|c| c.is_finite());
+        }
+    }
+
+    pub fn remove(&mut self, id: u32) {
+        self.files.retain(|f| f.id != id);
+    }
+
+    /// Removes every file.
+    pub fn clear(&mut self) {
+        self.files.clear();
+    }
+
+    /// Sets one key of the settings layer (`path` like `string_match.method`);
+    /// `None` removes it so the lower layers decide again.
+    pub fn set_setting(&mut self, path: &str, value: Option<Value>) {
+        let mut parts: Vec<&str> = path.split('.').collect();
+        let Some(last) = parts.pop() else { return };
+        let mut map = &mut self.settings;
+        for p in parts {
+            let entry = map
+                .entry(p.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            if !entry.is_object() {
+                *entry = Value::Object(Map::new());
+            }
+            let Value::Object(inner) = entry else { return };
+            map = inner;
+        }
+        match value {
+            Some(v) => {
+                map.insert(last.to_string(), v);
+            }
+            None => {
+                map.remove(last);
+            }
+        }
+    }
+
+    /// The truth file, if one parsed.
+    pub fn truth(&self) -> Option<&LoadedFile> {
+        self.files.iter().find(|f| f.role == Role::Truth)
+    }
+
+    /// Evaluates everything that parsed. Returns the report, or why there is
+    /// none (no truth, a bad config or schema).
+    pub fn evaluate(&self) -> Result<Report, String> {
+        let truth = match self.truth().map(|f| (&f.name, &f.parsed)) {
+            None => return Err("Load a ground-truth file to see a report.".into()),
+            Some((name, Err(_))) => {
+                return Err(format!(
+                    "The ground-truth file {name} has an error (see the file list)."
+                ))
+            }
+            Some((_, Ok(Parsed::Records(r)))) => r.clone(),
+            Some((_, Ok(Parsed::Json(_)))) => {
+                return Err("The ground truth is not a records file.".into())
+            }
+        };
+        let mut builder = ConfigBuilder::new();
+        for f in self.files.iter().filter(|f| f.role == Role::Config) {
+            if let Ok(Parsed::Json(v)) = &f.parsed {
+                builder = builder
+                    .layer(v)
+                    .map_err(|e| format!("{}: {}", f.name, e.message))?;
+            }
+        }
+        builder = builder
+            .layer(&Value::Object(self.settings.clone()))
+            .map_err(|e| format!("settings: {}", e.message))?;
+        let config = builder.build().map_err(|e| e.to_string())?;
+        let schema = self.files.iter().find_map(|f| match (&f.role, &f.parsed) {
+            (Role::Schema, Ok(Parsed::Json(v))) => Some(v.clone()),
+            _ => None,
+        });
+        let models = self
+            .files
+            .iter()
+            .filter(|f| f.role == Role::Predictions)
+            .filter_map(|f| match &f.parsed {
+                Ok(Parsed::Records(r)) => Some(ModelInput {
+                    name: f.model.clone(),
+                    file: r.clone(),
+                    cost: f.cost,
+                }),
+                _ => None,
+            })
+            .collect();
+        let input = EvalInput {
+            truth,
+            models,
+            schema,
+        };
+        evaluate_owned(input, &config, true).map_err(|e| {
+            let schema_name = self
+                .files
+                .iter()
+                .find(|f| f.role == Role::Schema)
+                .map(|f| f.name.clone());
+            match schema_name {
+                Some(n) if e.kind == crate::error::ErrorKind::Schema => {
+                    format!("{n}: {}", e.message)
+                }
+                _ => e.to_string(),
+            }
+        })
+    }
+}
+
+/// One run of a character-level diff between a truth and a prediction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiffPart {
+    Same(String),
+    /// In the truth, missing from the prediction.
+    Deleted(String),
+    /// In the prediction, not in the truth.
+    Inserted(String),
+}
+
+/// A character-level diff (Unicode scalar values) of two texts, for showing
+/// near misses; adjacent runs of one kind are merged.
+pub fn char_diff(truth: &str, prediction: &str) -> Vec<DiffPart> {
+    let diff = similar::TextDiff::from_chars(truth, prediction);
+    let mut parts: Vec<DiffPart> = Vec::new();
+    for change in diff.iter_all_changes() {
+        let text = change.value().to_string();
+        let part = match change.tag() {
+            similar::ChangeTag::Equal => DiffPart::Same(text),
+            similar::ChangeTag::Delete => DiffPart::Deleted(text),
+            similar::ChangeTag::Insert => DiffPart::Inserted(text),
+        };
+        match (parts.last_mut(), part) {
+            (Some(DiffPart::Same(a)), DiffPart::Same(b))
+            | (Some(DiffPart::Deleted(a)), DiffPart::Deleted(b))
+            | (Some(DiffPart::Inserted(a)), DiffPart::Inserted(b)) => a.push_str(&b),
+            (_, part) => parts.push(part),
+        }
+    }
+    parts
+}
+
+/// The name that marks a bundle file.
+pub const BUNDLE_KEY: &str = "fieldscope_bundle";
+
+impl Session {
+    /// A report bundle: every input file (with its role, model name and
+    /// cost) and the settings, in one JSON file that [`Session::add_file`]
+    /// re-opens to the same view.
+    pub fn to_bundle(&self) -> String {
+        let files: Vec<Value> = self
+            .files
+            .iter()
+            .map(|f| {
+                let mut o = Map::new();
+                o.insert("name".into(), Value::String(f.name.clone()));
+                o.insert("role".into(), Value::String(f.role.name().into()));
+                o.insert("model".into(), Value::String(f.model.clone()));
+                o.insert(
+                    "cost".into(),
+                    f.cost.map_or(Value::Null, |c| serde_json::json!(c)),
+                );
+                match std::str::from_utf8(&f.bytes) {
+                    Ok(text) => o.insert("text".into(), Value::String(text.to_string())),
+                    Err(_) => o.insert(
+                        "bytes".into(),
+                        Value::Array(f.bytes.iter().map(|b| Value::from(*b)).collect()),
+                    ),
+                };
+                Value::Object(o)
+            })
+            .collect();
+        let mut root = Map::new();
+        root.insert(BUNDLE_KEY.into(), Value::from(1));
+        root.insert("settings".into(), Value::Object(self.settings.clone()));
+        root.insert("files".into(), Value::Array(files));
+        Value::Object(root).to_string()
+    }
+
+    /// Re-opens a bundle made by [`Session::to_bundle`].
+    pub fn from_bundle(bundle: &Value) -> Result<Session, String> {
+        let files = bundle
+            .get("files")
+            .and_then(Value::as_array)
+            .ok_or("the bundle has no `files` list")?;
+        let mut s = Session::default();
+        for (i, f) in files.iter().enumerate() {
+            let name = f
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or(format!("bundle file {}: no name", i + 1))?;
+            let bytes = match (
+                f.get("text").and_then(Value::as_str),
+                f.get("bytes").and_then(Value::as_array),
+            ) {
+                (Some(t), _) => t.as_bytes().to_vec(),
+                (None, Some(b)) => b
+                    .iter()
+                    .map(|x| x.as_u64().unwrap_or(0).min(255) as u8)
+                    .collect(),
+                _ => return Err(format!("bundle file {name:?}: no contents")),
+            };
+            let id = s.add_file(name, bytes);
+            if let Some(role) = f.get("role").and_then(Value::as_str).and_then(Role::parse) {
+                s.set_role(id, role);
+            }
+            if let Some(model) = f.get("model").and_then(Value::as_str) {
+                s.rename_model(id, model);
+            }
+            s.set_cost(id, f.get("cost").and_then(Value::as_f64));
+        }
+        if let Some(Value::Object(settings)) = bundle.get("settings") {
+            s.settings = settings.clone();
+        }
+        Ok(s)
+    }
+}
+
+/// The settings layer as a URL fragment: `settings=` + compact JSON
+/// (empty when there are no settings). The data never goes into the URL.
+pub fn settings_to_fragment(settings: &Map<String, Value>) -> String {
+    if settings.is_empty() {
+        String::new()
+    } else {
+        format!("settings={}", Value::Object(settings.clone()))
+    }
+}
+
+/// Reads settings back from a fragment made by [`settings_to_fragment`];
+/// anything else (or settings that are not a valid config layer) is `None`.
+pub fn settings_from_fragment(fragment: &str) -> Option<Map<String, Value>> {
+    let json = fragment.strip_prefix("settings=")?;
+    let value: Value = serde_json::from_str(json).ok()?;
+    ConfigBuilder::new().layer(&value).ok()?;
+    match value {
+        Value::Object(m) => Some(m),
+        _ => None,
+    }
+}
+
+/// Parses a file for a role: records for truth and predictions, one JSON
+/// document (checked) for schema and config.
+fn parse_as(name: &str, bytes: &[u8], role: Role) -> Result<Parsed, Error> {
+    match role {
+        Role::Truth | Role::Predictions => parse_records(name, bytes).map(Parsed::Records),
+        Role::Schema => {
+            let v = parse_json_value(name, bytes)?;
+            crate::eval::compile_schema(&v).map_err(|e| e.in_file(name))?;
+            Ok(Parsed::Json(v))
+        }
+        Role::Config => {
+            let v = parse_json_value(name, bytes)?;
+            ConfigBuilder::new()
+                .layer(&v)
+                .map_err(|e| e.in_file(name))?;
+            Ok(Parsed::Json(v))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_example_has_truth_three_models_and_a_schema() {
+        let s = Session::example();
+        let roles: Vec<Role> = s.files.iter().map(|f| f.role).collect();
+        assert_eq!(
+            roles,
+            [
+                Role::Truth,
+                Role::Predictions,
+                Role::Predictions,
+                Role::Predictions,
+                Role::Schema
+            ]
+        );
+        assert!(s.files.iter().all(|f| f.parsed.is_ok()));
+        let r = s.evaluate().unwrap();
+        assert_eq!(r.documents, 50);
+        assert_eq!(r.models.len(), 3);
+        assert!(r.models.iter().all(|m| m.items.is_some()));
+    }
+
+    #[test]
+    fn roles_are_detected_by_name_and_content() {
+        let mut s = Session::default();
+        s.add_file("preds.jsonl", b"{\"id\":\"a\",\"x\":1}\n".to_vec());
+        assert_eq!(
+            s.files[0].role,
+            Role::Truth,
+            "the first records file is the truth"
+        );
+        s.add_file("model.jsonl", b"{\"id\":\"a\",\"x\":2}\n".to_vec());
+        assert_eq!(s.files[1].role, Role::Predictions);
+        s.add_file("gold.jsonl", b"{\"id\":\"a\",\"x\":1}\n".to_vec());
+        assert_eq!(s.files[2].role, Role::Truth);
+        assert_eq!(
+            s.files[0].role,
+            Role::Predictions,
+            "a named truth file takes over"
+        );
+        s.add_file(
+            "s.json",
+            br#"{"type":"object","properties":{"x":{"type":"number"}}}"#.to_vec(),
+        );
+        assert_eq!(s.files[3].role, Role::Schema);
+        s.add_file("m.json", br#"{"preset":"exact"}"#.to_vec());
+        assert_eq!(s.files[4].role, Role::Config);
+        assert_eq!(s.files[1].model, "model");
+    }
+
+    #[test]
+    fn a_failed_file_keeps_its_error_and_the_rest_still_evaluates() {
+        let mut s = Session::default();
+        s.add_file("truth.jsonl", b"{\"id\":\"a\",\"x\":\"1\"}\n".to_vec());
+        s.add_file("good.jsonl", b"{\"id\":\"a\",\"x\":\"1\"}\n".to_vec());
+        let bad = s.add_file("bad.jsonl", b"{\"id\":\"a\",\n".to_vec());
+        let f = s.files.iter().find(|f| f.id == bad).unwrap();
+        assert_eq!(
+            f.error().unwrap().to_string(),
+            "bad.jsonl:1:10: unexpected end of line while parsing a value (is it truncated?)"
+        );
+        let r = s.evaluate().unwrap();
+        assert_eq!(r.models.len(), 1);
+        assert_eq!(r.models[0].micro.f1, 1.0);
+    }
+
+    #[test]
+    fn settings_are_the_top_layer_and_bad_settings_say_so() {
+        let mut s = Session::default();
+        s.add_file("truth.jsonl", b"{\"id\":\"a\",\"x\":\"abcdef\"}\n".to_vec());
+        s.add_file("m.jsonl", b"{\"id\":\"a\",\"x\":\"abcxyz\"}\n".to_vec());
+        s.add_file("c.json", br#"{"preset":"standard"}"#.to_vec());
+        assert_eq!(s.evaluate().unwrap().models[0].counts.partial, 1);
+        s.set_setting("string_match.method", Some(Value::String("exact".into())));
+        let r = s.evaluate().unwrap();
+        assert_eq!(r.models[0].counts.incorrect, 1);
+        assert_eq!(r.config["string_match"]["method"], "exact");
+        s.set_setting("string_match.method", None);
+        assert_eq!(s.evaluate().unwrap().models[0].counts.partial, 1);
+        s.set_setting("zero_division", Some(Value::String("x".into())));
+        assert_eq!(
+            s.evaluate().unwrap_err(),
+            "settings: key `zero_division` expects a number, found a string \"x\""
+        );
+    }
+
+    #[test]
+    fn rename_cost_remove() {
+        let mut s = Session::default();
+        s.add_file("truth.jsonl", b"{\"id\":\"a\",\"x\":1}\n".to_vec());
+        let m = s.add_file("m.jsonl", b"{\"id\":\"a\",\"x\":1,\"cost\":0.5}\n".to_vec());
+        s.rename_model(m, " GPT ");
+        s.set_cost(m, Some(2.0));
+        let r = s.evaluate().unwrap();
+        assert_eq!(r.models[0].name, "GPT");
+        assert_eq!(r.models[0].cost, Some(2.0));
+        s.set_cost(m, None);
+        assert_eq!(s.evaluate().unwrap().models[0].cost, Some(0.5));
+        s.remove(m);
+        assert!(s.evaluate().unwrap().models.is_empty());
+        s.clear();
+        assert_eq!(
+            s.evaluate().unwrap_err(),
+            "Load a ground-truth file to see a report."
+        );
+    }
+
+    #[test]
+    fn settings_round_trip_through_the_fragment() {
+        let mut s = Session::default();
+        assert_eq!(settings_to_fragment(&s.settings), "");
+        s.set_setting("preset", Some(Value::String("exact".into())));
+        s.set_setting(
+            "partial_matching.string.exact_threshold",
+            Some(serde_json::json!(0.9)),
+        );
+        let f = settings_to_fragment(&s.settings);
+        assert_eq!(
+            f,
+            r#"settings={"preset":"exact","partial_matching":{"string":{"exact_threshold":0.9}}}"#
+        );
+        assert_eq!(settings_from_fragment(&f), Some(s.settings.clone()));
+        assert_eq!(settings_from_fragment("settings={\"bogus\":1}"), None);
+        assert_eq!(settings_from_fragment("other"), None);
+    }
+
+    #[test]
+    fn a_bundle_reopens_to_the_same_report() {
+        let mut s = Session::example();
+        let m = s.files[2].id;
+        s.rename_model(m, "renamed");
+        s.set_cost(m, Some(3.5));
+        s.set_setting("preset", Some(Value::String("exact".into())));
+        s.add_file("broken.jsonl", vec![0xff, 0xfe, 0x00]);
+        let bundle = s.to_bundle();
+        let mut t = Session::default();
+        t.load("fieldscope-bundle.json", bundle.into_bytes())
+            .unwrap();
+        assert_eq!(t.files.len(), s.files.len());
+        assert_eq!(t.evaluate().unwrap(), s.evaluate().unwrap());
+        assert!(t.files.last().unwrap().error().is_some());
+        assert_eq!(t.settings, s.settings);
+    }
+
+    #[test]
+    fn char_diff_marks_insertions_and_deletions() {
+        assert_eq!(
+            char_diff("Invoice 1234", "Invoice 1243"),
+            vec![
+                DiffPart::Same("Invoice 12".into()),
+                DiffPart::Inserted("4".into()),
+                DiffPart::Same("3".into()),
+                DiffPart::Deleted("4".into()),
+            ]
+        );
+        assert_eq!(char_diff("", "x"), vec![DiffPart::Inserted("x".into())]);
+        assert_eq!(char_diff("é𝔸", "é𝔸"), vec![DiffPart::Same("é𝔸".into())]);
+    }
+
+    #[test]
+    fn file_stems() {
+        assert_eq!(file_stem("preds/gpt-4o.jsonl"), "gpt-4o");
+        assert_eq!(file_stem("a.b.json"), "a.b");
+        assert_eq!(file_stem(".hidden"), ".hidden");
+        assert_eq!(file_stem("C:\\x\\m.csv"), "m");
+    }
+}

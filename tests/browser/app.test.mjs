@@ -1,0 +1,675 @@
+// End-to-end tests of the browser app in headless Chromium, used the way a
+// person uses it: load the page, drop or pick files, change a setting, open a
+// document, download exports. Every number the page shows is checked against
+// the command-line tool run on the same files (the same core, natively).
+//
+// Run (after `trunk build --release` and `cargo build --bin fieldscope`):
+//   node --test tests/browser/
+// FIELDSCOPE_DIST=DIR serves another build of the app instead of dist/.
+//
+// Needs the npm package playwright-core in .tools/ (npm install --prefix
+// .tools playwright-core@1) and the system Chromium at /usr/bin/chromium
+// (override with CHROMIUM=/path). Never downloads a browser.
+// Screenshots go to tests/browser/screenshots/.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, DIST } from './server.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '../..');
+const EXAMPLE = join(ROOT, 'tests/data/example');
+const SHOTS = join(HERE, 'screenshots');
+const CLI = join(ROOT, 'target/debug/fieldscope');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const TOLERANCE = 1e-12;
+
+const { chromium } = await import(join(ROOT, '.tools/node_modules/playwright-core/index.mjs'));
+
+/** The four example files a person would drop. */
+const EXAMPLE_FILES = ['truth.jsonl', 'careful.jsonl', 'eager.json', 'schema.json'];
+const EXAMPLE_ROLES = {
+  'truth.jsonl': 'truth',
+  'careful.jsonl': 'predictions',
+  'eager.json': 'predictions',
+  'schema.json': 'schema',
+};
+/** The same inputs on the command line (run in tests/data/example). */
+const EXAMPLE_ARGS = ['--truth', 'truth.jsonl', '--pred', 'careful.jsonl', '--pred', 'eager.json', '--schema', 'schema.json'];
+
+let server;
+let browser;
+let tmp;
+
+before(async () => {
+  assert.ok(existsSync(join(DIST, 'index.html')), `no built app in ${DIST}: run trunk build --release`);
+  // `trunk serve` writes its live-reload script (a WebSocket to the dev
+  // server) into dist/index.html; that is not the page people get.
+  const index = readFileSync(join(DIST, 'index.html'), 'utf8');
+  assert.ok(
+    !index.includes('.well-known/trunk/ws'),
+    `${DIST}/index.html was written by \`trunk serve\` (it has the live-reload WebSocket script): ` +
+      'build with `trunk build --release` (or set FIELDSCOPE_DIST to a release build) before these tests',
+  );
+  if (!existsSync(CLI)) {
+    execFileSync('cargo', ['build', '--bin', 'fieldscope'], { cwd: ROOT, stdio: 'inherit' });
+  }
+  mkdirSync(SHOTS, { recursive: true });
+  tmp = mkdtempSync(join(tmpdir(), 'fieldscope-e2e-'));
+  server = await startServer();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------- helpers
+
+/** The CLI's JSON report for `args` (run in `cwd`, so file names match). */
+function cliJson(args, cwd = EXAMPLE) {
+  const out = execFileSync(CLI, ['eval', ...args, '--format', 'json'], { cwd, encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
+function cliText(args, format, cwd = EXAMPLE) {
+  return execFileSync(CLI, ['eval', ...args, '--format', format], { cwd, encoding: 'utf8' });
+}
+
+/**
+ * A fresh browser context and page with the app rendered. Uncaught page
+ * errors (a Rust panic in wasm shows up as one) are collected in `errors`
+ * and fail the test in `close()`.
+ */
+async function openApp(t, { url } = {}) {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource.*404/.test(m.text())) errors.push(`console: ${m.text()}`);
+  });
+  await page.goto(url ?? server.url + '/');
+  await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 30_000 });
+  t.after(() => context.close());
+  return {
+    page,
+    context,
+    errors,
+    assertNoErrors: () => assert.deepEqual(errors, [], 'no uncaught errors on the page'),
+  };
+}
+
+async function bytesOf(name, dir = EXAMPLE) {
+  return { name, b64: (await readFile(join(dir, name))).toString('base64') };
+}
+
+/** Drops files (given as { name, b64 }) on the page-wide drop zone, as a person would. */
+async function dropFiles(page, files) {
+  const dataTransfer = await page.evaluateHandle((files) => {
+    const dt = new DataTransfer();
+    for (const f of files) {
+      const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bytes], f.name, { type: f.name.endsWith('.csv') ? 'text/csv' : 'application/json' }));
+    }
+    return dt;
+  }, files);
+  const zone = '[data-testid=drop-zone]';
+  await page.dispatchEvent(zone, 'dragenter', { dataTransfer });
+  await page.dispatchEvent(zone, 'dragover', { dataTransfer });
+  const highlighted = await page.$eval(zone, (el) => el.classList.contains('dragging'));
+  await page.dispatchEvent(zone, 'drop', { dataTransfer });
+  await dataTransfer.dispose();
+  return { highlighted };
+}
+
+/** Clears the loaded files and waits for the empty state. */
+async function clearFiles(page) {
+  await page.click('[data-testid=clear-files]');
+  await page.waitForSelector('[data-testid=no-report]');
+  assert.equal(await page.locator('[data-testid=file-entry]').count(), 0);
+}
+
+/** The loaded files as { name: { role, status, error } }. */
+async function fileEntries(page) {
+  const list = await page.$$eval('[data-testid=file-entry]', (els) =>
+    els.map((el) => ({
+      name: el.querySelector('.file-name')?.textContent ?? '',
+      role: el.dataset.role,
+      status: el.dataset.status,
+      error: el.querySelector('[data-testid=file-error]')?.textContent ?? null,
+    })),
+  );
+  return Object.fromEntries(list.map(({ name, ...rest }) => [name, rest]));
+}
+
+/** Waits until `n` files are listed and the model table shows `models`, in order. */
+async function waitForLoaded(page, n, models) {
+  await page.waitForFunction(
+    ({ n, models }) => {
+      if (document.querySelectorAll('[data-testid=file-entry]').length !== n) return false;
+      const rows = [...document.querySelectorAll('[data-testid=model-table] tbody tr[data-model]')];
+      return JSON.stringify(rows.map((r) => r.dataset.model)) === JSON.stringify(models);
+    },
+    { n, models },
+    { timeout: 15_000 },
+  );
+}
+
+/** A table's number cells: [{ model, values: { metric: number|null } }]. */
+async function readTable(page, testid) {
+  const rows = await page.$$eval(`[data-testid=${testid}] tbody tr[data-model]`, (trs) =>
+    trs.map((tr) => ({
+      model: tr.dataset.model,
+      values: Object.fromEntries(
+        [...tr.querySelectorAll('td[data-metric]')].map((td) => [td.dataset.metric, td.dataset.value]),
+      ),
+    })),
+  );
+  for (const r of rows) {
+    for (const [k, v] of Object.entries(r.values)) r.values[k] = v === 'null' ? null : Number(v);
+  }
+  return rows;
+}
+
+/** What the model table must show for a CLI report under an average. */
+function expectedModelTable(report, average) {
+  return report.models.map((m) => ({
+    model: m.name,
+    values: {
+      m_total: m.m_total,
+      pred_count: m.pred_count,
+      truth_count: m.truth_count,
+      precision: m[average].precision,
+      recall: m[average].recall,
+      f1: m[average].f1,
+      cost: m.cost,
+    },
+  }));
+}
+
+/** What the paradox table must show for a CLI report. */
+function expectedParadoxTable(report) {
+  return report.models.map((m) => ({
+    model: m.name,
+    values: {
+      precision: m.micro.precision,
+      recall: m.micro.recall,
+      f1: m.micro.f1,
+      accuracy: m.micro.accuracy,
+      hallucination_rate: m.hallucination_rate,
+      abstention_rate: m.abstention_rate,
+    },
+  }));
+}
+
+/**
+ * Every difference between two JSON values, numbers compared to TOLERANCE
+ * (relative for large magnitudes), everything else exactly.
+ */
+function differences(actual, expected, path = '$', out = []) {
+  if (typeof expected === 'number' && typeof actual === 'number') {
+    const scale = Math.max(1, Math.abs(expected));
+    if (!(Math.abs(actual - expected) <= TOLERANCE * scale)) out.push(`${path}: ${actual} != ${expected}`);
+  } else if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) {
+      out.push(`${path}: ${JSON.stringify(actual)?.slice(0, 200)} != ${JSON.stringify(expected).slice(0, 200)}`);
+    } else {
+      expected.forEach((e, i) => differences(actual[i], e, `${path}[${i}]`, out));
+    }
+  } else if (expected !== null && typeof expected === 'object') {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) {
+      out.push(`${path}: ${JSON.stringify(actual)?.slice(0, 200)} is not an object`);
+    } else {
+      const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
+      for (const k of keys) {
+        if (!(k in actual)) out.push(`${path}.${k}: missing in the page's value`);
+        else if (!(k in expected)) out.push(`${path}.${k}: not in the CLI's value`);
+        else differences(actual[k], expected[k], `${path}.${k}`, out);
+      }
+    }
+  } else if (actual !== expected) {
+    out.push(`${path}: ${JSON.stringify(actual)} != ${JSON.stringify(expected)}`);
+  }
+  return out;
+}
+
+function assertClose(actual, expected, what) {
+  const diffs = differences(actual, expected);
+  assert.deepEqual(diffs, [], `${what} differs from the CLI:\n${diffs.slice(0, 30).join('\n')}`);
+}
+
+/** Checks the model table (macro over documents, then micro) and the paradox table against a CLI report. */
+async function assertTablesMatch(page, report, what) {
+  assert.equal(await page.getAttribute('[data-testid=model-table]', 'data-average'), 'macro_documents');
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(report, 'macro_documents'), `${what}: model table (macro over documents)`);
+  assertClose(await readTable(page, 'paradox-table'), expectedParadoxTable(report), `${what}: paradox table`);
+  await page.click('[data-testid=average-micro]');
+  await page.waitForSelector('[data-testid=model-table][data-average=micro]');
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(report, 'micro'), `${what}: model table (micro)`);
+  await page.click('[data-testid=average-macro_fields]');
+  await page.waitForSelector('[data-testid=model-table][data-average=macro_fields]');
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(report, 'macro_fields'), `${what}: model table (macro over fields)`);
+  await page.click('[data-testid=average-macro_documents]');
+  await page.waitForSelector('[data-testid=model-table][data-average=macro_documents]');
+}
+
+/** Clicks a download button; resolves to { name, text }. */
+async function download(page, testid) {
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), page.click(`[data-testid=${testid}]`)]);
+  const path = await dl.path();
+  return { name: dl.suggestedFilename(), text: await readFile(path, 'utf8'), path };
+}
+
+/** Loads the four example files by dropping them; checks roles and status. */
+async function dropExample(page) {
+  await clearFiles(page);
+  const { highlighted } = await dropFiles(page, await Promise.all(EXAMPLE_FILES.map((n) => bytesOf(n))));
+  await waitForLoaded(page, 4, ['careful', 'eager']);
+  return { highlighted };
+}
+
+function assertExampleEntries(entries) {
+  assert.deepEqual(Object.keys(entries).sort(), [...EXAMPLE_FILES].sort());
+  for (const [name, role] of Object.entries(EXAMPLE_ROLES)) {
+    assert.equal(entries[name].role, role, `role of ${name}`);
+    assert.equal(entries[name].status, 'ok', `status of ${name}: ${entries[name].error}`);
+  }
+}
+
+// ------------------------------------------------------------------ tests
+
+test('1. the built-in example renders on load', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+
+  const summary = (await page.textContent('[data-testid=summary]')).trim();
+  assert.match(summary, /^50 documents · 3 models · preset standard\b/);
+
+  const models = (await readTable(page, 'model-table')).map((r) => r.model);
+  assert.deepEqual(models, ['good', 'conservative', 'aggressive']);
+  for (const row of await readTable(page, 'model-table')) {
+    assert.deepEqual(Object.keys(row.values), ['m_total', 'pred_count', 'truth_count', 'precision', 'recall', 'f1', 'cost']);
+    for (const k of ['precision', 'recall', 'f1']) assert.ok(row.values[k] >= 0 && row.values[k] <= 1, `${row.model} ${k}`);
+    assert.ok(row.values.truth_count > 0);
+  }
+
+  const paradoxHeads = await page.$$eval('[data-testid=paradox-table] thead th', (ths) => ths.map((th) => th.textContent.trim()));
+  assert.deepEqual(paradoxHeads, ['Model', 'Precision', 'Recall', 'F1', 'Accuracy', 'Hallucination rate', 'Abstention rate']);
+  const paradox = await readTable(page, 'paradox-table');
+  assert.deepEqual(paradox.map((r) => r.model), ['good', 'conservative', 'aggressive']);
+  for (const r of paradox) assert.equal(Object.keys(r.values).length, 6, `paradox row ${r.model}`);
+  // The page's two tables agree with each other: micro view = paradox table.
+  await page.click('[data-testid=average-micro]');
+  await page.waitForSelector('[data-testid=model-table][data-average=micro]');
+  for (const [i, r] of (await readTable(page, 'model-table')).entries()) {
+    for (const k of ['precision', 'recall', 'f1']) assert.equal(r.values[k], paradox[i].values[k], `${r.model} micro ${k}`);
+  }
+  await page.click('[data-testid=average-macro_documents]');
+
+  const charts = await page.$$eval('[data-testid=charts] figure[data-testid^=chart-]', (figs) =>
+    figs.map((f) => ({ id: f.dataset.testid, svg: !!f.querySelector('svg'), caption: f.querySelector('figcaption')?.textContent ?? '' })),
+  );
+  assert.ok(charts.length >= 5 && charts.length <= 6, `5–6 charts, got ${charts.length}: ${charts.map((c) => c.id)}`);
+  for (const c of charts) {
+    assert.ok(c.svg, `${c.id} has an <svg>`);
+    assert.ok(c.caption.trim().length > 0, `${c.id} has a caption`);
+  }
+  assert.ok(charts.some((c) => c.id === 'chart-metric_bars'));
+
+  const fields = await page.$$eval('[data-testid=field-table] tbody tr[data-field]', (trs) => trs.map((tr) => tr.dataset.field));
+  assert.ok(fields.length >= 10, `field table rows: ${fields}`);
+  for (const f of ['invoice_number', 'total', 'vendor.name', 'items[].amount']) assert.ok(fields.includes(f), `field ${f} listed`);
+
+  const browserCount = await page.textContent('[data-testid=document-browser] .count');
+  assert.equal(browserCount.trim(), '50 documents');
+  const docs = page.locator('[data-testid=document-browser] tbody tr[data-doc]');
+  assert.equal(await docs.count(), 25, 'one page of 25 documents');
+  assert.equal(await page.locator('[data-testid=document-detail]').count(), 0);
+  const firstId = await docs.first().getAttribute('data-doc');
+
+  await page.screenshot({ path: join(SHOTS, 'example.png'), fullPage: true });
+
+  await docs.first().locator('button').click();
+  const detail = page.locator('[data-testid=document-detail]');
+  await detail.waitFor();
+  assert.equal((await detail.locator('h3').textContent()).trim(), `Document ${firstId}`);
+  const detailHeads = await detail.locator('thead th').allTextContents();
+  assert.deepEqual(detailHeads, ['Field', 'Truth', 'good', 'conservative', 'aggressive']);
+  assert.ok((await detail.locator('tbody tr').count()) >= 10, 'the detail lists the fields');
+  await detail.scrollIntoViewIfNeeded();
+  await page.locator('[data-testid=document-browser]').screenshot({ path: join(SHOTS, 'documents.png') });
+  assertNoErrors();
+});
+
+test('2. dropping files on the page evaluates them exactly as the CLI does', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+  const { highlighted } = await dropExample(page);
+  assert.ok(highlighted, 'the drop zone is highlighted while dragging');
+  assert.equal(await page.$eval('[data-testid=drop-zone]', (el) => el.classList.contains('dragging')), false, 'highlight removed after the drop');
+  assertExampleEntries(await fileEntries(page));
+  assert.deepEqual(
+    await page.$$eval('[data-testid=file-entry][data-role=predictions] [data-testid=model-name]', (els) => els.map((e) => e.value)),
+    ['careful', 'eager'],
+  );
+  const summary = (await page.textContent('[data-testid=summary]')).trim();
+  assert.match(summary, /^3 documents · 2 models · preset standard\b/);
+
+  const report = cliJson(EXAMPLE_ARGS);
+  await assertTablesMatch(page, report, 'dropped files');
+  assertNoErrors();
+});
+
+test('3. choosing files with the file input evaluates them exactly as the CLI does', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+  await clearFiles(page);
+  await page.setInputFiles('[data-testid=file-input]', EXAMPLE_FILES.map((n) => join(EXAMPLE, n)));
+  await waitForLoaded(page, 4, ['careful', 'eager']);
+  assertExampleEntries(await fileEntries(page));
+
+  const report = cliJson(EXAMPLE_ARGS);
+  await assertTablesMatch(page, report, 'picked files');
+
+  // A renamed model and a typed cost change the table as --pred NAME= and --cost do.
+  const careful = page.locator('[data-testid=file-entry][data-role=predictions]').first();
+  await careful.locator('[data-testid=model-name]').fill('cautious');
+  await careful.locator('[data-testid=model-name]').press('Enter');
+  await careful.locator('[data-testid=model-cost]').fill('1.25');
+  await careful.locator('[data-testid=model-cost]').press('Tab');
+  await page.waitForSelector('[data-testid=model-table] tr[data-model=cautious] td[data-metric=cost][data-value="1.25"]');
+  const renamed = cliJson(['--truth', 'truth.jsonl', '--pred', 'cautious=careful.jsonl', '--pred', 'eager.json', '--schema', 'schema.json', '--cost', 'cautious=1.25']);
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(renamed, 'macro_documents'), 'renamed model');
+  assertNoErrors();
+});
+
+test('4. changing the preset changes the numbers as the CLI would', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+  await dropExample(page);
+  const standard = cliJson(EXAMPLE_ARGS);
+  await assertTablesMatch(page, standard, 'preset standard');
+  const before = await readTable(page, 'model-table');
+
+  assert.deepEqual(
+    await page.$$eval('[data-testid=preset-select] option', (os) => os.map((o) => o.value)),
+    ['standard', 'exact', 'not-found', 'invoice-cer'],
+  );
+  for (const preset of ['exact', 'invoice-cer']) {
+    await page.selectOption('[data-testid=preset-select]', preset);
+    await page.waitForFunction(
+      (p) => document.querySelector('[data-testid=summary]')?.textContent.includes(`preset ${p} `),
+      preset,
+    );
+    assert.equal(await page.$eval('[data-testid=preset-select]', (s) => s.value), preset);
+    const report = cliJson([...EXAMPLE_ARGS, '--preset', preset]);
+    assert.equal(report.config.preset, preset);
+    assert.notDeepEqual(await readTable(page, 'model-table'), before, `preset ${preset} changes the numbers`);
+    await assertTablesMatch(page, report, `preset ${preset}`);
+    // The setting (never the data) is in the URL.
+    const hash = decodeURIComponent(new URL(page.url()).hash);
+    assert.equal(hash, `#settings={"preset":"${preset}"}`);
+    if (preset === 'exact') {
+      // The report's top beside the Rules panel (the sidebar scrolls on its own).
+      await page.evaluate(() => {
+        window.scrollTo(0, 0);
+        const sidebar = document.querySelector('.sidebar');
+        const rules = document.querySelector('.panel.settings');
+        if (sidebar && rules) sidebar.scrollTop = rules.offsetTop - sidebar.offsetTop;
+      });
+      await page.screenshot({ path: join(SHOTS, 'settings.png') });
+    }
+  }
+  // The string-match choice follows the preset (invoice-cer compares by CER).
+  assert.match(await page.textContent('[data-testid=summary]'), /strings compared by cer/);
+
+  // A reload keeps the settings from the URL (the data is gone: the example is back).
+  await page.reload();
+  await page.waitForSelector('[data-testid=model-table] tr[data-model]');
+  assert.equal(await page.$eval('[data-testid=preset-select]', (s) => s.value), 'invoice-cer');
+  assert.match(await page.textContent('[data-testid=summary]'), /^50 documents · 3 models · preset invoice-cer /);
+  assertNoErrors();
+});
+
+test('5. a broken file shows its error and the other files still evaluate', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+  const broken = '{"id": "inv-001"}\n{"id": "inv-002", "total": }\n';
+  writeFileSync(join(tmp, 'broken.jsonl'), broken);
+  // The CLI's message for the same file, to compare with the page's.
+  const cli = spawnSync(CLI, ['eval', '--truth', join(EXAMPLE, 'truth.jsonl'), '--pred', 'broken.jsonl'], { cwd: tmp, encoding: 'utf8' });
+  assert.equal(cli.status, 2, 'the CLI exits 2 on the broken file');
+  const cliMessage = cli.stderr.trim().replace(/^error: /, '');
+  assert.match(cliMessage, /^broken\.jsonl:2:28: /);
+
+  await clearFiles(page);
+  await dropFiles(page, [await bytesOf('truth.jsonl'), await bytesOf('careful.jsonl'), await bytesOf('broken.jsonl', tmp)]);
+  await waitForLoaded(page, 3, ['careful']);
+  const entries = await fileEntries(page);
+  assert.equal(entries['broken.jsonl'].status, 'error');
+  assert.equal(entries['broken.jsonl'].role, 'predictions');
+  assert.ok(entries['broken.jsonl'].error.includes('broken.jsonl:2:28'), `error text: ${entries['broken.jsonl'].error}`);
+  assert.equal(entries['broken.jsonl'].error.trim(), cliMessage, 'the page says what the CLI says');
+  assert.equal(entries['truth.jsonl'].status, 'ok');
+  assert.equal(entries['careful.jsonl'].status, 'ok');
+  assert.equal(await page.locator('[data-testid=file-entry][data-status=ok] [data-testid=file-error]').count(), 0);
+
+  const report = cliJson(['--truth', 'truth.jsonl', '--pred', 'careful.jsonl']);
+  await assertTablesMatch(page, report, 'with a broken file');
+  await page.screenshot({ path: join(SHOTS, 'error.png') });
+  assertNoErrors();
+});
+
+test('6. exports download and are well-formed', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+  await dropExample(page);
+  const report = cliJson(EXAMPLE_ARGS);
+
+  const json = await download(page, 'export-json');
+  assert.equal(json.name, 'fieldscope-report.json');
+  const exported = JSON.parse(json.text);
+  assert.ok(exported.models.every((m) => Array.isArray(m.document_details)), 'the app includes document details');
+  for (const m of exported.models) delete m.document_details;
+  assertClose(exported, report, 'exported JSON');
+
+  const md = await download(page, 'export-markdown');
+  assert.equal(md.name, 'fieldscope-report.md');
+  assert.ok(md.text.includes('| Model | M_total |'), md.text.slice(0, 300));
+  assert.equal(md.text, cliText(EXAMPLE_ARGS, 'markdown'), 'Markdown export = CLI --format markdown');
+
+  const tex = await download(page, 'export-latex');
+  assert.equal(tex.name, 'fieldscope-report.tex');
+  assert.ok(tex.text.includes('\\toprule') && tex.text.includes('\\begin{tabular}'), tex.text.slice(0, 300));
+  assert.equal(tex.text, cliText(EXAMPLE_ARGS, 'latex'), 'LaTeX export = CLI --format latex');
+
+  const csv = await download(page, 'export-csv');
+  assert.equal(csv.name, 'fieldscope-report.csv');
+  assert.ok(csv.text.startsWith('model,field,exact'), csv.text.slice(0, 200));
+  assert.equal(csv.text, cliText(EXAMPLE_ARGS, 'csv'), 'CSV export = CLI --format csv');
+
+  const html = await download(page, 'export-html');
+  assert.equal(html.name, 'fieldscope-report.html');
+  assert.ok(!/<script/i.test(html.text), 'no <script in the HTML report');
+  assert.ok(!/<[^>]*\son[a-z]+\s*=/i.test(html.text), 'no event handler attributes in the HTML report');
+  assert.ok(!/(src|href)\s*=\s*["']?\s*(https?:)?\/\//i.test(html.text), 'nothing loaded from elsewhere');
+  assert.ok(html.text.includes('<svg'), 'the HTML report has the charts');
+  // It opens as a page that shows the models.
+  const viewer = await page.context().newPage();
+  await viewer.goto('file://' + html.path);
+  const htmlText = await viewer.textContent('body');
+  assert.ok(htmlText.includes('careful') && htmlText.includes('eager'));
+  await viewer.close();
+
+  const svg = await download(page, 'svg-metric_bars');
+  assert.equal(svg.name, 'fieldscope-metric_bars.svg');
+  assert.ok(/^\s*(<svg|<\?xml)/.test(svg.text), svg.text.slice(0, 100));
+  assert.ok(svg.text.trimEnd().endsWith('</svg>'));
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return { root: doc.documentElement.nodeName, errors: doc.getElementsByTagName('parsererror').length };
+  }, svg.text);
+  assert.deepEqual(parsed, { root: 'svg', errors: 0 }, 'the SVG parses as XML');
+
+  // The bundle re-opens on a fresh page to the same tables.
+  const modelTable = await readTable(page, 'model-table');
+  const paradoxTable = await readTable(page, 'paradox-table');
+  const bundle = await download(page, 'export-bundle');
+  assert.equal(bundle.name, 'fieldscope-bundle.json');
+  assert.equal(JSON.parse(bundle.text).fieldscope_bundle, 1);
+  const fresh = await openApp(t);
+  await dropFiles(fresh.page, [{ name: bundle.name, b64: Buffer.from(bundle.text).toString('base64') }]);
+  await waitForLoaded(fresh.page, 4, ['careful', 'eager']);
+  assertExampleEntries(await fileEntries(fresh.page));
+  assert.deepEqual(await readTable(fresh.page, 'model-table'), modelTable);
+  assert.deepEqual(await readTable(fresh.page, 'paradox-table'), paradoxTable);
+  fresh.assertNoErrors();
+  assertNoErrors();
+});
+
+test('7. nothing leaves the machine', async (t) => {
+  const context = await browser.newContext({ acceptDownloads: true });
+  t.after(() => context.close());
+  const seen = [];
+  context.on('request', (r) => seen.push(r.url()));
+  const sockets = [];
+  const page = await context.newPage();
+  page.on('websocket', (ws) => sockets.push(ws.url()));
+  await page.goto(server.url + '/');
+  await page.waitForSelector('[data-testid=model-table] tr[data-model]');
+  await dropExample(page);
+  await page.selectOption('[data-testid=preset-select]', 'exact');
+  await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset exact'));
+  for (const id of ['export-json', 'export-markdown', 'export-latex', 'export-csv', 'export-html', 'export-bundle', 'svg-metric_bars', 'png-metric_bars']) {
+    await download(page, id);
+  }
+  await page.click('[data-testid=load-example]');
+  await waitForLoaded(page, 5, ['good', 'conservative', 'aggressive']);
+
+  const origin = new URL(server.url).origin;
+  assert.ok(seen.some((u) => u.endsWith('.wasm')), 'requests are recorded');
+  const foreign = seen.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== origin);
+  assert.deepEqual(foreign, [], 'requests to other origins');
+  assert.deepEqual(sockets, [], 'websockets');
+});
+
+test('8. the settings and the average switch work from the keyboard', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+  // Labelled: found by role and accessible name.
+  assert.equal(await page.getByRole('combobox', { name: 'Preset', exact: true }).getAttribute('data-testid'), 'preset-select');
+  assert.equal(await page.getByRole('radiogroup', { name: 'Average' }).count(), 1);
+  for (const [name, id] of [['Macro over documents', 'average-macro_documents'], ['Micro', 'average-micro'], ['Macro over fields', 'average-macro_fields']]) {
+    assert.equal(await page.getByRole('radio', { name, exact: true }).getAttribute('data-testid'), id);
+  }
+  assert.equal(await page.getAttribute('[data-testid=average-macro_documents]', 'aria-checked'), 'true');
+
+  // Tab from the top of the page until every control was focused.
+  const wanted = ['preset-select', 'average-macro_documents', 'average-micro', 'average-macro_fields'];
+  const order = [];
+  let focusRing = null;
+  for (let i = 0; i < 200 && !wanted.every((w) => order.includes(w)); i++) {
+    await page.keyboard.press('Tab');
+    const id = await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
+    order.push(id);
+    if (id === 'average-micro') {
+      // The focus is visible…
+      focusRing = await page.$eval('[data-testid=average-micro]', (el) => {
+        const s = getComputedStyle(el);
+        return { style: s.outlineStyle, width: parseFloat(s.outlineWidth), shadow: s.boxShadow };
+      });
+      // …and it works from the keyboard.
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('[data-testid=model-table][data-average=micro]');
+      assert.equal(await page.getAttribute('[data-testid=average-micro]', 'aria-checked'), 'true');
+    }
+    if (id === 'preset-select') {
+      // Typing an option's first letter on the focused select chooses it.
+      await page.keyboard.press('e');
+      await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset exact'));
+    }
+  }
+  for (const w of wanted) assert.ok(order.includes(w), `Tab reaches ${w}; focus order: ${order.join(' → ')}`);
+  assert.ok(order.indexOf('preset-select') < order.indexOf('average-macro_documents'), 'settings come before the report');
+  const averages = wanted.slice(1).map((w) => order.indexOf(w));
+  assert.deepEqual([...averages].sort((a, b) => a - b), averages, 'the average buttons in visual order');
+  assert.ok(
+    (focusRing.style !== 'none' && focusRing.width > 0) || focusRing.shadow !== 'none',
+    `a visible focus ring: ${JSON.stringify(focusRing)}`,
+  );
+  assertNoErrors();
+});
+
+test('9. the document browser pages through every document and filters them', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+  const browserCard = page.locator('[data-testid=document-browser]');
+  const rows = browserCard.locator('tbody tr[data-doc]');
+  const pager = browserCard.locator('.pager');
+  const previous = pager.locator('button').first();
+  const next = pager.locator('button').last();
+  assert.equal((await pager.locator('span').textContent()).trim(), 'page 1 of 2');
+  assert.equal((await previous.textContent()).trim(), '‹ Previous');
+  assert.equal((await next.textContent()).trim(), 'Next ›', 'the Next button says only "Next ›"');
+  assert.ok(await previous.isDisabled(), 'no previous page on page 1');
+  assert.ok(await next.isEnabled(), 'Next is enabled on page 1 of 2');
+  const firstPage = await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.doc));
+  assert.equal(firstPage.length, 25);
+  await next.click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=document-browser] .pager span')?.textContent.includes('page 2 of 2'));
+  const secondPage = await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.doc));
+  assert.equal(secondPage.length, 25);
+  assert.equal(new Set([...firstPage, ...secondPage]).size, 50, 'the two pages hold all 50 documents');
+  assert.ok(await next.isDisabled(), 'no next page on the last page');
+  await previous.click();
+  assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.doc)), firstPage);
+
+  // Filters: the aggressive model's documents with a spurious value, as the
+  // report's own document details count them.
+  const json = JSON.parse((await download(page, 'export-json')).text);
+  const aggressive = json.models.find((m) => m.name === 'aggressive');
+  const expected = aggressive.document_details.filter((d) => d.fields.some((f) => f.outcome === 'spurious')).map((d) => d.id);
+  assert.ok(expected.length > 0 && expected.length < 50);
+  await page.selectOption('[data-testid=doc-model]', { label: 'aggressive' });
+  await page.selectOption('[data-testid=doc-outcome]', 'spurious');
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid=document-browser] .count')?.textContent.trim() === `${n} documents`,
+    expected.length,
+  );
+  assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.doc)), expected.slice(0, 25));
+  assertNoErrors();
+});
+
+test('10. the document detail shows what each model predicted, hallucinated line items included', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+  await dropExample(page);
+  // eager.json invents a third line item ("Shipping") on inv-001.
+  const report = cliJson([...EXAMPLE_ARGS, '--details']);
+  const eagerDoc = report.models.find((m) => m.name === 'eager').document_details.find((d) => d.id === 'inv-001');
+  const invented = eagerDoc.fields.filter((f) => f.outcome === 'spurious' && f.field.startsWith('items[]'));
+  assert.deepEqual(invented.map((f) => f.prediction), ['Shipping', 1, 0], 'the CLI sees the invented item');
+
+  await page.locator('[data-testid=document-browser] tbody tr[data-doc="inv-001"] button').click();
+  const detail = page.locator('[data-testid=document-detail]');
+  await detail.waitFor();
+  assert.deepEqual(await detail.locator('thead th').allTextContents(), ['Field', 'Truth', 'careful', 'eager']);
+  // Every spurious value the report lists for eager is shown as spurious.
+  const spuriousCells = await detail.locator('tbody td.outcome-spurious').allTextContents();
+  const expectedSpurious = eagerDoc.fields.filter((f) => f.outcome === 'spurious');
+  assert.equal(spuriousCells.length, expectedSpurious.length, `spurious cells shown: ${JSON.stringify(spuriousCells)}`);
+  assert.ok(spuriousCells.some((c) => c.includes('Shipping')), 'the invented "Shipping" item is shown');
+  assertNoErrors();
+});
