@@ -21,8 +21,8 @@
 //!
 //! The directory is removed at the end unless `FIELDSCOPE_BENCH_KEEP=1`.
 
-use fieldscope::eval::{evaluate_owned, Config, EvalInput, ModelInput, RecordFile};
-use fieldscope::io::parse_records;
+use fieldscope::eval::{evaluate_owned, Config, DocFile, EvalInput, ModelInput};
+use fieldscope::io::parse_docs;
 use fieldscope::synth::{generate, SynthOptions};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -112,9 +112,9 @@ fn core(dir: &Path) {
         input_bytes += bytes.len();
         bytes
     };
-    let mut parse = |name: &str, bytes: Vec<u8>| -> RecordFile {
+    let mut parse = |name: &str, bytes: Vec<u8>| -> DocFile {
         let started = Instant::now();
-        let file = parse_records(name, &bytes).unwrap_or_else(|e| panic!("{e}"));
+        let file = parse_docs(name, &bytes).unwrap_or_else(|e| panic!("{e}"));
         parse_secs += started.elapsed().as_secs_f64();
         file
     };

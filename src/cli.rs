@@ -8,7 +8,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::eval::{evaluate_owned, ConfigBuilder, EvalInput, ModelInput, Preset};
 use crate::export::{render, ExportOptions, Format};
-use crate::io::{parse_json_value, parse_records};
+use crate::io::{parse_docs, parse_json_value};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::Write;
@@ -180,7 +180,7 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
     }
     let config = builder.build()?;
 
-    let truth = parse_records(&display_name(&args.truth), &read_file(&args.truth)?)?;
+    let truth = parse_docs(&display_name(&args.truth), &read_file(&args.truth)?)?;
     let schema = match &args.schema {
         Some(path) => Some(parse_json_value(&display_name(path), &read_file(path)?)?),
         None => None,
@@ -188,7 +188,7 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
     let mut models = Vec::with_capacity(args.preds.len());
     for spec in &args.preds {
         let (name, path) = split_pred(spec)?;
-        let file = parse_records(&display_name(&path), &read_file(&path)?)?;
+        let file = parse_docs(&display_name(&path), &read_file(&path)?)?;
         models.push(ModelInput::new(name, file));
     }
     for spec in &args.costs {

@@ -2,17 +2,19 @@
 //!
 //! Owns: choosing how a value is compared ([`ValueType`]), the match rules
 //! of each type and string method, and the per-value CER. Pure; depends on
-//! `normalize`, `distance`, the config and the report's `Outcome`.
+//! `normalize`, `distance`, `tree`, the config and the report's `Outcome`.
 
 use crate::eval::config::{Config, MatchMethod};
 use crate::eval::distance::{levenshtein, CerCount};
 use crate::eval::normalize::{
-    normalize_str, numbers_equal, numeric_strings_equal, parse_bool, parse_date, parse_number,
-    value_text, AbsentValues,
+    micros, micros_equal, normalize_into, numeric_strings_equal, parse_bool_json, parse_date,
+    parse_number_json, AbsentValues,
 };
-use crate::eval::paths::Leaf;
 use crate::eval::report::Outcome;
+use crate::eval::tree::{Forest, Json, JsonType};
+use chrono::NaiveDate;
 use serde_json::Value;
+use std::cell::OnceCell;
 
 /// How the values of a field are compared (SPEC §2.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,11 +53,58 @@ pub struct Comparison {
     pub cer_rate: Option<f64>,
 }
 
+/// A value's readings as a number and as a date, kept once a comparison
+/// has asked for them (a value of an item is compared with every item of
+/// the other side).
+#[derive(Debug, Clone, Default)]
+pub struct Readings {
+    /// The number and its rounded millionths.
+    number: OnceCell<Option<(f64, f64)>>,
+    /// The characters of the normalised text ([`char_signature`]).
+    signature: OnceCell<u64>,
+    date: OnceCell<Option<NaiveDate>>,
+}
+
+/// One present value, ready to compare: the value, its normalised text,
+/// that text's length in characters, and its readings.
+#[derive(Debug, Clone, Copy)]
+pub struct Side<'s> {
+    pub value: Json<'s>,
+    pub norm: &'s str,
+    pub chars: usize,
+    pub readings: &'s Readings,
+}
+
+impl Side<'_> {
+    fn signature(&self) -> u64 {
+        *self
+            .readings
+            .signature
+            .get_or_init(|| char_signature(self.norm))
+    }
+
+    fn number(&self) -> Option<(f64, f64)> {
+        *self
+            .readings
+            .number
+            .get_or_init(|| parse_number_json(self.value).map(|x| (x, micros(x))))
+    }
+
+    fn date(&self, c: &Config) -> Option<NaiveDate> {
+        *self
+            .readings
+            .date
+            .get_or_init(|| parse_date(&self.value.text(), c.date_order))
+    }
+}
+
 /// Compares values under one configuration.
 #[derive(Debug, Clone)]
 pub struct Comparer<'c> {
     pub config: &'c Config,
     pub absent: AbsentValues,
+    /// `numeric_tolerance` in rounded millionths.
+    tolerance_micros: f64,
 }
 
 impl<'c> Comparer<'c> {
@@ -63,6 +112,7 @@ impl<'c> Comparer<'c> {
         Comparer {
             config,
             absent: AbsentValues::new(&config.absent_values),
+            tolerance_micros: micros(config.numeric_tolerance),
         }
     }
 
@@ -71,10 +121,63 @@ impl<'c> Comparer<'c> {
         self.absent.is_absent(v)
     }
 
+    /// [`Self::is_absent`] for a value of a forest.
+    pub fn is_absent_json(&self, v: Option<Json<'_>>) -> bool {
+        self.absent.is_absent_json(v)
+    }
+
     /// The normalised text of a value (SPEC §2.1 strings; non-strings as
     /// their JSON text).
-    pub fn normalized(&self, v: &Value) -> String {
-        normalize_str(&value_text(v), self.config.case_sensitive)
+    pub fn normalized(&self, v: Json<'_>) -> String {
+        let mut out = String::new();
+        self.normalize_into(&mut out, v);
+        out
+    }
+
+    /// [`Self::normalized`], appended to `out`.
+    pub fn normalize_into(&self, out: &mut String, v: Json<'_>) {
+        let case_sensitive = self.config.case_sensitive;
+        match v.json_type() {
+            JsonType::String => normalize_into(out, v.as_str().unwrap_or_default(), case_sensitive),
+            // ASCII text without white space: normalising only lowercases.
+            JsonType::Number | JsonType::Bool | JsonType::Null => {
+                let start = out.len();
+                v.write_text(out);
+                if !case_sensitive {
+                    out[start..].make_ascii_lowercase();
+                }
+            }
+            JsonType::Array | JsonType::Object => normalize_into(out, &v.text(), case_sensitive),
+        }
+    }
+
+    /// The comparison type a path has whatever its values: decided by
+    /// `numeric_string_fields`, then `date_fields`, then the schema's
+    /// `format: date`/`date-time`, `number`/`integer`, `boolean`.
+    pub fn fixed_type(&self, path: &str, hint: Option<SchemaHint>) -> Option<ValueType> {
+        if self.config.numeric_string_fields.iter().any(|f| f == path) {
+            return Some(ValueType::NumericString);
+        }
+        if self.config.date_fields.iter().any(|f| f == path) {
+            return Some(ValueType::Date);
+        }
+        match hint {
+            Some(SchemaHint::Date) => Some(ValueType::Date),
+            Some(SchemaHint::Number) => Some(ValueType::Number),
+            Some(SchemaHint::Boolean) => Some(ValueType::Boolean),
+            _ => None,
+        }
+    }
+
+    /// The comparison type given the truth value's JSON type, when
+    /// [`Self::fixed_type`] says nothing: a JSON number, a JSON boolean,
+    /// otherwise a string.
+    pub fn type_of_truth(truth: Option<JsonType>) -> ValueType {
+        match truth {
+            Some(JsonType::Number) => ValueType::Number,
+            Some(JsonType::Bool) => ValueType::Boolean,
+            _ => ValueType::String,
+        }
     }
 
     /// How a field's value is compared, decided in this order: the field is
@@ -87,23 +190,13 @@ impl<'c> Comparer<'c> {
         hint: Option<SchemaHint>,
         truth: Option<&Value>,
     ) -> ValueType {
-        if self.config.numeric_string_fields.iter().any(|f| f == path) {
-            return ValueType::NumericString;
-        }
-        if self.config.date_fields.iter().any(|f| f == path) {
-            return ValueType::Date;
-        }
-        match hint {
-            Some(SchemaHint::Date) => return ValueType::Date,
-            Some(SchemaHint::Number) => return ValueType::Number,
-            Some(SchemaHint::Boolean) => return ValueType::Boolean,
-            _ => {}
-        }
-        match truth {
-            Some(Value::Number(_)) => ValueType::Number,
-            Some(Value::Bool(_)) => ValueType::Boolean,
-            _ => ValueType::String,
-        }
+        self.fixed_type(path, hint).unwrap_or_else(|| {
+            Self::type_of_truth(truth.map(|t| match t {
+                Value::Number(_) => JsonType::Number,
+                Value::Bool(_) => JsonType::Bool,
+                _ => JsonType::String,
+            }))
+        })
     }
 
     /// The outcome of one pair (SPEC §2.3): absent/absent is a true
@@ -115,58 +208,50 @@ impl<'c> Comparer<'c> {
         truth: Option<&Value>,
         pred: Option<&Value>,
     ) -> Comparison {
-        let t_absent = self.is_absent(truth);
-        let p_absent = self.is_absent(pred);
-        match (truth, pred) {
-            (Some(t), Some(p)) if !t_absent && !p_absent => {
-                let nt = self.normalized(t);
-                let np = self.normalized(p);
-                self.compare_present(ty, t, p, &nt, &np)
-            }
-            (Some(t), _) if !t_absent => {
-                let cer = CerCount::absent_prediction(&self.normalized(t));
-                Comparison {
-                    outcome: Outcome::Missed,
-                    similarity: None,
-                    cer: Some(cer),
-                    cer_rate: Some(cer.rate(true)),
-                }
-            }
-            _ => Comparison {
-                outcome: if p_absent {
-                    Outcome::TrueNegative
-                } else {
-                    Outcome::Spurious
-                },
-                similarity: None,
-                cer: None,
-                cer_rate: None,
-            },
+        let mut forest = Forest::default();
+        let mut add = |v: Option<&Value>| {
+            v.filter(|v| !self.is_absent(Some(v)))
+                .and_then(|v| forest.add_value(v).ok())
+        };
+        let (t, p) = (add(truth), add(pred));
+        let (mut text, mut ranges) = (String::new(), Vec::new());
+        for id in [t, p].into_iter().flatten() {
+            let start = text.len();
+            self.normalize_into(&mut text, forest.get(id));
+            ranges.push((id, start..text.len()));
         }
+        let cells: Vec<Readings> = ranges.iter().map(|_| Readings::default()).collect();
+        let sides: Vec<Side<'_>> = ranges
+            .iter()
+            .zip(&cells)
+            .map(|((id, r), readings)| Side {
+                value: forest.get(*id),
+                norm: &text[r.clone()],
+                chars: text[r.clone()].chars().count(),
+                readings,
+            })
+            .collect();
+        let mut sides = sides.into_iter();
+        let t_side = t.and_then(|_| sides.next());
+        let p_side = p.and_then(|_| sides.next());
+        self.compare_sides(ty, t_side.as_ref(), p_side.as_ref())
     }
 
-    /// [`Self::compare`] for flattened leaves, reusing their normalised
-    /// texts (`None` for a missing leaf).
-    pub fn compare_leaves(
+    /// [`Self::compare`] for prepared values: `None` for a missing or
+    /// absent value.
+    pub fn compare_sides(
         &self,
         ty: ValueType,
-        truth: Option<&Leaf<'_>>,
-        pred: Option<&Leaf<'_>>,
+        t: Option<&Side<'_>>,
+        p: Option<&Side<'_>>,
     ) -> Comparison {
-        let t = truth.filter(|l| l.present);
-        let p = pred.filter(|l| l.present);
-        fn text<'l>(c: &Comparer<'_>, l: &'l Leaf<'_>) -> std::borrow::Cow<'l, str> {
-            match &l.norm {
-                Some(n) => std::borrow::Cow::Borrowed(n.as_str()),
-                None => std::borrow::Cow::Owned(c.normalized(l.value)),
-            }
-        }
         match (t, p) {
-            (Some(t), Some(p)) => {
-                self.compare_present(ty, t.value, p.value, &text(self, t), &text(self, p))
-            }
+            (Some(t), Some(p)) => self.compare_present(ty, t, p),
             (Some(t), None) => {
-                let cer = CerCount::absent_prediction(&text(self, t));
+                let cer = CerCount {
+                    edits: t.chars,
+                    len: t.chars,
+                };
                 Comparison {
                     outcome: Outcome::Missed,
                     similarity: None,
@@ -187,17 +272,11 @@ impl<'c> Comparer<'c> {
         }
     }
 
-    /// Two present values with their normalised texts `nt`, `np`.
-    pub fn compare_present(
-        &self,
-        ty: ValueType,
-        t: &Value,
-        p: &Value,
-        nt: &str,
-        np: &str,
-    ) -> Comparison {
+    /// Two present values.
+    pub fn compare_present(&self, ty: ValueType, t: &Side<'_>, p: &Side<'_>) -> Comparison {
+        let (nt, np) = (t.norm, p.norm);
         let edits = levenshtein(nt, np);
-        let (lt, lp) = (nt.chars().count(), np.chars().count());
+        let (lt, lp) = (t.chars, p.chars);
         let cer = CerCount { edits, len: lt };
         let cer_rate = cer.rate(false);
         let longest = lt.max(lp);
@@ -208,7 +287,7 @@ impl<'c> Comparer<'c> {
         };
         let outcome = match ty {
             ValueType::String => self.string_outcome(nt == np, similarity, cer_rate),
-            _ => exact_or_incorrect(self.typed_equal(ty, t, p, nt, np)),
+            _ => exact_or_incorrect(self.typed_equal(ty, t, p)),
         };
         Comparison {
             outcome,
@@ -221,29 +300,34 @@ impl<'c> Comparer<'c> {
     /// Whether two present values match exactly (partial does not count):
     /// the test item matching uses (SPEC §3.4), without computing CER where
     /// it can be avoided.
-    pub fn is_exact(&self, ty: ValueType, t: &Value, p: &Value, nt: &str, np: &str) -> bool {
+    pub fn is_exact(&self, ty: ValueType, t: &Side<'_>, p: &Side<'_>) -> bool {
         if ty != ValueType::String {
-            return self.typed_equal(ty, t, p, nt, np);
+            return self.typed_equal(ty, t, p);
         }
+        let (nt, np) = (t.norm, p.norm);
         if nt == np {
             return true;
         }
-        let (lt, lp) = (nt.chars().count(), np.chars().count());
+        let (lt, lp) = (t.chars, p.chars);
+        // A lower bound of the distance decides most unequal pairs: the
+        // similarity (CER) can only fall (rise) as the distance grows.
+        let (ts, ps) = (t.signature(), p.signature());
+        let least = lt
+            .abs_diff(lp)
+            .max((ts & !ps).count_ones() as usize)
+            .max((ps & !ts).count_ones() as usize);
         match self.config.string_match.method {
             MatchMethod::Exact => false,
             MatchMethod::Similarity => {
                 let longest = lt.max(lp);
-                // Levenshtein ≥ |lt − lp|, so similarity ≤ 1 − |lt − lp| / longest.
-                let bound = 1.0 - lt.abs_diff(lp) as f64 / longest as f64;
+                let similarity = |edits: usize| 1.0 - edits as f64 / longest as f64;
                 let threshold = self.config.partial_matching.string.exact_threshold;
-                bound >= threshold && 1.0 - levenshtein(nt, np) as f64 / longest as f64 >= threshold
+                similarity(least) >= threshold && similarity(levenshtein(nt, np)) >= threshold
             }
             MatchMethod::Cer => {
-                let cer = CerCount {
-                    edits: levenshtein(nt, np),
-                    len: lt,
-                };
-                cer.rate(false) <= self.config.string_match.cer_threshold
+                let cer = |edits: usize| CerCount { edits, len: lt }.rate(false);
+                let threshold = self.config.string_match.cer_threshold;
+                cer(least) <= threshold && cer(levenshtein(nt, np)) <= threshold
             }
         }
     }
@@ -269,29 +353,41 @@ impl<'c> Comparer<'c> {
 
     /// Equality of numbers, numeric strings, dates and booleans; a value
     /// that does not read as its type is compared as a normalised string.
-    fn typed_equal(&self, ty: ValueType, t: &Value, p: &Value, nt: &str, np: &str) -> bool {
+    fn typed_equal(&self, ty: ValueType, t: &Side<'_>, p: &Side<'_>) -> bool {
         let c = self.config;
         let typed = match ty {
-            ValueType::Number => match (parse_number(t), parse_number(p)) {
-                (Some(a), Some(b)) => Some(numbers_equal(a, b, c.numeric_tolerance)),
+            ValueType::Number => match (t.number(), p.number()) {
+                (Some(a), Some(b)) => Some(micros_equal(
+                    a,
+                    b,
+                    c.numeric_tolerance,
+                    self.tolerance_micros,
+                )),
                 _ => None,
             },
-            ValueType::NumericString => numeric_strings_equal(nt, np),
-            ValueType::Date => match (
-                parse_date(&value_text(t), c.date_order),
-                parse_date(&value_text(p), c.date_order),
-            ) {
+            ValueType::NumericString => numeric_strings_equal(t.norm, p.norm),
+            ValueType::Date => match (t.date(c), p.date(c)) {
                 (Some(a), Some(b)) => Some(a == b),
                 _ => None,
             },
-            ValueType::Boolean => match (parse_bool(t), parse_bool(p)) {
+            ValueType::Boolean => match (parse_bool_json(t.value), parse_bool_json(p.value)) {
                 (Some(a), Some(b)) => Some(a == b),
                 _ => None,
             },
             ValueType::String => None,
         };
-        typed.unwrap_or(nt == np)
+        typed.unwrap_or(t.norm == p.norm)
     }
+}
+
+/// Which characters a text has, hashed to 64 bits. A character of one
+/// text whose bit the other text lacks must be deleted or substituted, and
+/// one edit removes at most one such character from each side, so
+/// Levenshtein(a, b) ≥ popcount(sig a ∧ ¬sig b) (and the other way round).
+pub fn char_signature(text: &str) -> u64 {
+    text.chars().fold(0u64, |sig, c| {
+        sig | 1u64 << ((c as u32).wrapping_mul(0x9E37_79B1) >> 26)
+    })
 }
 
 fn exact_or_incorrect(equal: bool) -> Outcome {
@@ -560,6 +656,31 @@ mod tests {
     }
 
     #[test]
+    fn character_signatures_bound_the_distance() {
+        use proptest::prelude::*;
+        let text = prop::collection::vec(
+            prop_oneof![
+                proptest::char::range('a', 'h'),
+                proptest::char::range('0', '3'),
+                Just('é'),
+                Just('𝔸'),
+                any::<char>()
+            ],
+            0..24,
+        )
+        .prop_map(|v| v.into_iter().collect::<String>());
+        let mut runner = proptest::test_runner::TestRunner::default();
+        runner
+            .run(&(text.clone(), text), |(a, b)| {
+                let (sa, sb) = (char_signature(&a), char_signature(&b));
+                let least = (sa & !sb).count_ones().max((sb & !sa).count_ones());
+                prop_assert!(least as usize <= levenshtein(&a, &b), "{a:?} {b:?}");
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    #[test]
     fn is_exact_agrees_with_compare() {
         for preset in Preset::ALL {
             let cfg = Config::preset(preset);
@@ -571,14 +692,31 @@ mod tests {
                 ("Invoice 1234", "Invoice 1243"),
                 ("x", "xyz"),
                 ("same", "SAME"),
+                ("SKU-25513", "SKU-20665"),
+                ("SKU-25513", "SKU-25531"),
+                ("Headset with microphone", "Headset with microphone."),
+                ("Headset with microphone", "Skrivebordslampe LED"),
+                ("Ersatzteil Pumpe Ø 40 mm", "Ersatzteil Pumpe Ø 40mm"),
+                ("", "x"),
+                ("abcdefghij", "abcdefghjj"),
             ];
             for (t, p) in pairs {
-                let (t, p) = (json!(t), json!(p));
-                let (nt, np) = (c.normalized(&t), c.normalized(&p));
-                let full =
-                    c.compare(ValueType::String, Some(&t), Some(&p)).outcome == Outcome::Exact;
+                let mut forest = Forest::default();
+                let ids = [t, p].map(|s| forest.add_value(&json!(s)).unwrap());
+                let norms = ids.map(|id| c.normalized(forest.get(id)));
+                let cells: [Readings; 2] = Default::default();
+                let side = |i: usize| Side {
+                    value: forest.get(ids[i]),
+                    norm: &norms[i],
+                    chars: norms[i].chars().count(),
+                    readings: &cells[i],
+                };
+                let full = c
+                    .compare(ValueType::String, Some(&json!(t)), Some(&json!(p)))
+                    .outcome
+                    == Outcome::Exact;
                 assert_eq!(
-                    c.is_exact(ValueType::String, &t, &p, &nt, &np),
+                    c.is_exact(ValueType::String, &side(0), &side(1)),
                     full,
                     "{preset:?} {t} {p}"
                 );

@@ -6,10 +6,12 @@
 //! these produce. Pure (parsing a model's text with `serde_json` is not
 //! I/O); depends on `model`, `config`.
 
-use crate::eval::model::{Record, RecordFile};
+use crate::eval::model::{DocFile, DocRecord};
 use crate::eval::nfc::nfc_map;
+use crate::eval::tree::{Forest, Json, NodeId};
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// Keys skipped at the top level of every record (SPEC §1.2).
 pub const METADATA_KEYS: [&str; 4] = ["cost", "latency", "usage", "model"];
@@ -43,22 +45,37 @@ impl IdScheme {
     }
 }
 
-/// A ground-truth document: its id and its evaluated fields (the record
-/// minus the id field and the metadata keys).
+/// A ground-truth document: its id and its record. The evaluated fields
+/// are the record's members but the id field and the metadata keys
+/// ([`IdScheme::is_evaluated`]).
 #[derive(Debug, Clone)]
 pub struct TruthDocument {
     pub id: String,
-    /// A JSON object.
-    pub fields: Value,
+    /// A JSON object in [`Truth::forest`].
+    pub root: NodeId,
 }
 
 /// A prediction document.
 #[derive(Debug, Clone)]
 pub struct PredDocument {
     pub id: String,
-    /// The payload minus id field and metadata keys; `None` when the
-    /// model's raw output did not parse to a JSON object (SPEC §1.3).
-    pub fields: Option<Value>,
+    /// The payload (an object in [`Predictions::forest`]: the record, or
+    /// the object parsed from its raw output); `None` when the model's raw
+    /// output did not parse to a JSON object (SPEC §1.3).
+    pub root: Option<NodeId>,
+    /// A top-level key of the record that is not evaluated: the id key
+    /// found by the fallback of SPEC §1.2 when the record is its own
+    /// payload (the key an id came from is never a field).
+    pub skip: Option<&'static str>,
+}
+
+impl PredDocument {
+    /// Whether a top-level key of this prediction is evaluated under
+    /// `scheme` (SPEC §1.2): not the id field, not metadata, not the
+    /// fallback id key.
+    pub fn is_evaluated(&self, scheme: &IdScheme, key: &str) -> bool {
+        scheme.is_evaluated(key) && Some(key) != self.skip
+    }
 }
 
 /// The ground truth, ready to evaluate.
@@ -68,6 +85,18 @@ pub struct Truth {
     pub documents: Vec<TruthDocument>,
     /// Top-level keys seen in any truth record (for raw-output detection).
     pub top_level_keys: HashSet<String>,
+    /// The records.
+    pub forest: Forest,
+}
+
+impl Truth {
+    /// The evaluated fields of document `d` as a `serde_json` object.
+    pub fn fields_value(&self, d: usize) -> Value {
+        let skip = |k: &str| !self.scheme.is_evaluated(k);
+        self.forest
+            .get(self.documents[d].root)
+            .to_value_without(&skip)
+    }
 }
 
 /// A model's predictions matched to the truth.
@@ -77,45 +106,52 @@ pub struct Predictions {
     pub by_truth: Vec<Option<PredDocument>>,
     /// Σ of numeric `cost` values on the file's records (SPEC §3.6).
     pub cost: Option<f64>,
+    /// The records and the objects parsed from raw output.
+    pub forest: Forest,
+}
+
+impl Predictions {
+    /// The evaluated fields of the prediction for truth document `d`, as a
+    /// `serde_json` object (`None` when there is none or it did not parse).
+    pub fn fields_value(&self, d: usize, scheme: &IdScheme) -> Option<Value> {
+        let doc = self.by_truth.get(d)?.as_ref()?;
+        let root = doc.root?;
+        let skip = |k: &str| !doc.is_evaluated(scheme, k);
+        Some(self.forest.get(root).to_value_without(&skip))
+    }
+}
+
+impl IdScheme {
+    /// Whether a top-level key is evaluated: not the id field and not a
+    /// metadata key (SPEC §1.2).
+    pub fn is_evaluated(&self, key: &str) -> bool {
+        Some(key) != self.field.as_deref() && !METADATA_KEYS.contains(&key)
+    }
 }
 
 /// The text of an id value: a string trimmed, a number as its JSON text.
-fn id_text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => {
-            let t = s.trim();
-            (!t.is_empty()).then(|| t.to_string())
-        }
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
+fn id_text(v: Json<'_>) -> Option<String> {
+    if let Some(s) = v.as_str() {
+        let t = s.trim();
+        return (!t.is_empty()).then(|| t.to_string());
     }
+    v.as_number().map(|n| n.to_string())
 }
 
-fn has_id(r: &Record, field: &str) -> bool {
-    r.fields.get(field).and_then(id_text).is_some()
-}
-
-/// The record minus the id field and the metadata keys, as a JSON object
-/// (the payload that is flattened and validated against the schema).
-fn evaluated_fields(mut fields: Map<String, Value>, id_field: Option<&str>) -> Value {
-    if let Some(f) = id_field {
-        fields.shift_remove(f);
-    }
-    for k in METADATA_KEYS {
-        fields.shift_remove(k);
-    }
-    Value::Object(fields)
+fn has_id(forest: &Forest, r: &DocRecord, field: &str) -> bool {
+    forest.get(r.root).get(field).and_then(id_text).is_some()
 }
 
 /// Reads the ground truth: chooses the id field, drops duplicates (the
 /// first wins) and says so in `warnings`.
-pub fn read_truth(file: RecordFile, id_field: Option<&str>, warnings: &mut Vec<String>) -> Truth {
+pub fn read_truth(file: DocFile, id_field: Option<&str>, warnings: &mut Vec<String>) -> Truth {
     let from_keys = !file.records.is_empty() && file.records.iter().all(|r| r.key.is_some());
+    let forest = &file.forest;
     let field = match id_field {
         Some(f) => Some(f.to_string()),
         None => ID_CANDIDATES
             .iter()
-            .find(|c| !file.records.is_empty() && file.records.iter().all(|r| has_id(r, c)))
+            .find(|c| !file.records.is_empty() && file.records.iter().all(|r| has_id(forest, r, c)))
             .map(|c| c.to_string()),
     };
     let scheme = IdScheme { from_keys, field };
@@ -126,21 +162,22 @@ pub fn read_truth(file: RecordFile, id_field: Option<&str>, warnings: &mut Vec<S
             ID_CANDIDATES.join(", ")
         ));
     }
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
     let mut documents = Vec::with_capacity(file.records.len());
     let mut top_level_keys = HashSet::new();
     let mut missing_ids = Vec::new();
     let mut duplicates = Vec::new();
     for r in file.records {
-        for k in r.fields.keys() {
+        let fields = forest.get(r.root);
+        for (k, _) in fields.entries() {
             if !top_level_keys.contains(k) {
-                top_level_keys.insert(k.clone());
+                top_level_keys.insert(k.to_string());
             }
         }
         let id = if scheme.from_keys {
             r.key.clone()
         } else if let Some(f) = &scheme.field {
-            r.fields.get(f).and_then(id_text)
+            fields.get(f).and_then(id_text)
         } else {
             Some(position_id(r.index))
         };
@@ -152,10 +189,7 @@ pub fn read_truth(file: RecordFile, id_field: Option<&str>, warnings: &mut Vec<S
             duplicates.push(format!("{id:?} ({})", r.describe()));
             continue;
         }
-        documents.push(TruthDocument {
-            id,
-            fields: evaluated_fields(r.fields, scheme.field.as_deref()),
-        });
+        documents.push(TruthDocument { id, root: r.root });
     }
     if !missing_ids.is_empty() {
         warnings.push(format!(
@@ -178,6 +212,7 @@ pub fn read_truth(file: RecordFile, id_field: Option<&str>, warnings: &mut Vec<S
         scheme,
         documents,
         top_level_keys,
+        forest: file.forest,
     }
 }
 
@@ -221,38 +256,44 @@ pub fn strip_extension(id: &str) -> &str {
 /// cost (SPEC §3.6).
 pub fn read_predictions(
     model: &str,
-    file: RecordFile,
+    file: DocFile,
     truth: &Truth,
     warnings: &mut Vec<String>,
 ) -> Predictions {
     let id_field = truth.scheme.field.as_deref();
-    let mut docs: Vec<PredDocument> = Vec::with_capacity(file.records.len());
-    let mut seen = HashSet::new();
+    let DocFile {
+        name: file_name,
+        mut forest,
+        records,
+    } = file;
+    let mut docs: Vec<PredDocument> = Vec::with_capacity(records.len());
+    let mut seen = FxHashSet::default();
     let mut duplicates = Vec::new();
     let mut fallback_ids = 0usize;
     let mut unparsed = Vec::new();
     let mut cost: Option<f64> = None;
-    for r in file.records {
-        if let Some(c) = r.fields.get("cost").and_then(Value::as_f64) {
+    for r in records {
+        let fields = forest.get(r.root);
+        if let Some(c) = fields.get("cost").and_then(Json::as_f64) {
             cost = Some(cost.unwrap_or(0.0) + c);
         }
-        let batch = batch_content(&r.fields);
+        let batch = batch_content(fields);
         // The key a fallback id came from is not evaluated either.
-        let mut fallback_key: Option<&str> = None;
+        let mut fallback_key: Option<&'static str> = None;
         let id = if let Some(key) = &r.key {
             key.clone()
         } else if batch.is_some() {
-            r.fields
+            fields
                 .get("custom_id")
                 .and_then(id_text)
                 .unwrap_or_else(|| position_id(r.index))
         } else if truth.scheme.by_position() {
             position_id(r.index)
-        } else if let Some(id) = id_field.and_then(|f| r.fields.get(f)).and_then(id_text) {
+        } else if let Some(id) = id_field.and_then(|f| fields.get(f)).and_then(id_text) {
             id
         } else if let Some((key, id)) = ID_CANDIDATES
             .iter()
-            .find_map(|c| r.fields.get(*c).and_then(id_text).map(|id| (*c, id)))
+            .find_map(|c| fields.get(c).and_then(id_text).map(|id| (*c, id)))
         {
             fallback_ids += 1;
             fallback_key = Some(key);
@@ -267,36 +308,33 @@ pub fn read_predictions(
         }
         let raw_text = match batch {
             Some(content) => Some(content),
-            None => raw_output_text(&r.fields, id_field, fallback_key, &truth.top_level_keys),
+            None => raw_output_text(fields, id_field, fallback_key, &truth.top_level_keys),
         };
-        let parsed = raw_text.map(parse_model_output);
-        let fields = match parsed {
-            Some(Some(map)) => Some(evaluated_fields(map, id_field)),
-            Some(None) => {
-                unparsed.push(format!("{id:?}"));
-                None
-            }
-            None => {
-                let mut fields = r.fields;
-                if let Some(key) = fallback_key {
-                    fields.shift_remove(key);
+        let raw_text = raw_text.map(str::to_owned);
+        let (root, skip) = match raw_text {
+            Some(text) => {
+                let parsed = parse_model_output_into(&mut forest, &text);
+                if parsed.is_none() {
+                    unparsed.push(format!("{id:?}"));
                 }
-                Some(evaluated_fields(fields, id_field))
+                (parsed, None)
             }
+            None => (Some(r.root), fallback_key),
         };
-        docs.push(PredDocument { id, fields });
+        docs.push(PredDocument { id, root, skip });
     }
+    forest.shrink();
     if fallback_ids > 0 {
         warnings.push(format!(
             "{} ({model}): {fallback_ids} record(s) have no `{}` field; another id field or the position was used",
-            file.name,
+            file_name,
             id_field.unwrap_or("id")
         ));
     }
     if !duplicates.is_empty() {
         warnings.push(format!(
             "{} ({model}): {} duplicate id(s); the first record with each id is used: {}",
-            file.name,
+            file_name,
             duplicates.len(),
             list_some(&duplicates)
         ));
@@ -304,13 +342,13 @@ pub fn read_predictions(
     if !unparsed.is_empty() {
         warnings.push(format!(
             "{} ({model}): the raw model output of {} record(s) did not parse to a JSON object; those documents are invalid and every truth value in them is missed: {}",
-            file.name,
+            file_name,
             unparsed.len(),
             list_some(&unparsed)
         ));
     }
 
-    let truth_ids: HashMap<&str, usize> = truth
+    let truth_ids: FxHashMap<&str, usize> = truth
         .documents
         .iter()
         .enumerate()
@@ -328,13 +366,13 @@ pub fn read_predictions(
             }
         }
     } else {
-        let mut stripped: HashMap<&str, usize> = HashMap::new();
+        let mut stripped: FxHashMap<&str, usize> = FxHashMap::default();
         for (i, t) in truth.documents.iter().enumerate() {
             stripped.entry(strip_extension(&t.id)).or_insert(i);
         }
         warnings.push(format!(
             "{} ({model}): no prediction id matched a ground-truth id exactly; ids were compared again with a trailing file extension removed",
-            file.name
+            file_name
         ));
         for d in docs {
             match stripped.get(strip_extension(&d.id)) {
@@ -350,7 +388,7 @@ pub fn read_predictions(
     if !unmatched.is_empty() {
         warnings.push(format!(
             "{} ({model}): {} prediction record(s) have no ground-truth record and are ignored: {}",
-            file.name,
+            file_name,
             unmatched.len(),
             list_some(&unmatched)
         ));
@@ -365,31 +403,32 @@ pub fn read_predictions(
     if !missing.is_empty() {
         warnings.push(format!(
             "{} ({model}): {} ground-truth document(s) have no prediction record and count as empty predictions (every truth value missed, not schema-valid): {}",
-            file.name,
+            file_name,
             missing.len(),
             list_some(&missing)
         ));
     }
-    Predictions { by_truth, cost }
+    Predictions {
+        by_truth,
+        cost,
+        forest,
+    }
 }
 
 /// The raw text of a record whose payload is a model's output (SPEC §1.3):
 /// apart from the id and metadata keys it has exactly one field, a string,
 /// named one of [`RAW_OUTPUT_KEYS`], and the truth has no field of that name.
 fn raw_output_text<'r>(
-    fields: &'r Map<String, Value>,
+    fields: Json<'r>,
     id_field: Option<&str>,
     fallback_key: Option<&str>,
     truth_keys: &HashSet<String>,
 ) -> Option<&'r str> {
-    let mut rest = fields.iter().filter(|(k, _)| {
-        Some(k.as_str()) != id_field
-            && Some(k.as_str()) != fallback_key
-            && !METADATA_KEYS.contains(&k.as_str())
+    let mut rest = fields.entries().filter(|(k, _)| {
+        Some(*k) != id_field && Some(*k) != fallback_key && !METADATA_KEYS.contains(k)
     });
     let (key, value) = rest.next()?;
-    if rest.next().is_some() || !RAW_OUTPUT_KEYS.contains(&key.as_str()) || truth_keys.contains(key)
-    {
+    if rest.next().is_some() || !RAW_OUTPUT_KEYS.contains(&key) || truth_keys.contains(key) {
         return None;
     }
     value.as_str()
@@ -398,12 +437,16 @@ fn raw_output_text<'r>(
 /// An OpenAI Batch API output line: `custom_id` and
 /// `response.body.choices[0].message.content`. Returns the content, or an
 /// empty string (which will not parse) when the line reports an error.
-fn batch_content(fields: &Map<String, Value>) -> Option<&str> {
+fn batch_content(fields: Json<'_>) -> Option<&str> {
     fields.get("custom_id")?;
     let response = fields.get("response");
     let content = response
-        .and_then(|r| r.pointer("/body/choices/0/message/content"))
-        .and_then(Value::as_str);
+        .and_then(|r| r.step("body"))
+        .and_then(|b| b.step("choices"))
+        .and_then(|c| c.step("0"))
+        .and_then(|c| c.step("message"))
+        .and_then(|m| m.step("content"))
+        .and_then(Json::as_str);
     match content {
         Some(c) => Some(c),
         None if response.is_some_and(|r| r.get("body").is_some())
@@ -439,6 +482,22 @@ pub fn parse_model_output(text: &str) -> Option<Map<String, Value>> {
         .or_else(|| first_balanced_object(text).and_then(as_object))?;
     nfc_map(&mut map);
     Some(map)
+}
+
+/// [`parse_model_output`] straight into `forest`: the object's node, or
+/// `None` when nothing parses to an object (or, beyond 4 GiB of text,
+/// the forest is full). The forest's parser is serde_json's, with the
+/// same NFC rules, so the object is the one `parse_model_output` returns.
+fn parse_model_output_into(forest: &mut Forest, text: &str) -> Option<NodeId> {
+    // A payload must be an object: text that parses to anything else counts
+    // as a failure, and the first balanced block is tried (the nodes of the
+    // failed parse stay in the forest, unreferenced).
+    let unfenced = strip_code_fence(text);
+    let as_object = |forest: &mut Forest, t: &str| {
+        let root = forest.parse_record(t).ok()?;
+        forest.get(root).is_object().then_some(root)
+    };
+    as_object(forest, unfenced.trim()).or_else(|| as_object(forest, first_balanced_object(text)?))
 }
 
 /// The inside of the first Markdown code fence (```` ```json … ``` ````),
@@ -494,15 +553,23 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn file(name: &str, values: Vec<Value>) -> RecordFile {
-        RecordFile {
+    use crate::eval::model::{Record, RecordFile};
+
+    fn file(name: &str, values: Vec<Value>) -> DocFile {
+        let records = RecordFile {
             name: name.into(),
             records: values
                 .into_iter()
                 .enumerate()
                 .map(|(i, v)| Record::new(i, v.as_object().cloned().unwrap_or_default()))
                 .collect(),
-        }
+        };
+        DocFile::from_records(&records).unwrap()
+    }
+
+    /// The evaluated fields of a model's prediction for truth document `d`.
+    fn pred(preds: &Predictions, truth: &Truth, d: usize) -> Option<Value> {
+        preds.fields_value(d, &truth.scheme)
     }
 
     #[test]
@@ -518,7 +585,7 @@ mod tests {
         let truth = read_truth(t.clone(), None, &mut w);
         assert_eq!(truth.scheme.field.as_deref(), Some("filename"));
         assert_eq!(truth.documents[1].id, "b.png");
-        assert!(truth.documents[0].fields.get("filename").is_none());
+        assert!(truth.fields_value(0).get("filename").is_none());
         assert!(w.is_empty());
         let truth = read_truth(t.clone(), Some("doc_id"), &mut w);
         assert_eq!(truth.documents[0].id, "1");
@@ -544,7 +611,7 @@ mod tests {
         let mut w = vec![];
         let truth = read_truth(t.clone(), None, &mut w);
         assert_eq!(truth.documents.len(), 1);
-        assert_eq!(truth.documents[0].fields["x"], 1);
+        assert_eq!(truth.fields_value(0)["x"], 1);
         assert!(w[0].contains("1 duplicate id(s)"), "{w:?}");
     }
 
@@ -594,8 +661,7 @@ mod tests {
         let mut w = vec![];
         let truth = read_truth(t, None, &mut w);
         let preds = read_predictions("m", p, &truth, &mut w);
-        let fields = preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap();
-        assert_eq!(fields, &json!({"x": 1}));
+        assert_eq!(pred(&preds, &truth, 0), Some(json!({"x": 1})));
         assert!(
             w.iter()
                 .any(|m| m.contains("2 record(s) have no `filename` field")),
@@ -631,11 +697,9 @@ mod tests {
         let mut w = vec![];
         let truth = read_truth(t.clone(), None, &mut w);
         let preds = read_predictions("m", p, &truth, &mut w);
-        assert_eq!(
-            preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap()["total"],
-            5
-        );
-        assert!(preds.by_truth[1].as_ref().unwrap().fields.is_none());
+        assert_eq!(pred(&preds, &truth, 0).unwrap()["total"], 5);
+        assert!(preds.by_truth[1].as_ref().unwrap().root.is_none());
+        assert!(pred(&preds, &truth, 1).is_none());
         assert_eq!(preds.cost, Some(0.75));
         assert!(w.iter().any(|m| m.contains("did not parse")));
     }
@@ -647,10 +711,7 @@ mod tests {
         let mut w = vec![];
         let truth = read_truth(t.clone(), None, &mut w);
         let preds = read_predictions("m", p, &truth, &mut w);
-        assert_eq!(
-            preds.by_truth[0].as_ref().unwrap().fields.as_ref().unwrap()["text"],
-            "{\"x\": 1}"
-        );
+        assert_eq!(pred(&preds, &truth, 0).unwrap()["text"], "{\"x\": 1}");
     }
 
     #[test]
@@ -669,7 +730,34 @@ mod tests {
         let preds = read_predictions("m", p, &truth, &mut w);
         let doc = preds.by_truth[0].as_ref().unwrap();
         assert_eq!(doc.id, "a");
-        assert_eq!(doc.fields.as_ref().unwrap()["total"], 5);
+        assert_eq!(pred(&preds, &truth, 0).unwrap()["total"], 5);
+        // The id field and the metadata keys are not among the fields.
+        assert_eq!(pred(&preds, &truth, 0).unwrap(), json!({"total": 5}));
+    }
+
+    #[test]
+    fn model_output_parsed_into_a_forest_is_the_same() {
+        for text in [
+            "{\"a\":1}",
+            "```\n{\"a\":1}\n```",
+            "```json\n{\"a\": [1, {\"b\": \"x\"}]}\n``` trailing",
+            "Here: {\"a\": {\"b\": 2}} done {\"c\":3}",
+            "[1,2]",
+            "[{\"a\": 1}]",
+            "```json\n[{\"a\": 2}]\n```",
+            "{unbalanced",
+            "",
+            "null",
+            "{\"e\\u0301\": \"cafe\\u0301\", \"é\": 2, \"a\": 1, \"a\": 3}",
+            "text {\"a\": \"}\"} more",
+            "{\"a\": 1e400}",
+        ] {
+            let mut forest = Forest::default();
+            let via_forest =
+                parse_model_output_into(&mut forest, text).map(|root| forest.get(root).to_value());
+            let via_value = parse_model_output(text).map(Value::Object);
+            assert_eq!(via_forest, via_value, "{text:?}");
+        }
     }
 
     #[test]

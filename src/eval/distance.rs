@@ -1,17 +1,144 @@
 //! Edit distance, similarity and character error rate (SPEC §2.2).
 //!
-//! Owns: Levenshtein distance over Unicode scalar values (via `strsim`),
-//! `similarity` and per-value CER as *counts* (edits, reference length), so
-//! that a field's or a model's CER is pooled from counts, never averaged
-//! from ratios. Pure; depends on `strsim` only.
+//! Owns: Levenshtein distance over Unicode scalar values, `similarity` and
+//! per-value CER as *counts* (edits, reference length), so that a field's
+//! or a model's CER is pooled from counts, never averaged from ratios.
+//! Pure; depends on `strsim` only.
+//!
+//! The distance is defined by `strsim::levenshtein`. [`levenshtein`]
+//! computes the same number faster: it drops the common prefix and suffix
+//! (which never changes a Levenshtein distance) and, when the shorter rest
+//! has at most 64 characters, runs the bit-parallel algorithm of Myers
+//! (1999) in Hyyrö's formulation for the global distance (2003), one
+//! machine word per text character; longer strings go to `strsim`. A
+//! property test compares the two on random Unicode strings.
 
 /// Levenshtein distance between two strings, counted in Unicode scalar
 /// values (`char`s): insertions, deletions and substitutions cost 1.
+/// Equal to `strsim::levenshtein(a, b)` (see the module docs).
 pub fn levenshtein(a: &str, b: &str) -> usize {
     if a == b {
         return 0;
     }
-    strsim::levenshtein(a, b)
+    let (a, b) = trim_common(a, b);
+    if a.is_empty() || b.is_empty() {
+        return a.chars().count() + b.chars().count();
+    }
+    let (la, lb) = (a.chars().count(), b.chars().count());
+    let (pattern, pattern_len, text) = if la <= lb { (a, la, b) } else { (b, lb, a) };
+    if pattern_len <= 64 {
+        bit_parallel(pattern, pattern_len, text)
+    } else {
+        strsim::levenshtein(a, b)
+    }
+}
+
+/// `a` and `b` without their common prefix and common suffix (cut at
+/// character boundaries).
+fn trim_common<'s>(a: &'s str, b: &'s str) -> (&'s str, &'s str) {
+    let prefix = common_prefix_len(a.as_bytes(), b.as_bytes());
+    // Equal bytes up to `prefix`, so a boundary of `a` is one of `b`.
+    let prefix = (0..=prefix)
+        .rev()
+        .find(|&i| a.is_char_boundary(i))
+        .unwrap_or(0);
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let suffix = a
+        .bytes()
+        .rev()
+        .zip(b.bytes().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let suffix = (0..=suffix)
+        .rev()
+        .find(|&n| a.is_char_boundary(a.len() - n))
+        .unwrap_or(0);
+    (&a[..a.len() - suffix], &b[..b.len() - suffix])
+}
+
+fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
+    // Eight bytes at a time, then byte by byte.
+    let whole = a
+        .chunks_exact(8)
+        .zip(b.chunks_exact(8))
+        .take_while(|(x, y)| x == y)
+        .count()
+        * 8;
+    whole
+        + a[whole..]
+            .iter()
+            .zip(&b[whole..])
+            .take_while(|(x, y)| x == y)
+            .count()
+}
+
+/// Which positions of the pattern hold a character: a table for ASCII and
+/// a short list for the rest.
+struct PatternBits {
+    ascii: [u64; 128],
+    other: Vec<(char, u64)>,
+}
+
+impl PatternBits {
+    fn new(pattern: &str) -> Self {
+        let mut bits = PatternBits {
+            ascii: [0; 128],
+            other: Vec::new(),
+        };
+        for (i, c) in pattern.chars().enumerate() {
+            let bit = 1u64 << i;
+            if c.is_ascii() {
+                bits.ascii[c as usize] |= bit;
+            } else if let Some(entry) = bits.other.iter_mut().find(|(o, _)| *o == c) {
+                entry.1 |= bit;
+            } else {
+                bits.other.push((c, bit));
+            }
+        }
+        bits
+    }
+
+    fn get(&self, c: char) -> u64 {
+        if c.is_ascii() {
+            self.ascii[c as usize]
+        } else {
+            self.other
+                .iter()
+                .find(|(o, _)| *o == c)
+                .map_or(0, |(_, bits)| *bits)
+        }
+    }
+}
+
+/// Global Levenshtein distance with one bit per pattern character
+/// (`1 ≤ pattern_len ≤ 64`): the vertical differences of one column of the
+/// dynamic-programming matrix are kept as the bit vectors `pv` (+1) and `mv`
+/// (−1), and each text character updates the whole column at once. `score`
+/// follows the last row, which starts at `pattern_len`.
+fn bit_parallel(pattern: &str, pattern_len: usize, text: &str) -> usize {
+    let bits = PatternBits::new(pattern);
+    let last = 1u64 << (pattern_len - 1);
+    let mut pv = u64::MAX;
+    let mut mv = 0u64;
+    let mut score = pattern_len;
+    for c in text.chars() {
+        let eq = bits.get(c);
+        let xv = eq | mv;
+        let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
+        let mut ph = mv | !(xh | pv);
+        let mut mh = pv & xh;
+        if ph & last != 0 {
+            score += 1;
+        } else if mh & last != 0 {
+            score -= 1;
+        }
+        // The first row of the matrix grows by one per text character.
+        ph = (ph << 1) | 1;
+        mh <<= 1;
+        pv = mh | !(xv | ph);
+        mv = ph & xv;
+    }
+    score
 }
 
 /// `similarity(t, p) = 1 − Levenshtein(t, p) / max(len t, len p)` over the
@@ -77,14 +204,90 @@ impl CerCount {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Characters that often repeat, across every UTF-8 length (1 to 4
+    /// bytes: ASCII, Latin-1, the rest of the BMP, beyond the BMP, with
+    /// shared leading or trailing bytes), and any character at all.
+    fn character() -> impl Strategy<Value = char> {
+        prop_oneof![
+            4 => proptest::char::range('a', 'd'),
+            1 => Just(' '),
+            2 => prop_oneof![Just('é'), Just('ê'), Just('ß'), Just('\u{A2}'), Just('\u{162}')],
+            1 => proptest::char::range('\u{3041}', '\u{3043}'),
+            2 => proptest::char::range('\u{1D538}', '\u{1D53A}'),
+            1 => any::<char>(),
+        ]
+    }
+
+    fn text(max: usize) -> impl Strategy<Value = String> {
+        prop::collection::vec(character(), 0..max).prop_map(|v| v.into_iter().collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+
+        #[test]
+        fn levenshtein_equals_strsim(a in text(80), b in text(80)) {
+            prop_assert_eq!(levenshtein(&a, &b), strsim::levenshtein(&a, &b));
+        }
+
+        #[test]
+        fn levenshtein_equals_strsim_on_near_copies(
+            a in text(100),
+            edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, character()), 0..6),
+        ) {
+            let mut b: Vec<char> = a.chars().collect();
+            for (at, op, c) in edits {
+                let i = if b.is_empty() { 0 } else { at.index(b.len()) };
+                match op {
+                    0 => b.insert(i, c),
+                    1 if !b.is_empty() => { b.remove(i); }
+                    _ if !b.is_empty() => b[i] = c,
+                    _ => b.push(c),
+                }
+            }
+            let b: String = b.into_iter().collect();
+            prop_assert_eq!(levenshtein(&a, &b), strsim::levenshtein(&a, &b));
+        }
+    }
 
     #[test]
     fn levenshtein_counts_unicode_scalars() {
+        assert_eq!(levenshtein("abc", "abc"), 0);
+        assert_eq!(levenshtein("flaw", "lawn"), 2);
+        assert_eq!(levenshtein("a", "b"), 1);
+        assert_eq!(levenshtein("ab", "ba"), 2);
         assert_eq!(levenshtein("kitten", "sitting"), 3);
         assert_eq!(levenshtein("", "abc"), 3);
         assert_eq!(levenshtein("é", "e"), 1);
         assert_eq!(levenshtein("𝔸𝔹", "𝔸"), 1);
         assert_eq!(levenshtein("日本語", "日本"), 1);
+    }
+
+    #[test]
+    fn levenshtein_trims_at_character_boundaries() {
+        // "é" (C3 A9) and "ê" (C3 AA) share their first byte, "ä" and "ö"
+        // (C3 A4, C3 B6) too: the common prefix must not split them.
+        assert_eq!(levenshtein("é", "ê"), 1);
+        assert_eq!(levenshtein("xé", "xê"), 1);
+        assert_eq!(levenshtein("äx", "öx"), 1);
+        // "¢" (C2 A2) and "¢" after "Ţ" (C5 A2): a shared last byte only.
+        assert_eq!(levenshtein("a\u{A2}", "a\u{162}"), 1);
+    }
+
+    #[test]
+    fn levenshtein_beyond_one_machine_word() {
+        let a = "abcdefghij".repeat(8);
+        let b = format!("x{}", &a[1..]);
+        assert_eq!(levenshtein(&a, &b), 1);
+        assert_eq!(
+            levenshtein(&a, &"z".repeat(65)),
+            strsim::levenshtein(&a, &"z".repeat(65))
+        );
+        let c = "é".repeat(64);
+        assert_eq!(levenshtein(&c, &"e".repeat(64)), 64);
+        assert_eq!(levenshtein(&"é".repeat(65), &"e".repeat(70)), 70);
     }
 
     #[test]

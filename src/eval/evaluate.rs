@@ -4,34 +4,47 @@
 //! paths, the kind and comparison type of each path, the per-model field
 //! set, the pass over documents that records every outcome, and the report
 //! built from the stored counts. Pure: no I/O, no web or plotting types.
+//!
+//! Records are read from one compact forest per file ([`DocFile`]). Paths
+//! and kinds are learnt in passes over every document that keep nothing
+//! but what they learn; then each model is evaluated one document at a
+//! time: the truth document and the prediction are flattened into reused
+//! buffers, compared, counted, and forgotten. Memory is the forests plus
+//! one document's work; a model's forest is dropped once it is evaluated.
 
 use crate::error::{Error, ErrorKind};
-use crate::eval::compare::{Comparer, SchemaHint, ValueType};
+use crate::eval::compare::{Comparer, SchemaHint, Side, ValueType};
 use crate::eval::config::{Config, MacroF1};
 use crate::eval::counts::{
     abstention_rate, document_scores, hallucination_rate, harmonic, mean, partial_scores, ratio,
     strict_scores,
 };
-use crate::eval::dataset::{read_predictions, read_truth, Predictions, METADATA_KEYS};
+use crate::eval::dataset::{read_predictions, read_truth, IdScheme, PredDocument, Predictions};
 use crate::eval::distance::CerCount;
-use crate::eval::items::{item_f1, match_items, Item};
-use crate::eval::model::RecordFile;
+use crate::eval::items::{item_f1, match_items, sort_fields, F1Grid, Item};
+use crate::eval::model::{DocFile, RecordFile};
 use crate::eval::paths::{
-    flatten, kind_of_value, read_schema, Ignored, Kind, Leaf, PathId, PathTable, SchemaInfo,
+    flatten, kind_of_value, read_schema, Ignored, Kind, Leaf, PathCache, PathId, PathTable,
+    SchemaInfo,
 };
 use crate::eval::report::{
     Counts, DocumentDetail, FieldAverage, FieldDetail, FieldReport, ItemsReport, ModelReport,
     Outcome, Report, Scores, SetReport,
 };
 use crate::eval::sets::{set_scores, SetCounts};
+use crate::eval::tree::{Forest, Json, JsonType, NodeId};
+use crate::eval::validate::ForestValidator;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::ops::Range;
 
-/// Everything one evaluation needs.
+/// Everything one evaluation needs. The files are [`RecordFile`]s
+/// (`serde_json` objects) by default, or [`DocFile`]s (compact forests, as
+/// `crate::io::parse_docs` reads them; no conversion needed).
 #[derive(Debug, Clone)]
-pub struct EvalInput {
-    pub truth: RecordFile,
-    pub models: Vec<ModelInput>,
+pub struct EvalInput<F = RecordFile> {
+    pub truth: F,
+    pub models: Vec<ModelInput<F>>,
     /// An optional JSON Schema (draft-07).
     pub schema: Option<Value>,
 }
@@ -39,19 +52,44 @@ pub struct EvalInput {
 /// One model: its name, its prediction file and an optional cost that
 /// overrides the sum of the records' `cost` values (SPEC §3.6).
 #[derive(Debug, Clone)]
-pub struct ModelInput {
+pub struct ModelInput<F = RecordFile> {
     pub name: String,
-    pub file: RecordFile,
+    pub file: F,
     pub cost: Option<f64>,
 }
 
-impl ModelInput {
-    pub fn new(name: impl Into<String>, file: RecordFile) -> Self {
+impl<F> ModelInput<F> {
+    pub fn new(name: impl Into<String>, file: F) -> Self {
         ModelInput {
             name: name.into(),
             file,
             cost: None,
         }
+    }
+}
+
+/// A file the evaluation can read: a [`RecordFile`] is copied into a
+/// forest (and dropped), a [`DocFile`] is used as it is.
+pub trait IntoDocFile {
+    fn into_doc_file(self) -> Result<DocFile, Error>;
+}
+
+impl IntoDocFile for DocFile {
+    fn into_doc_file(self) -> Result<DocFile, Error> {
+        Ok(self)
+    }
+}
+
+impl IntoDocFile for RecordFile {
+    fn into_doc_file(self) -> Result<DocFile, Error> {
+        (&self).into_doc_file()
+    }
+}
+
+impl IntoDocFile for &RecordFile {
+    fn into_doc_file(self) -> Result<DocFile, Error> {
+        DocFile::from_records(self)
+            .map_err(|e| Error::new(ErrorKind::Input, e.to_string()).in_file(self.name.clone()))
     }
 }
 
@@ -70,15 +108,40 @@ pub fn compile_schema(schema: &Value) -> Result<jsonschema::Validator, Error> {
         })
 }
 
-/// A document's leaves, sorted by path, and its item lists.
+/// One document flattened for comparison: its leaves sorted by path, its
+/// item lists, and the normalised texts of both. Reused from document to
+/// document (cleared, never freed).
 #[derive(Debug, Default)]
 struct FlatDoc<'a> {
     leaves: Vec<Leaf<'a>>,
-    /// Item lists of the document, by list path.
-    items: Vec<(PathId, Vec<Item<'a>>)>,
+    /// Item lists: list path and range in `items`.
+    lists: Vec<(PathId, Range<usize>)>,
+    /// Items: range in `item_leaves` and number of present fields.
+    items: Vec<(Range<usize>, usize)>,
+    item_leaves: Vec<Leaf<'a>>,
+    /// How each item leaf is compared when it is the truth side.
+    item_types: Vec<ValueType>,
+    /// Normalised texts of the leaves.
+    text: String,
+    /// Scratch space for flattening.
+    path: String,
+    raw: Vec<(PathId, Json<'a>)>,
+    fields: Vec<Leaf<'a>>,
 }
 
 impl<'a> FlatDoc<'a> {
+    fn clear(&mut self) {
+        self.leaves.clear();
+        self.lists.clear();
+        self.items.clear();
+        self.item_leaves.clear();
+        self.item_types.clear();
+        self.text.clear();
+        self.path.clear();
+        self.raw.clear();
+        self.fields.clear();
+    }
+
     fn get(&self, path: PathId) -> Option<&Leaf<'a>> {
         self.leaves
             .binary_search_by_key(&path, |l| l.path)
@@ -86,11 +149,34 @@ impl<'a> FlatDoc<'a> {
             .map(|i| &self.leaves[i])
     }
 
-    fn items(&self, list: PathId) -> &[Item<'a>] {
-        self.items
+    /// The items of list `list` (none when the document has no such list).
+    /// The items of list `list` (none when the document has no such list);
+    /// `sides` are [`Self::item_sides`].
+    fn items<'s>(
+        &'s self,
+        list: PathId,
+        sides: &'s [Option<Side<'s>>],
+    ) -> impl ExactSizeIterator<Item = Item<'s, 'a>> + 's {
+        let range = self
+            .lists
             .iter()
             .find(|(p, _)| *p == list)
-            .map_or(&[], |(_, items)| items.as_slice())
+            .map_or(0..0, |(_, r)| r.clone());
+        self.items[range].iter().map(move |(r, present)| Item {
+            fields: &self.item_leaves[r.clone()],
+            sides: sides.get(r.clone()).unwrap_or_default(),
+            types: &self.item_types[r.clone()],
+            present: *present,
+            text: &self.text,
+        })
+    }
+
+    /// Every item leaf as a side of a comparison (`None` when absent).
+    fn item_sides(&self) -> Vec<Option<Side<'_>>> {
+        self.item_leaves
+            .iter()
+            .map(|l| l.side(&self.text))
+            .collect()
     }
 }
 
@@ -99,6 +185,8 @@ impl<'a> FlatDoc<'a> {
 struct PathInfo {
     kind: Option<Kind>,
     hint: Option<SchemaHint>,
+    /// The comparison type when it does not depend on the truth value.
+    fixed_type: Option<ValueType>,
     in_schema: bool,
     in_truth: bool,
     /// Seen in each model's predictions.
@@ -114,15 +202,17 @@ struct PathInfo {
 /// The paths, their kinds and what was seen where. Built in passes:
 /// schema, truth, every prediction file (SPEC §1.2: the schema decides a
 /// path's kind, else the truth's present values, else all predictions
-/// together); then documents are flattened for evaluation.
+/// together); then item fields, once kinds are final.
 struct Paths<'c> {
     table: PathTable,
     info: Vec<PathInfo>,
     models: usize,
     comparer: &'c Comparer<'c>,
     ignored: Ignored,
-    /// Reusable buffer for path names.
+    scheme: IdScheme,
+    /// Reusable buffers.
     buf: String,
+    raw: Vec<(PathId, NodeId)>,
 }
 
 impl<'c> Paths<'c> {
@@ -151,100 +241,92 @@ impl<'c> Paths<'c> {
         info
     }
 
-    /// Flattens one document's top level, noting kinds and presence.
-    /// `source` is `None` for the truth, `Some(m)` for model `m`.
-    fn flatten_doc<'a>(&mut self, fields: &'a Value, source: Option<usize>) -> FlatDoc<'a> {
-        let mut raw = Vec::new();
-        if let Value::Object(map) = fields {
-            let mut buf = std::mem::take(&mut self.buf);
-            flatten(map, &mut buf, &mut self.table, &self.ignored, &mut raw);
-            self.buf = buf;
-        }
-        let mut leaves = Vec::with_capacity(raw.len());
-        for (id, value) in raw {
-            let present = !self.comparer.is_absent(Some(value));
+    /// First pass over a record: notes its top-level paths, their presence
+    /// and, for a present value, the kind it suggests when none is known
+    /// yet. `source` is `None` for the truth, `Some(m)` for model `m`.
+    /// Adds to `lists` the record's arrays holding an object (sorted by
+    /// path, each path once): the item lists, once kinds are final.
+    fn note_top(
+        &mut self,
+        forest: &Forest,
+        root: NodeId,
+        source: Option<usize>,
+        cache: &mut PathCache,
+        lists: &mut Vec<(PathId, NodeId)>,
+        extra_skip: Option<&str>,
+    ) {
+        let mut out = Vec::new();
+        let scheme = &self.scheme;
+        let skip = |k: &str| !scheme.is_evaluated(k) || Some(k) == extra_skip;
+        let top = cache.prefix("");
+        flatten(
+            forest.get(root),
+            top,
+            cache,
+            &mut self.table,
+            &self.ignored,
+            Some(&skip),
+            &mut out,
+        );
+        // Noted in flattening order, as kinds are first come, first served.
+        for &(id, value) in &out {
+            let present = !self.comparer.is_absent_json(Some(value));
             let info = self.note(id, source, present);
             if info.kind.is_none() && present {
                 info.kind = kind_of_value(value);
             }
-            leaves.push(Leaf {
-                path: id,
-                value,
-                present,
-                norm: None,
-            });
         }
-        leaves.sort_by_key(|l| l.path);
-        leaves.dedup_by_key(|l| l.path);
-        FlatDoc {
-            leaves,
-            items: Vec::new(),
-        }
+        self.raw.clear();
+        self.raw.extend(out.iter().map(|&(p, v)| (p, v.id())));
+        self.raw.sort_by_key(|&(p, _)| p);
+        self.raw.dedup_by_key(|&mut (p, _)| p);
+        lists.extend(
+            self.raw
+                .iter()
+                .filter(|&&(_, v)| forest.get(v).elements().any(Json::is_object)),
+        );
     }
 
-    /// Once kinds are known: normalises the document's present scalars and
-    /// splits its item lists into items.
-    fn finish_doc(&mut self, doc: &mut FlatDoc<'_>, source: Option<usize>) {
-        let comparer = self.comparer;
-        for leaf in &mut doc.leaves {
-            if leaf.present && self.info[leaf.path].kind.unwrap_or(Kind::Scalar) == Kind::Scalar {
-                leaf.norm = Some(comparer.normalized(leaf.value));
-            }
-        }
-        let lists: Vec<(PathId, &Value)> = doc
-            .leaves
-            .iter()
-            .filter(|l| self.info[l.path].kind == Some(Kind::Items))
-            .map(|l| (l.path, l.value))
-            .collect();
-        for (list, value) in lists {
-            let Value::Array(elements) = value else {
+    /// Second pass, once kinds are final: notes the item fields of the
+    /// item lists among `lists` (from [`Self::note_top`], same forest).
+    fn note_items(
+        &mut self,
+        forest: &Forest,
+        lists: &[(PathId, NodeId)],
+        source: Option<usize>,
+        cache: &mut PathCache,
+    ) {
+        let mut out = Vec::new();
+        for &(list, value) in lists {
+            if self.info[list].kind != Some(Kind::Items) {
                 continue;
-            };
+            }
             let mut buf = std::mem::take(&mut self.buf);
             buf.clear();
             buf.push_str(self.table.name(list));
             buf.push_str("[]");
-            let mut items = Vec::with_capacity(elements.len());
-            let mut raw = Vec::new();
-            for element in elements {
-                raw.clear();
-                if let Value::Object(obj) = element {
-                    flatten(obj, &mut buf, &mut self.table, &self.ignored, &mut raw);
+            let prefix = cache.prefix(&buf);
+            for element in forest.get(value).elements() {
+                out.clear();
+                if element.is_object() {
+                    flatten(
+                        element,
+                        prefix,
+                        cache,
+                        &mut self.table,
+                        &self.ignored,
+                        None,
+                        &mut out,
+                    );
                 }
-                let mut fields = Vec::with_capacity(raw.len());
-                for &(id, v) in &raw {
-                    let present = !comparer.is_absent(Some(v));
+                for &(id, v) in &out {
+                    let present = !self.comparer.is_absent_json(Some(v));
                     self.note(id, source, present).list = Some(list);
-                    fields.push(Leaf {
-                        path: id,
-                        value: v,
-                        present,
-                        norm: present.then(|| comparer.normalized(v)),
-                    });
                 }
-                items.push(Item::new(fields));
             }
             buf.clear();
             self.buf = buf;
-            doc.items.push((list, items));
         }
-    }
-
-    /// Flattens and finishes documents (kinds must be final).
-    fn flatten_all<'a>(
-        &mut self,
-        docs: impl Iterator<Item = Option<&'a Value>>,
-        source: Option<usize>,
-    ) -> Vec<Option<FlatDoc<'a>>> {
-        docs.map(|fields| {
-            fields.map(|f| {
-                let mut doc = self.flatten_doc(f, source);
-                self.finish_doc(&mut doc, source);
-                doc
-            })
-        })
-        .collect()
     }
 
     /// Marks paths that have other paths beneath them.
@@ -265,6 +347,117 @@ impl<'c> Paths<'c> {
             }
         }
     }
+
+    /// Decides the comparison type of paths whose type does not depend on
+    /// their values.
+    fn fix_types(&mut self) {
+        for id in 0..self.info.len() {
+            let ty = self
+                .comparer
+                .fixed_type(self.table.name(id), self.info[id].hint);
+            self.info[id].fixed_type = ty;
+        }
+    }
+
+    /// The comparison type of a path given its truth value.
+    fn value_type(&self, id: PathId, truth: Option<Json<'_>>) -> ValueType {
+        self.info[id]
+            .fixed_type
+            .unwrap_or_else(|| Comparer::type_of_truth(truth.map(Json::json_type)))
+    }
+
+    /// Flattens one record (kinds must be final) into `doc`: its leaves,
+    /// normalised texts of present scalars, and items.
+    fn flatten_doc<'a>(
+        &self,
+        forest: &'a Forest,
+        root: NodeId,
+        doc: &mut FlatDoc<'a>,
+        cache: &mut PathCache,
+        extra_skip: Option<&str>,
+    ) {
+        doc.clear();
+        let comparer = self.comparer;
+        let mut buf = std::mem::take(&mut doc.path);
+        let mut out = std::mem::take(&mut doc.raw);
+        let mut fields = std::mem::take(&mut doc.fields);
+        let mut table = &self.table;
+        let skip = |k: &str| !self.scheme.is_evaluated(k) || Some(k) == extra_skip;
+        let top = cache.prefix("");
+        flatten(
+            forest.get(root),
+            top,
+            cache,
+            &mut table,
+            &self.ignored,
+            Some(&skip),
+            &mut out,
+        );
+        for &(id, value) in &out {
+            let present = !comparer.is_absent_json(Some(value));
+            doc.leaves.push(Leaf::new(id, value, present));
+        }
+        doc.leaves.sort_by_key(|l| l.path);
+        doc.leaves.dedup_by_key(|l| l.path);
+        for leaf in &mut doc.leaves {
+            if leaf.present && self.kind(leaf.path) == Kind::Scalar {
+                prepare(comparer, leaf, &mut doc.text);
+            }
+        }
+        for l in 0..doc.leaves.len() {
+            let (list, value) = (doc.leaves[l].path, doc.leaves[l].value);
+            if self.info[list].kind != Some(Kind::Items) || value.json_type() != JsonType::Array {
+                continue;
+            }
+            buf.clear();
+            buf.push_str(self.table.name(list));
+            buf.push_str("[]");
+            let prefix = cache.prefix(&buf);
+            let first_item = doc.items.len();
+            for element in value.elements() {
+                out.clear();
+                if element.is_object() {
+                    flatten(
+                        element,
+                        prefix,
+                        cache,
+                        &mut table,
+                        &self.ignored,
+                        None,
+                        &mut out,
+                    );
+                }
+                fields.clear();
+                for &(id, v) in &out {
+                    let present = !comparer.is_absent_json(Some(v));
+                    fields.push(Leaf::new(id, v, present));
+                }
+                let present = sort_fields(&mut fields);
+                let start = doc.item_leaves.len();
+                for mut leaf in fields.drain(..) {
+                    if leaf.present {
+                        prepare(comparer, &mut leaf, &mut doc.text);
+                    }
+                    doc.item_types
+                        .push(self.value_type(leaf.path, Some(leaf.value)));
+                    doc.item_leaves.push(leaf);
+                }
+                doc.items.push((start..doc.item_leaves.len(), present));
+            }
+            doc.lists.push((list, first_item..doc.items.len()));
+        }
+        doc.path = buf;
+        doc.raw = out;
+        doc.fields = fields;
+    }
+}
+
+/// Normalises a present leaf's value into `text` (SPEC §2.1).
+fn prepare(comparer: &Comparer<'_>, leaf: &mut Leaf<'_>, text: &mut String) {
+    let start = text.len();
+    comparer.normalize_into(text, leaf.value);
+    leaf.chars = text[start..].chars().count() as u32;
+    leaf.norm = Some(start..text.len());
 }
 
 /// Per-field accumulator: outcome counts and CER counts.
@@ -302,18 +495,87 @@ struct SetAcc {
 /// Evaluates every model against the ground truth (the whole of SPEC §1–§3)
 /// and returns the report of SPEC §5. `details` adds `document_details`.
 ///
-/// Errors: only a schema that is not valid JSON Schema. Everything else
-/// that is unusual about the input becomes a warning in the report.
-/// (Clones the input; [`evaluate_owned`] avoids that.)
+/// Errors: a schema that is not valid JSON Schema, or a file too large
+/// for a forest (over 4 GiB of text). Everything else that is unusual
+/// about the input becomes a warning in the report. (Copies the records
+/// into forests; [`evaluate_owned`] drops each file once it is copied.)
 pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Report, Error> {
-    evaluate_owned(input.clone(), config, details)
+    let models = input
+        .models
+        .iter()
+        .map(|m| {
+            Ok(ModelInput {
+                name: m.name.clone(),
+                file: (&m.file).into_doc_file()?,
+                cost: m.cost,
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    evaluate_docs(
+        EvalInput {
+            truth: (&input.truth).into_doc_file()?,
+            models,
+            schema: input.schema.clone(),
+        },
+        config,
+        details,
+    )
 }
 
-/// [`evaluate`], consuming the input: records are stripped of their id and
-/// metadata keys in place, and each model's documents are dropped as soon
-/// as the model is evaluated, which keeps memory near the input's size.
-pub fn evaluate_owned(input: EvalInput, config: &Config, details: bool) -> Result<Report, Error> {
-    let validator = input.schema.as_ref().map(compile_schema).transpose()?;
+/// [`evaluate`], consuming the input: each file is turned into a forest
+/// (when it is not one already) and dropped, and each model's forest is
+/// dropped as soon as the model is evaluated, which keeps memory near the
+/// input's size.
+pub fn evaluate_owned<F: IntoDocFile>(
+    input: EvalInput<F>,
+    config: &Config,
+    details: bool,
+) -> Result<Report, Error> {
+    let EvalInput {
+        truth,
+        models,
+        schema,
+    } = input;
+    let truth = truth.into_doc_file()?;
+    let models = models
+        .into_iter()
+        .map(|m| {
+            Ok(ModelInput {
+                name: m.name,
+                file: m.file.into_doc_file()?,
+                cost: m.cost,
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    evaluate_docs(
+        EvalInput {
+            truth,
+            models,
+            schema,
+        },
+        config,
+        details,
+    )
+}
+
+fn evaluate_docs(
+    input: EvalInput<DocFile>,
+    config: &Config,
+    details: bool,
+) -> Result<Report, Error> {
+    // Compiled for its errors, then for forest values (same options).
+    let validator = match &input.schema {
+        Some(schema) => {
+            compile_schema(schema)?;
+            Some(ForestValidator::new(schema).map_err(|e| {
+                Error::new(
+                    ErrorKind::Schema,
+                    format!("the schema is not a valid JSON Schema (draft-07): {e}"),
+                )
+            })?)
+        }
+        None => None,
+    };
     let comparer = Comparer::new(config);
     let mut warnings = Vec::new();
     let EvalInput {
@@ -336,7 +598,7 @@ pub fn evaluate_owned(input: EvalInput, config: &Config, details: bool) -> Resul
             ));
         }
     }
-    let mut inputs: Vec<(String, Option<f64>, Predictions)> = models
+    let inputs: Vec<(String, Option<f64>, Predictions)> = models
         .into_iter()
         .map(|m| {
             let preds = read_predictions(&m.name, m.file, &truth, &mut warnings);
@@ -344,8 +606,8 @@ pub fn evaluate_owned(input: EvalInput, config: &Config, details: bool) -> Resul
         })
         .collect();
 
-    let id_field = truth.scheme.field.clone();
-    let skip_top = |k: &str| Some(k) == id_field.as_deref() || METADATA_KEYS.contains(&k);
+    let scheme = truth.scheme.clone();
+    let skip_top = |k: &str| !scheme.is_evaluated(k);
     let ignored = Ignored::new(&config.ignored_fields);
     let schema_info = schema
         .as_ref()
@@ -358,69 +620,91 @@ pub fn evaluate_owned(input: EvalInput, config: &Config, details: bool) -> Resul
         models: inputs.len(),
         comparer: &comparer,
         ignored,
+        scheme: scheme.clone(),
         buf: String::new(),
+        raw: Vec::new(),
     };
     note_schema(&mut paths, &schema_info);
+    // One path cache per forest: the truth's, then each model's.
+    let mut caches: Vec<PathCache> = (0..=inputs.len()).map(|_| PathCache::default()).collect();
+    let (truth_cache, model_caches) = caches.split_at_mut(1);
+    let truth_cache = &mut truth_cache[0];
     // The truth's present values decide kinds before any prediction's.
-    let mut truth_docs: Vec<FlatDoc<'_>> = truth
-        .documents
-        .iter()
-        .map(|d| paths.flatten_doc(&d.fields, None))
-        .collect();
-    // Every prediction file is read once for kinds and paths; its documents
-    // are flattened again, one model at a time, when it is evaluated.
-    for (m, (_, _, preds)) in inputs.iter().enumerate() {
-        for fields in preds
-            .by_truth
-            .iter()
-            .flatten()
-            .filter_map(|d| d.fields.as_ref())
-        {
-            paths.flatten_doc(fields, Some(m));
+    let mut truth_lists = Vec::new();
+    for d in &truth.documents {
+        paths.note_top(
+            &truth.forest,
+            d.root,
+            None,
+            truth_cache,
+            &mut truth_lists,
+            None,
+        );
+    }
+    let mut model_lists = vec![Vec::new(); inputs.len()];
+    for (m, ((_, _, preds), cache)) in inputs.iter().zip(model_caches.iter_mut()).enumerate() {
+        for (root, skip) in pred_roots(preds) {
+            paths.note_top(
+                &preds.forest,
+                root,
+                Some(m),
+                cache,
+                &mut model_lists[m],
+                skip,
+            );
         }
     }
-    for doc in &mut truth_docs {
-        paths.finish_doc(doc, None);
-    }
-    for (m, (_, _, preds)) in inputs.iter().enumerate() {
-        for fields in preds
-            .by_truth
-            .iter()
-            .flatten()
-            .filter_map(|d| d.fields.as_ref())
-        {
-            let mut doc = paths.flatten_doc(fields, Some(m));
-            paths.finish_doc(&mut doc, Some(m));
-        }
+    // Kinds are final: item fields, in the same order.
+    paths.note_items(&truth.forest, &truth_lists, None, truth_cache);
+    for (m, ((_, _, preds), cache)) in inputs.iter().zip(model_caches.iter_mut()).enumerate() {
+        paths.note_items(&preds.forest, &model_lists[m], Some(m), cache);
     }
     paths.mark_parents();
+    paths.fix_types();
 
-    let ids: Vec<&str> = truth.documents.iter().map(|d| d.id.as_str()).collect();
+    // Every model in one pass over the documents, so that each truth
+    // document is flattened and normalised once.
+    let mut runs: Vec<ModelRun<'_, '_>> = inputs
+        .iter()
+        .enumerate()
+        .map(|(m, (_, _, preds))| {
+            let valid: Vec<bool> = (0..truth.documents.len())
+                .map(|d| match preds.by_truth[d].as_ref() {
+                    Some(
+                        p @ PredDocument {
+                            root: Some(root), ..
+                        },
+                    ) => validator.as_ref().is_none_or(|v| {
+                        v.is_valid(&preds.forest, *root, &|k: &str| !p.is_evaluated(&scheme, k))
+                    }),
+                    _ => false,
+                })
+                .collect();
+            let has_prediction = preds.by_truth.iter().map(Option::is_some).collect();
+            ModelRun::new(&paths, m, details, valid, has_prediction)
+        })
+        .collect();
+    let (mut truth_doc, mut pred_doc) = (FlatDoc::default(), FlatDoc::default());
+    let mut grid = F1Grid::default();
+    for (d, doc) in truth.documents.iter().enumerate() {
+        paths.flatten_doc(&truth.forest, doc.root, &mut truth_doc, truth_cache, None);
+        for ((run, (_, _, preds)), cache) in
+            runs.iter_mut().zip(&inputs).zip(model_caches.iter_mut())
+        {
+            match preds.by_truth[d].as_ref() {
+                Some(PredDocument {
+                    root: Some(root),
+                    skip,
+                    ..
+                }) => paths.flatten_doc(&preds.forest, *root, &mut pred_doc, cache, *skip),
+                _ => pred_doc.clear(),
+            }
+            run.add_document(d, &doc.id, &truth_doc, &pred_doc, &mut grid);
+        }
+    }
     let mut reports = Vec::with_capacity(inputs.len());
-    for (m, (name, cost, preds)) in inputs.iter_mut().enumerate() {
-        let by_truth = std::mem::take(&mut preds.by_truth);
-        let valid: Vec<bool> = by_truth
-            .iter()
-            .map(|p| match p.as_ref().and_then(|p| p.fields.as_ref()) {
-                None => false,
-                Some(fields) => validator.as_ref().is_none_or(|v| v.is_valid(fields)),
-            })
-            .collect();
-        let has_prediction: Vec<bool> = by_truth.iter().map(Option::is_some).collect();
-        let pred_docs = paths.flatten_all(
-            by_truth
-                .iter()
-                .map(|p| p.as_ref().and_then(|p| p.fields.as_ref())),
-            Some(m),
-        );
-        let docs = Documents {
-            truth: &truth_docs,
-            preds: &pred_docs,
-            ids: &ids,
-            valid: &valid,
-            has_prediction: &has_prediction,
-        };
-        let mut report = evaluate_model(&paths, m, &docs, details, &mut warnings, name);
+    for (run, (name, cost, preds)) in runs.into_iter().zip(&inputs) {
+        let mut report = run.finish(&mut warnings, name);
         report.cost = cost.or(preds.cost);
         reports.push(report);
     }
@@ -432,6 +716,16 @@ pub fn evaluate_owned(input: EvalInput, config: &Config, details: bool) -> Resul
         documents: truth.documents.len(),
         models: reports,
     })
+}
+
+/// The roots of a model's parsed predictions, in truth order, each with
+/// the top-level key it does not evaluate (a fallback id key).
+fn pred_roots(preds: &Predictions) -> impl Iterator<Item = (NodeId, Option<&'static str>)> + '_ {
+    preds
+        .by_truth
+        .iter()
+        .flatten()
+        .filter_map(|d| d.root.map(|r| (r, d.skip)))
 }
 
 /// What the schema says about paths comes first (SPEC §1.2).
@@ -455,15 +749,6 @@ fn note_schema(paths: &mut Paths<'_>, schema: &SchemaInfo) {
         let id = paths.table.id(name);
         paths.info_mut(id).hint = Some(*hint);
     }
-}
-
-/// The documents one model is evaluated on, index-aligned with the truth.
-struct Documents<'d, 'a> {
-    truth: &'d [FlatDoc<'a>],
-    preds: &'d [Option<FlatDoc<'a>>],
-    ids: &'d [&'d str],
-    valid: &'d [bool],
-    has_prediction: &'d [bool],
 }
 
 /// The fields one model is evaluated on (SPEC §1.2): the union of the
@@ -504,22 +789,14 @@ fn field_set(paths: &Paths<'_>, m: usize) -> FieldSet {
     FieldSet { top, item_fields }
 }
 
-/// The comparison type of a path given its truth value.
-fn value_type(
-    paths: &Paths<'_>,
-    comparer: &Comparer<'_>,
-    id: PathId,
-    truth: Option<&Value>,
-) -> ValueType {
-    comparer.value_type(paths.table.name(id), paths.info[id].hint, truth)
-}
-
 /// The elements of a set field, normalised (SPEC §3.3): an absent value is
 /// the empty list and a lone present scalar a one-element list.
-fn set_elements(comparer: &Comparer<'_>, v: Option<&Value>) -> Vec<String> {
+fn set_elements(comparer: &Comparer<'_>, v: Option<Json<'_>>) -> Vec<String> {
     match v {
-        _ if comparer.is_absent(v) => Vec::new(),
-        Some(Value::Array(a)) => a.iter().map(|e| comparer.normalized(e)).collect(),
+        _ if comparer.is_absent_json(v) => Vec::new(),
+        Some(a) if a.json_type() == JsonType::Array => {
+            a.elements().map(|e| comparer.normalized(e)).collect()
+        }
         Some(other) => vec![comparer.normalized(other)],
         None => Vec::new(),
     }
@@ -553,17 +830,24 @@ struct Recorder<'p, 'c> {
 impl Recorder<'_, '_> {
     /// Compares one (document, field) pair and records its outcome, CER
     /// and numeric-ness; `slots` are the item indices for item fields.
+    /// `t` and `p` are leaves with the text buffers of their documents.
+    #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
         id: PathId,
-        t: Option<&Leaf<'_>>,
-        p: Option<&Leaf<'_>>,
+        t: Option<(&Leaf<'_>, &str)>,
+        p: Option<(&Leaf<'_>, &str)>,
         slots: (Option<usize>, Option<usize>),
         counts: &mut Counts,
         details_out: &mut Vec<FieldDetail>,
     ) {
-        let ty = value_type(self.paths, self.comparer, id, t.map(|l| l.value));
-        let c = self.comparer.compare_leaves(ty, t, p);
+        let ty = self.paths.value_type(id, t.map(|(l, _)| l.value));
+        let (ts, ps) = (
+            t.and_then(|(l, text)| l.side(text)),
+            p.and_then(|(l, text)| l.side(text)),
+        );
+        let c = self.comparer.compare_sides(ty, ts.as_ref(), ps.as_ref());
+        let (t, p) = (t.map(|(l, _)| l), p.map(|(l, _)| l));
         let a = &mut self.acc[id];
         a.counts.record(c.outcome);
         counts.record(c.outcome);
@@ -579,8 +863,8 @@ impl Recorder<'_, '_> {
                 field: self.paths.table.name(id).to_string(),
                 truth_item: slots.0,
                 pred_item: slots.1,
-                truth: t.map_or(Value::Null, |l| l.value.clone()),
-                prediction: p.map_or(Value::Null, |l| l.value.clone()),
+                truth: t.map_or(Value::Null, |l| l.value.to_value()),
+                prediction: p.map_or(Value::Null, |l| l.value.to_value()),
                 outcome: c.outcome,
                 similarity: c.similarity,
                 cer: c.cer_rate,
@@ -597,51 +881,83 @@ struct ItemTally {
     pred_items: u64,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn evaluate_model(
-    paths: &Paths<'_>,
-    m: usize,
-    docs: &Documents<'_, '_>,
-    details: bool,
-    warnings: &mut Vec<String>,
-    name: &str,
-) -> ModelReport {
-    let comparer = paths.comparer;
-    let config = comparer.config;
-    let (ids, valid, has_prediction) = (docs.ids, docs.valid, docs.has_prediction);
-    let fields = field_set(paths, m);
-    let mut rec = Recorder {
-        paths,
-        comparer,
-        details,
-        acc: vec![FieldAcc::default(); paths.table.len()],
-        numeric_exact: 0,
-        numeric_total: 0,
-    };
-    let mut sets: BTreeMap<PathId, SetAcc> = BTreeMap::new();
-    let mut doc_counts = Vec::with_capacity(docs.truth.len());
-    let mut tallies = Vec::with_capacity(docs.truth.len());
-    let mut doc_details = Vec::new();
-    let empty = FlatDoc::default();
-    let ty_of = |id: PathId, t: &Value| value_type(paths, comparer, id, Some(t));
+/// One model's evaluation in progress: what has been counted so far.
+struct ModelRun<'p, 'c> {
+    fields: FieldSet,
+    rec: Recorder<'p, 'c>,
+    sets: BTreeMap<PathId, SetAcc>,
+    doc_counts: Vec<Counts>,
+    tallies: Vec<ItemTally>,
+    doc_details: Vec<DocumentDetail>,
+    /// Per document: the prediction is schema-valid; there is one.
+    valid: Vec<bool>,
+    has_prediction: Vec<bool>,
+}
 
-    for (d, truth) in docs.truth.iter().enumerate() {
-        let pred = docs.preds[d].as_ref().unwrap_or(&empty);
+impl<'p, 'c> ModelRun<'p, 'c> {
+    fn new(
+        paths: &'p Paths<'c>,
+        m: usize,
+        details: bool,
+        valid: Vec<bool>,
+        has_prediction: Vec<bool>,
+    ) -> Self {
+        let documents = valid.len();
+        ModelRun {
+            fields: field_set(paths, m),
+            rec: Recorder {
+                paths,
+                comparer: paths.comparer,
+                details,
+                acc: vec![FieldAcc::default(); paths.table.len()],
+                numeric_exact: 0,
+                numeric_total: 0,
+            },
+            sets: BTreeMap::new(),
+            doc_counts: Vec::with_capacity(documents),
+            tallies: Vec::with_capacity(documents),
+            doc_details: Vec::new(),
+            valid,
+            has_prediction,
+        }
+    }
+
+    /// Compares document `d` (id `id`) of the truth with this model's
+    /// prediction (empty when there is none) and counts every outcome.
+    fn add_document(
+        &mut self,
+        d: usize,
+        id: &str,
+        truth: &FlatDoc<'_>,
+        pred: &FlatDoc<'_>,
+        grid: &mut F1Grid,
+    ) {
+        let paths = self.rec.paths;
+        let comparer = paths.comparer;
+        let config = comparer.config;
+        let details = self.rec.details;
         let mut counts = Counts::default();
         let mut tally = ItemTally::default();
         let mut field_details = Vec::new();
-        for &id in &fields.top {
+        for &id in &self.fields.top {
             let (t, p) = (truth.get(id), pred.get(id));
             match paths.kind(id) {
-                Kind::Scalar => rec.record(id, t, p, (None, None), &mut counts, &mut field_details),
+                Kind::Scalar => self.rec.record(
+                    id,
+                    t.map(|l| (l, truth.text.as_str())),
+                    p.map(|l| (l, pred.text.as_str())),
+                    (None, None),
+                    &mut counts,
+                    &mut field_details,
+                ),
                 Kind::Set => {
                     let (t, p) = (t.map(|l| l.value), p.map(|l| l.value));
                     let (te, pe) = (set_elements(comparer, t), set_elements(comparer, p));
                     let sc = SetCounts::of(&te, &pe);
                     let oc = sc.outcome_counts();
-                    rec.acc[id].counts += oc;
+                    self.rec.acc[id].counts += oc;
                     counts += oc;
-                    let s = sets.entry(id).or_insert_with(|| SetAcc {
+                    let s = self.sets.entry(id).or_insert_with(|| SetAcc {
                         hits: vec![0.0; config.top_k.len()],
                         ..SetAcc::default()
                     });
@@ -662,8 +978,8 @@ fn evaluate_model(
                             field: paths.table.name(id).to_string(),
                             truth_item: None,
                             pred_item: None,
-                            truth: t.cloned().unwrap_or(Value::Null),
-                            prediction: p.cloned().unwrap_or(Value::Null),
+                            truth: t.map_or(Value::Null, Json::to_value),
+                            prediction: p.map_or(Value::Null, Json::to_value),
                             outcome: set_display_outcome(&sc),
                             similarity: None,
                             cer: None,
@@ -671,17 +987,22 @@ fn evaluate_model(
                     }
                 }
                 Kind::Items => {
-                    let sub = fields
+                    let sub = self
+                        .fields
                         .item_fields
                         .iter()
                         .find(|(l, _)| *l == id)
                         .map_or(&[][..], |(_, f)| f.as_slice());
-                    let (ti, pi) = (truth.items(id), pred.items(id));
-                    let f1: Vec<Vec<f64>> = ti
-                        .iter()
-                        .map(|t| pi.iter().map(|p| item_f1(comparer, &ty_of, t, p)).collect())
-                        .collect();
-                    let matches = match_items(&f1);
+                    let (t_sides, p_sides) = (truth.item_sides(), pred.item_sides());
+                    let ti: Vec<Item<'_, '_>> = truth.items(id, &t_sides).collect();
+                    let pi: Vec<Item<'_, '_>> = pred.items(id, &p_sides).collect();
+                    grid.reset(ti.len(), pi.len());
+                    for t in &ti {
+                        for p in &pi {
+                            grid.values.push(item_f1(comparer, t, p));
+                        }
+                    }
+                    let matches = match_items(grid);
                     tally.truth_items += ti.len() as u64;
                     tally.pred_items += pi.len() as u64;
                     tally.recognised += matches
@@ -694,10 +1015,10 @@ fn evaluate_model(
                         t_matched[x.truth] = true;
                         p_matched[x.pred] = true;
                         for &s in sub {
-                            rec.record(
+                            self.rec.record(
                                 s,
-                                ti[x.truth].get(s),
-                                pi[x.pred].get(s),
+                                ti[x.truth].get(s).map(|l| (l, ti[x.truth].text)),
+                                pi[x.pred].get(s).map(|l| (l, pi[x.pred].text)),
                                 (Some(x.truth), Some(x.pred)),
                                 &mut counts,
                                 &mut field_details,
@@ -706,9 +1027,9 @@ fn evaluate_model(
                     }
                     for (i, item) in ti.iter().enumerate().filter(|(i, _)| !t_matched[*i]) {
                         for &s in sub {
-                            rec.record(
+                            self.rec.record(
                                 s,
-                                item.get(s),
+                                item.get(s).map(|l| (l, item.text)),
                                 None,
                                 (Some(i), None),
                                 &mut counts,
@@ -718,10 +1039,10 @@ fn evaluate_model(
                     }
                     for (j, item) in pi.iter().enumerate().filter(|(j, _)| !p_matched[*j]) {
                         for &s in sub {
-                            rec.record(
+                            self.rec.record(
                                 s,
                                 None,
-                                item.get(s),
+                                item.get(s).map(|l| (l, item.text)),
                                 (None, Some(j)),
                                 &mut counts,
                                 &mut field_details,
@@ -733,11 +1054,11 @@ fn evaluate_model(
         }
         if details {
             let s = document_scores(&counts, config);
-            let exact = document_exact_match(valid[d], &counts, &tally);
-            doc_details.push(DocumentDetail {
-                id: ids[d].to_string(),
-                has_prediction: has_prediction[d],
-                schema_valid: valid[d],
+            let exact = document_exact_match(self.valid[d], &counts, &tally);
+            self.doc_details.push(DocumentDetail {
+                id: id.to_string(),
+                has_prediction: self.has_prediction[d],
+                schema_valid: self.valid[d],
                 exact_match: exact,
                 counts,
                 precision: s.precision,
@@ -747,205 +1068,224 @@ fn evaluate_model(
                 fields: field_details,
             });
         }
-        doc_counts.push(counts);
-        tallies.push(tally);
+        self.doc_counts.push(counts);
+        self.tallies.push(tally);
     }
 
-    let acc = rec.acc;
-    let numeric = (rec.numeric_exact, rec.numeric_total);
-    let zd = config.zero_division;
-    let total: Counts = doc_counts.iter().copied().sum();
-    let micro = strict_scores(&total, config);
-    let partial = partial_scores(&total, config);
+    /// The model's report, from the counts (SPEC §3).
+    fn finish(self, warnings: &mut Vec<String>, name: &str) -> ModelReport {
+        let ModelRun {
+            fields,
+            rec,
+            sets,
+            doc_counts,
+            tallies,
+            doc_details,
+            valid,
+            has_prediction: _,
+        } = self;
+        let paths = rec.paths;
+        let config = paths.comparer.config;
+        let details = rec.details;
+        let valid = &valid;
+        let acc = rec.acc;
+        let numeric = (rec.numeric_exact, rec.numeric_total);
+        let zd = config.zero_division;
+        let total: Counts = doc_counts.iter().copied().sum();
+        let micro = strict_scores(&total, config);
+        let partial = partial_scores(&total, config);
 
-    // Macro over documents (SPEC §3.2, M4).
-    let per_doc: Vec<Scores> = doc_counts
-        .iter()
-        .map(|c| document_scores(c, config))
-        .collect();
-    let macro_p = mean(per_doc.iter().map(|s| s.precision), zd);
-    let macro_r = mean(per_doc.iter().map(|s| s.recall), zd);
-    let macro_documents = Scores {
-        precision: macro_p,
-        recall: macro_r,
-        f1: match config.macro_f1 {
-            MacroF1::Harmonic => harmonic(macro_p, macro_r),
-            MacroF1::Mean => mean(per_doc.iter().map(|s| s.f1), zd),
-        },
-        accuracy: mean(per_doc.iter().map(|s| s.accuracy), zd),
-    };
-
-    // Per-field rows and the macro over fields (SPEC §3.2, M0).
-    let mut field_ids: Vec<PathId> = fields
-        .top
-        .iter()
-        .filter(|&&id| paths.kind(id) != Kind::Items)
-        .copied()
-        .chain(
-            fields
-                .item_fields
-                .iter()
-                .flat_map(|(_, f)| f.iter().copied()),
-        )
-        .collect();
-    field_ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
-    let mut field_reports = Vec::with_capacity(field_ids.len());
-    let mut kept = Vec::new();
-    for &id in &field_ids {
-        let a = &acc[id];
-        let s = strict_scores(&a.counts, config);
-        if a.counts.truth_count() + a.counts.pred_count() > 0 {
-            kept.push(s);
-        }
-        let is_set = paths.kind(id) == Kind::Set && paths.info[id].list.is_none();
-        let (cer, mean_cer) = if is_set || a.cer_values == 0 {
-            (None, None)
-        } else {
-            (
-                Some(pooled_cer(a.cer_edits, a.cer_len, zd)),
-                Some(a.cer_sum / a.cer_values as f64),
-            )
-        };
-        field_reports.push(FieldReport {
-            field: paths.table.name(id).to_string(),
-            counts: a.counts,
-            precision: s.precision,
-            recall: s.recall,
-            f1: s.f1,
-            accuracy: s.accuracy,
-            cer,
-            mean_cer,
-        });
-    }
-    let macro_fields = FieldAverage {
-        precision: mean(kept.iter().map(|s| s.precision), zd),
-        recall: mean(kept.iter().map(|s| s.recall), zd),
-        f1: mean(kept.iter().map(|s| s.f1), zd),
-        accuracy: mean(kept.iter().map(|s| s.accuracy), zd),
-        fields_left_out: field_ids.len() - kept.len(),
-    };
-
-    // Set fields (SPEC §3.3).
-    let set_reports: BTreeMap<String, SetReport> = sets
-        .iter()
-        .map(|(&id, s)| {
-            let avg = |sum: f64| ratio(sum, s.documents as f64, zd);
-            let hit_at_k = config
-                .top_k
-                .iter()
-                .zip(&s.hits)
-                .map(|(k, h)| (k.to_string(), avg(*h)))
-                .collect();
-            (
-                paths.table.name(id).to_string(),
-                SetReport {
-                    precision: avg(s.precision),
-                    recall: avg(s.recall),
-                    f1: avg(s.f1),
-                    accuracy: avg(s.accuracy),
-                    legacy_accuracy: avg(s.legacy_accuracy),
-                    hit_at_k,
-                    documents: s.documents,
-                },
-            )
-        })
-        .collect();
-
-    // Line items (SPEC §3.4).
-    let items = (!fields.item_fields.is_empty()).then(|| {
-        let recognised: u64 = tallies.iter().map(|t| t.recognised).sum();
-        let truth_items: u64 = tallies.iter().map(|t| t.truth_items).sum();
-        let pred_items: u64 = tallies.iter().map(|t| t.pred_items).sum();
-        let precision = ratio(recognised as f64, pred_items as f64, zd);
-        let recall = ratio(recognised as f64, truth_items as f64, zd);
-        ItemsReport {
-            precision,
-            recall,
-            f1: harmonic(precision, recall),
-            item_count_accuracy: mean(
-                tallies
-                    .iter()
-                    .map(|t| f64::from(u8::from(t.recognised == t.truth_items))),
-                zd,
-            ),
-            item_count_match_rate: mean(
-                tallies
-                    .iter()
-                    .map(|t| f64::from(u8::from(t.pred_items == t.truth_items))),
-                zd,
-            ),
-            recognised,
-            truth_items,
-            pred_items,
-        }
-    });
-
-    // Document-level scores (SPEC §3.5).
-    let schema_validity_rate = mean(valid.iter().map(|&v| f64::from(u8::from(v))), zd);
-    let exact_match_rate = mean(
-        doc_counts
+        // Macro over documents (SPEC §3.2, M4).
+        let per_doc: Vec<Scores> = doc_counts
             .iter()
-            .zip(&tallies)
-            .zip(valid)
-            .map(|((c, t), &v)| f64::from(u8::from(document_exact_match(v, c, t)))),
-        zd,
-    );
-    let numeric_precision = (numeric.1 > 0).then(|| numeric.0 as f64 / numeric.1 as f64);
-    let w = &config.document_extraction_score.weights;
-    let document_extraction_score = match numeric_precision {
-        Some(np) => {
-            w.numeric_precision * np
-                + w.field_f1_partial * partial.f1
-                + w.schema_validity * schema_validity_rate
-        }
-        None => {
-            let rest = w.field_f1_partial + w.schema_validity;
-            warnings.push(format!(
-                "model {name:?}: numeric_precision is null (no numeric truth value is present), so its weight {} in document_extraction_score is spread over field_f1_partial and schema_validity in proportion",
-                w.numeric_precision
-            ));
-            if rest == 0.0 {
-                zd
-            } else {
-                let scale = 1.0 + w.numeric_precision / rest;
-                scale * (w.field_f1_partial * partial.f1 + w.schema_validity * schema_validity_rate)
+            .map(|c| document_scores(c, config))
+            .collect();
+        let macro_p = mean(per_doc.iter().map(|s| s.precision), zd);
+        let macro_r = mean(per_doc.iter().map(|s| s.recall), zd);
+        let macro_documents = Scores {
+            precision: macro_p,
+            recall: macro_r,
+            f1: match config.macro_f1 {
+                MacroF1::Harmonic => harmonic(macro_p, macro_r),
+                MacroF1::Mean => mean(per_doc.iter().map(|s| s.f1), zd),
+            },
+            accuracy: mean(per_doc.iter().map(|s| s.accuracy), zd),
+        };
+
+        // Per-field rows and the macro over fields (SPEC §3.2, M0).
+        let mut field_ids: Vec<PathId> = fields
+            .top
+            .iter()
+            .filter(|&&id| paths.kind(id) != Kind::Items)
+            .copied()
+            .chain(
+                fields
+                    .item_fields
+                    .iter()
+                    .flat_map(|(_, f)| f.iter().copied()),
+            )
+            .collect();
+        field_ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
+        let mut field_reports = Vec::with_capacity(field_ids.len());
+        let mut kept = Vec::new();
+        for &id in &field_ids {
+            let a = &acc[id];
+            let s = strict_scores(&a.counts, config);
+            if a.counts.truth_count() + a.counts.pred_count() > 0 {
+                kept.push(s);
             }
+            let is_set = paths.kind(id) == Kind::Set && paths.info[id].list.is_none();
+            let (cer, mean_cer) = if is_set || a.cer_values == 0 {
+                (None, None)
+            } else {
+                (
+                    Some(pooled_cer(a.cer_edits, a.cer_len, zd)),
+                    Some(a.cer_sum / a.cer_values as f64),
+                )
+            };
+            field_reports.push(FieldReport {
+                field: paths.table.name(id).to_string(),
+                counts: a.counts,
+                precision: s.precision,
+                recall: s.recall,
+                f1: s.f1,
+                accuracy: s.accuracy,
+                cer,
+                mean_cer,
+            });
         }
-    };
+        let macro_fields = FieldAverage {
+            precision: mean(kept.iter().map(|s| s.precision), zd),
+            recall: mean(kept.iter().map(|s| s.recall), zd),
+            f1: mean(kept.iter().map(|s| s.f1), zd),
+            accuracy: mean(kept.iter().map(|s| s.accuracy), zd),
+            fields_left_out: field_ids.len() - kept.len(),
+        };
 
-    // Model CER pooled over every scalar and item field (SPEC §2.2).
-    let (edits, len, values) = field_ids
-        .iter()
-        .filter(|&&id| !(paths.kind(id) == Kind::Set && paths.info[id].list.is_none()))
-        .map(|&id| &acc[id])
-        .fold((0u64, 0u64, 0u64), |(e, l, n), a| {
-            (e + a.cer_edits, l + a.cer_len, n + a.cer_values)
+        // Set fields (SPEC §3.3).
+        let set_reports: BTreeMap<String, SetReport> = sets
+            .iter()
+            .map(|(&id, s)| {
+                let avg = |sum: f64| ratio(sum, s.documents as f64, zd);
+                let hit_at_k = config
+                    .top_k
+                    .iter()
+                    .zip(&s.hits)
+                    .map(|(k, h)| (k.to_string(), avg(*h)))
+                    .collect();
+                (
+                    paths.table.name(id).to_string(),
+                    SetReport {
+                        precision: avg(s.precision),
+                        recall: avg(s.recall),
+                        f1: avg(s.f1),
+                        accuracy: avg(s.accuracy),
+                        legacy_accuracy: avg(s.legacy_accuracy),
+                        hit_at_k,
+                        documents: s.documents,
+                    },
+                )
+            })
+            .collect();
+
+        // Line items (SPEC §3.4).
+        let items = (!fields.item_fields.is_empty()).then(|| {
+            let recognised: u64 = tallies.iter().map(|t| t.recognised).sum();
+            let truth_items: u64 = tallies.iter().map(|t| t.truth_items).sum();
+            let pred_items: u64 = tallies.iter().map(|t| t.pred_items).sum();
+            let precision = ratio(recognised as f64, pred_items as f64, zd);
+            let recall = ratio(recognised as f64, truth_items as f64, zd);
+            ItemsReport {
+                precision,
+                recall,
+                f1: harmonic(precision, recall),
+                item_count_accuracy: mean(
+                    tallies
+                        .iter()
+                        .map(|t| f64::from(u8::from(t.recognised == t.truth_items))),
+                    zd,
+                ),
+                item_count_match_rate: mean(
+                    tallies
+                        .iter()
+                        .map(|t| f64::from(u8::from(t.pred_items == t.truth_items))),
+                    zd,
+                ),
+                recognised,
+                truth_items,
+                pred_items,
+            }
         });
-    let cer = (values > 0).then(|| pooled_cer(edits, len, zd));
 
-    ModelReport {
-        name: name.to_string(),
-        cost: None,
-        counts: total,
-        truth_count: total.truth_count(),
-        pred_count: total.pred_count(),
-        m_total: total.credit(),
-        micro,
-        macro_documents,
-        macro_fields,
-        partial,
-        hallucination_rate: hallucination_rate(&total, zd),
-        abstention_rate: abstention_rate(&total, zd),
-        numeric_precision,
-        field_f1_partial: partial.f1,
-        schema_validity_rate,
-        exact_match_rate,
-        document_extraction_score,
-        cer,
-        fields: field_reports,
-        sets: set_reports,
-        items,
-        document_details: details.then_some(doc_details),
+        // Document-level scores (SPEC §3.5).
+        let schema_validity_rate = mean(valid.iter().map(|&v| f64::from(u8::from(v))), zd);
+        let exact_match_rate = mean(
+            doc_counts
+                .iter()
+                .zip(&tallies)
+                .zip(valid)
+                .map(|((c, t), &v)| f64::from(u8::from(document_exact_match(v, c, t)))),
+            zd,
+        );
+        let numeric_precision = (numeric.1 > 0).then(|| numeric.0 as f64 / numeric.1 as f64);
+        let w = &config.document_extraction_score.weights;
+        let document_extraction_score = match numeric_precision {
+            Some(np) => {
+                w.numeric_precision * np
+                    + w.field_f1_partial * partial.f1
+                    + w.schema_validity * schema_validity_rate
+            }
+            None => {
+                let rest = w.field_f1_partial + w.schema_validity;
+                warnings.push(format!(
+                    "model {name:?}: numeric_precision is null (no numeric truth value is present), so its weight {} in document_extraction_score is spread over field_f1_partial and schema_validity in proportion",
+                    w.numeric_precision
+                ));
+                if rest == 0.0 {
+                    zd
+                } else {
+                    let scale = 1.0 + w.numeric_precision / rest;
+                    scale
+                        * (w.field_f1_partial * partial.f1
+                            + w.schema_validity * schema_validity_rate)
+                }
+            }
+        };
+
+        // Model CER pooled over every scalar and item field (SPEC §2.2).
+        let (edits, len, values) = field_ids
+            .iter()
+            .filter(|&&id| !(paths.kind(id) == Kind::Set && paths.info[id].list.is_none()))
+            .map(|&id| &acc[id])
+            .fold((0u64, 0u64, 0u64), |(e, l, n), a| {
+                (e + a.cer_edits, l + a.cer_len, n + a.cer_values)
+            });
+        let cer = (values > 0).then(|| pooled_cer(edits, len, zd));
+
+        ModelReport {
+            name: name.to_string(),
+            cost: None,
+            counts: total,
+            truth_count: total.truth_count(),
+            pred_count: total.pred_count(),
+            m_total: total.credit(),
+            micro,
+            macro_documents,
+            macro_fields,
+            partial,
+            hallucination_rate: hallucination_rate(&total, zd),
+            abstention_rate: abstention_rate(&total, zd),
+            numeric_precision,
+            field_f1_partial: partial.f1,
+            schema_validity_rate,
+            exact_match_rate,
+            document_extraction_score,
+            cer,
+            fields: field_reports,
+            sets: set_reports,
+            items,
+            document_details: details.then_some(doc_details),
+        }
     }
 }
 

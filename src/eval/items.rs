@@ -4,53 +4,56 @@
 //! Owns: [`Item`], [`item_f1`] and [`match_items`] (Hungarian algorithm from
 //! the `pathfinding` crate). Pure; depends on `compare`, `counts`, `paths`.
 
-use crate::eval::compare::{Comparer, ValueType};
+use crate::eval::compare::{Comparer, Side, ValueType};
 use crate::eval::counts::{harmonic, ratio};
 pub use crate::eval::paths::Leaf;
 use crate::eval::paths::PathId;
 use pathfinding::kuhn_munkres::kuhn_munkres;
 use pathfinding::matrix::Matrix;
-use serde_json::Value;
 
-/// One item of an item list, its fields sorted by path.
-#[derive(Debug, Clone, Default)]
-pub struct Item<'a> {
-    pub fields: Vec<Leaf<'a>>,
+/// One item of an item list: its fields, sorted by path with each path
+/// once, each as a side of a comparison (`None` when absent) and with its
+/// comparison type when it is the truth side, and the buffer holding their
+/// normalised texts.
+#[derive(Debug, Clone, Copy)]
+pub struct Item<'d, 'a> {
+    pub fields: &'d [Leaf<'a>],
+    pub sides: &'d [Option<Side<'d>>],
+    pub types: &'d [ValueType],
     /// Number of present fields.
     pub present: usize,
+    pub text: &'d str,
 }
 
-impl<'a> Item<'a> {
-    /// Builds an item from its flattened fields (any order; a path given
-    /// twice keeps the first).
-    pub fn new(mut fields: Vec<Leaf<'a>>) -> Self {
-        fields.sort_by_key(|f| f.path);
-        fields.dedup_by_key(|f| f.path);
-        let present = fields.iter().filter(|f| f.present).count();
-        Item { fields, present }
-    }
-
+impl<'d, 'a> Item<'d, 'a> {
     /// The field at `path`, if the item has one.
-    pub fn get(&self, path: PathId) -> Option<&Leaf<'a>> {
+    pub fn get(&self, path: PathId) -> Option<&'d Leaf<'a>> {
         self.fields
             .binary_search_by_key(&path, |f| f.path)
             .ok()
             .map(|i| &self.fields[i])
     }
+
+    /// The field at `path` as a side of a comparison, when present.
+    pub fn side(&self, leaf: &'d Leaf<'a>) -> Option<Side<'d>> {
+        leaf.side(self.text)
+    }
+}
+
+/// Sorts an item's flattened fields by path, keeping the first of a path
+/// given twice; returns the number of present fields.
+pub fn sort_fields(fields: &mut Vec<Leaf<'_>>) -> usize {
+    fields.sort_by_key(|f| f.path);
+    fields.dedup_by_key(|f| f.path);
+    fields.iter().filter(|f| f.present).count()
 }
 
 /// Item-level F1 of a truth item `t` and a predicted item `p` (SPEC §3.4):
 /// correct = fields present in both that match exactly (partial is not
 /// correct); precision = correct / fields present in p; recall = correct /
 /// fields present in t (`zero_division` for a side with no present field);
-/// item_f1 = harmonic mean. `value_type` says how a path is compared given
-/// its truth value.
-pub fn item_f1(
-    comparer: &Comparer<'_>,
-    value_type: &dyn Fn(PathId, &Value) -> ValueType,
-    t: &Item<'_>,
-    p: &Item<'_>,
-) -> f64 {
+/// item_f1 = harmonic mean. A field is compared by its type in `t`.
+pub fn item_f1(comparer: &Comparer<'_>, t: &Item<'_, '_>, p: &Item<'_, '_>) -> f64 {
     let mut correct = 0usize;
     let (mut i, mut j) = (0, 0);
     while i < t.fields.len() && j < p.fields.len() {
@@ -59,9 +62,9 @@ pub fn item_f1(
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
-                if let (true, true, Some(na), Some(nb)) = (a.present, b.present, &a.norm, &b.norm) {
-                    let ty = value_type(a.path, a.value);
-                    if comparer.is_exact(ty, a.value, b.value, na, nb) {
+                if let (Some(Some(sa)), Some(Some(sb))) = (t.sides.get(i), p.sides.get(j)) {
+                    let ty = t.types.get(i).copied().unwrap_or(ValueType::String);
+                    if comparer.is_exact(ty, sa, sb) {
                         correct += 1;
                     }
                 }
@@ -89,16 +92,42 @@ pub struct ItemMatch {
 /// keeps distinct sums distinct.
 const F1_SCALE: f64 = 1e9;
 
+/// The item F1 of every (truth item, predicted item) pair: `rows` truth
+/// items by `cols` predicted items, row by row.
+#[derive(Debug, Clone, Default)]
+pub struct F1Grid {
+    pub rows: usize,
+    pub cols: usize,
+    pub values: Vec<f64>,
+}
+
+impl F1Grid {
+    /// An empty grid of `rows` × `cols` (keeping the allocation).
+    pub fn reset(&mut self, rows: usize, cols: usize) {
+        self.rows = rows;
+        self.cols = cols;
+        self.values.clear();
+        self.values.reserve(rows * cols);
+    }
+
+    pub fn at(&self, i: usize, j: usize) -> f64 {
+        self.values[i * self.cols + j]
+    }
+
+    fn row(&self, i: usize) -> &[f64] {
+        &self.values[i * self.cols..(i + 1) * self.cols]
+    }
+}
+
 /// The one-to-one assignment maximising the total item F1 (SPEC §3.4).
-/// `f1[i][j]` is the item F1 of truth item `i` and predicted item `j`.
+/// `f1.at(i, j)` is the item F1 of truth item `i` and predicted item `j`.
 /// Among assignments with the same total, pairs in original order
 /// (truth `i` with prediction `i`) are preferred: each such pair adds a
 /// bonus smaller than any difference in total F1. Pairs with item F1 = 0
 /// stay unmatched. Returns the pairs sorted by truth index.
-pub fn match_items(f1: &[Vec<f64>]) -> Vec<ItemMatch> {
-    let rows = f1.len();
-    let cols = f1.first().map_or(0, Vec::len);
-    if rows == 0 || cols == 0 {
+pub fn match_items(f1: &F1Grid) -> Vec<ItemMatch> {
+    let (rows, cols) = (f1.rows, f1.cols);
+    if rows == 0 || cols == 0 || f1.values.len() != rows * cols {
         return Vec::new();
     }
     // Fast path: every truth item's only non-zero partner is distinct and
@@ -115,8 +144,8 @@ pub fn match_items(f1: &[Vec<f64>]) -> Vec<ItemMatch> {
     let bonus_scale = (n.min(m) + 1) as i64;
     let weight = |r: usize, c: usize| -> i64 {
         let (i, j) = if transpose { (c, r) } else { (r, c) };
-        let w = (f1[i][j] * F1_SCALE).round() as i64 * bonus_scale;
-        w + i64::from(i == j && f1[i][j] > 0.0)
+        let w = (f1.at(i, j) * F1_SCALE).round() as i64 * bonus_scale;
+        w + i64::from(i == j && f1.at(i, j) > 0.0)
     };
     let mut data = Vec::with_capacity(n * m);
     for r in 0..n {
@@ -132,11 +161,11 @@ pub fn match_items(f1: &[Vec<f64>]) -> Vec<ItemMatch> {
         .iter()
         .enumerate()
         .map(|(r, &c)| if transpose { (c, r) } else { (r, c) })
-        .filter(|&(i, j)| f1[i][j] > 0.0)
+        .filter(|&(i, j)| f1.at(i, j) > 0.0)
         .map(|(i, j)| ItemMatch {
             truth: i,
             pred: j,
-            f1: f1[i][j],
+            f1: f1.at(i, j),
         })
         .collect();
     pairs.sort_by_key(|p| p.truth);
@@ -145,12 +174,11 @@ pub fn match_items(f1: &[Vec<f64>]) -> Vec<ItemMatch> {
 
 /// When each row and each column has at most one non-zero entry, the
 /// optimal assignment is those entries.
-fn forced_assignment(f1: &[Vec<f64>]) -> Option<Vec<ItemMatch>> {
-    let cols = f1.first().map_or(0, Vec::len);
-    let mut col_used = vec![false; cols];
+fn forced_assignment(f1: &F1Grid) -> Option<Vec<ItemMatch>> {
+    let mut col_used = vec![false; f1.cols];
     let mut pairs = Vec::new();
-    for (i, row) in f1.iter().enumerate() {
-        let mut nonzero = row.iter().enumerate().filter(|(_, &v)| v > 0.0);
+    for i in 0..f1.rows {
+        let mut nonzero = f1.row(i).iter().enumerate().filter(|(_, &v)| v > 0.0);
         if let Some((j, &v)) = nonzero.next() {
             if nonzero.next().is_some() || col_used[j] {
                 return None;
@@ -172,6 +200,14 @@ mod tests {
 
     fn pairs(m: &[ItemMatch]) -> Vec<(usize, usize)> {
         m.iter().map(|p| (p.truth, p.pred)).collect()
+    }
+
+    fn match_items(rows: &[Vec<f64>]) -> Vec<ItemMatch> {
+        super::match_items(&F1Grid {
+            rows: rows.len(),
+            cols: rows.first().map_or(0, Vec::len),
+            values: rows.concat(),
+        })
     }
 
     #[test]

@@ -15,6 +15,9 @@
 //! * [`counts`] — SPEC §3.1–§3.2: counts and every ratio from them.
 //! * [`sets`] — SPEC §3.3 (M1); [`items`] — SPEC §3.4 (M3).
 //! * [`evaluate`] — the whole pass; [`report`] — SPEC §5's structs.
+//! * [`validate`] — SPEC §3.5's schema validity, on forest values.
+//! * [`model`], [`tree`] — the records: `serde_json` objects, or one
+//!   compact forest per file.
 
 pub mod compare;
 pub mod config;
@@ -29,11 +32,13 @@ pub mod normalize;
 pub mod paths;
 pub mod report;
 pub mod sets;
+pub mod tree;
+pub mod validate;
 
 pub use compare::ValueType;
 pub use config::{
     Config, ConfigBuilder, DateOrder, IncorrectCountsAs, MacroF1, MatchMethod, Preset,
 };
 pub use evaluate::{compile_schema, evaluate, evaluate_owned, EvalInput, ModelInput};
-pub use model::{Record, RecordFile};
+pub use model::{DocFile, DocRecord, Record, RecordFile};
 pub use report::{Counts, ModelReport, Outcome, Report, Scores};

@@ -5,17 +5,20 @@
 //! date parsing. Pure functions; depends on `serde_json` and `chrono` (for
 //! calendar validity) only.
 
+use crate::eval::tree::{Json, JsonType};
 use chrono::NaiveDate;
 use serde_json::Value;
 use std::borrow::Cow;
 
 /// Absent values, prepared once: trimmed and lowercased (SPEC §1.4).
 #[derive(Debug, Clone)]
-pub struct AbsentValues(Vec<String>);
+pub struct AbsentValues(Vec<String>, bool);
 
 impl AbsentValues {
     pub fn new(values: &[String]) -> Self {
-        AbsentValues(values.iter().map(|v| v.trim().to_lowercase()).collect())
+        let values: Vec<String> = values.iter().map(|v| v.trim().to_lowercase()).collect();
+        let all_ascii = values.iter().all(|v| v.is_ascii());
+        AbsentValues(values, all_ascii)
     }
 
     /// A value is absent when it is missing (`None`), `null`, an empty
@@ -30,17 +33,45 @@ impl AbsentValues {
         }
     }
 
+    /// [`Self::is_absent`] for a value of a forest.
+    pub fn is_absent_json(&self, value: Option<Json<'_>>) -> bool {
+        let Some(v) = value else {
+            return true;
+        };
+        match v.json_type() {
+            JsonType::Null => true,
+            JsonType::Array => v.is_empty(),
+            JsonType::String => self.is_absent_str(v.as_str().unwrap_or_default()),
+            _ => false,
+        }
+    }
+
     /// The string case of [`Self::is_absent`].
     pub fn is_absent_str(&self, s: &str) -> bool {
         let t = s.trim();
         if t.is_ascii() {
             self.0.iter().any(|a| a.eq_ignore_ascii_case(t))
-        } else {
+        } else if self.1 && t.chars().any(|c| !c.is_ascii() && c != KELVIN_SIGN) {
+            // The lowercase of a non-ASCII character other than the Kelvin
+            // sign holds a non-ASCII character (a test checks every
+            // character), so it cannot equal an ASCII absent value.
+            false
+        } else if t.contains('Σ') {
+            // Only `str::to_lowercase` knows the final form of sigma.
             let lower = t.to_lowercase();
             self.0.contains(&lower)
+        } else {
+            // Without a capital sigma, `str::to_lowercase` is the
+            // lowercase of each character: compare without allocating.
+            self.0
+                .iter()
+                .any(|a| t.chars().flat_map(char::to_lowercase).eq(a.chars()))
         }
     }
 }
+
+/// U+212A, the one non-ASCII character whose lowercase is ASCII (`k`).
+const KELVIN_SIGN: char = '\u{212A}';
 
 /// The text of a value for string comparison: a string as it is, anything
 /// else as its JSON text (SPEC §2.2).
@@ -56,6 +87,28 @@ pub fn value_text(value: &Value) -> Cow<'_, str> {
 /// (Lowercase, not full case folding: `ß` stays `ß`.)
 pub fn normalize_str(s: &str, case_sensitive: bool) -> String {
     let mut out = String::with_capacity(s.len());
+    normalize_into(&mut out, s, case_sensitive);
+    out
+}
+
+/// [`normalize_str`], appended to `out` (no allocation when `out` has room
+/// and the text is ASCII or needs no lowercasing).
+pub fn normalize_into(out: &mut String, s: &str, case_sensitive: bool) {
+    let start = out.len();
+    // ASCII without U+000B: `split_ascii_whitespace` splits where
+    // `split_whitespace` does (U+000B is white space to the latter only).
+    if s.is_ascii() && !s.as_bytes().contains(&0x0B) {
+        for (i, word) in s.split_ascii_whitespace().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+        if !case_sensitive {
+            out[start..].make_ascii_lowercase();
+        }
+        return;
+    }
     for (i, word) in s.split_whitespace().enumerate() {
         if i > 0 {
             out.push(' ');
@@ -63,12 +116,15 @@ pub fn normalize_str(s: &str, case_sensitive: bool) -> String {
         out.push_str(word);
     }
     if case_sensitive {
-        out
-    } else if out.is_ascii() {
-        out.make_ascii_lowercase();
-        out
+        return;
+    }
+    let added = &mut out[start..];
+    if added.is_ascii() {
+        added.make_ascii_lowercase();
     } else {
-        out.to_lowercase()
+        let lower = added.to_lowercase();
+        out.truncate(start);
+        out.push_str(&lower);
     }
 }
 
@@ -101,6 +157,15 @@ pub fn parse_number(value: &Value) -> Option<f64> {
     match value {
         Value::Number(n) => n.as_f64().filter(|x| x.is_finite()),
         Value::String(s) => parse_number_str(s),
+        _ => None,
+    }
+}
+
+/// [`parse_number`] for a value of a forest.
+pub fn parse_number_json(value: Json<'_>) -> Option<f64> {
+    match value.json_type() {
+        JsonType::Number => value.as_f64().filter(|x| x.is_finite()),
+        JsonType::String => parse_number_str(value.as_str().unwrap_or_default()),
         _ => None,
     }
 }
@@ -200,8 +265,22 @@ fn is_currency_symbol(c: char) -> bool {
 /// binary floating point cannot make `100.01 − 100.00` exceed a tolerance
 /// of `0.01`.
 pub fn numbers_equal(a: f64, b: f64, tolerance: f64) -> bool {
-    let micro = |x: f64| (x * 1e6).round();
-    let (ma, mb) = (micro(a), micro(b));
+    micros_equal((a, micros(a)), (b, micros(b)), tolerance, micros(tolerance))
+}
+
+/// `x` in whole millionths, rounded (SPEC §2.1's six decimals).
+pub fn micros(x: f64) -> f64 {
+    (x * 1e6).round()
+}
+
+/// [`numbers_equal`] for numbers given with their [`micros`] (so that a
+/// number compared many times is rounded once).
+pub fn micros_equal(
+    (a, ma): (f64, f64),
+    (b, mb): (f64, f64),
+    tolerance: f64,
+    tolerance_micros: f64,
+) -> bool {
     if !ma.is_finite() || !mb.is_finite() {
         return a == b;
     }
@@ -210,7 +289,7 @@ pub fn numbers_equal(a: f64, b: f64, tolerance: f64) -> bool {
     if ma.abs() > 9.0e15 || mb.abs() > 9.0e15 {
         return (a - b).abs() <= tolerance;
     }
-    (ma - mb).abs() <= micro(tolerance)
+    (ma - mb).abs() <= tolerance_micros
 }
 
 /// Numeric strings (SPEC §2.1, `numeric_string_fields`): compared as
@@ -328,12 +407,26 @@ fn is_iso_time(rest: &str) -> bool {
 pub fn parse_bool(value: &Value) -> Option<bool> {
     match value {
         Value::Bool(b) => Some(*b),
-        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
-            "true" => Some(true),
-            "false" => Some(false),
-            _ => None,
-        },
+        Value::String(s) => parse_bool_str(s),
         _ => None,
+    }
+}
+
+/// [`parse_bool`] for a value of a forest.
+pub fn parse_bool_json(value: Json<'_>) -> Option<bool> {
+    value
+        .as_bool()
+        .or_else(|| value.as_str().and_then(parse_bool_str))
+}
+
+fn parse_bool_str(s: &str) -> Option<bool> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("true") {
+        Some(true)
+    } else if t.eq_ignore_ascii_case("false") {
+        Some(false)
+    } else {
+        None
     }
 }
 
@@ -372,6 +465,56 @@ mod tests {
         assert!(unicode.is_absent(Some(&json!("keine angabe"))));
         let umlaut = AbsentValues::new(&["ÜBERSPRUNGEN".into()]);
         assert!(umlaut.is_absent(Some(&json!("übersprungen"))));
+    }
+
+    #[test]
+    fn absent_values_lowercase_like_str_to_lowercase() {
+        let a = AbsentValues::new(&["ΟΔΟΣ".into(), "kelvin".into(), "i\u{307}x".into()]);
+        // Final sigma: "ΟΔΟΣ" lowercases to "οδος".
+        assert!(a.is_absent_str("ΟΔΟΣ"));
+        assert!(a.is_absent_str("οδος"));
+        assert!(!a.is_absent_str("οδοσ"));
+        // U+212A KELVIN SIGN lowercases to ASCII k; U+0130 to i + U+0307.
+        assert!(a.is_absent_str("\u{212A}ELVIN"));
+        assert!(a.is_absent_str("\u{130}X"));
+        assert!(!a.is_absent_str("\u{130}Y"));
+    }
+
+    #[test]
+    fn only_the_kelvin_sign_lowercases_to_ascii() {
+        let to_ascii: Vec<char> = (0..=char::MAX as u32)
+            .filter_map(char::from_u32)
+            .filter(|c| !c.is_ascii() && c.to_lowercase().all(|l| l.is_ascii()))
+            .collect();
+        assert_eq!(to_ascii, [KELVIN_SIGN]);
+        let a = AbsentValues::new(&["NOT_FOUND".into()]);
+        assert!(a.is_absent_str("NOT_FOUND"));
+        assert!(!a.is_absent_str("NOT_FOUNDé"));
+        let kelvin = AbsentValues::new(&["kelvin".into()]);
+        assert!(kelvin.is_absent_str("\u{212A}ELVIN"));
+        assert!(!kelvin.is_absent_str("\u{212A}ELVİN"));
+    }
+
+    #[test]
+    fn ascii_and_unicode_whitespace_collapse_alike() {
+        for s in [
+            "a\u{0B}b",
+            "a\u{0C}b",
+            " a \t\r\n b ",
+            "a\u{85}b",
+            "a\u{A0}b",
+            "A\u{1C}B",
+            "",
+            "  ",
+            "MiXeD Case",
+        ] {
+            let general: String = s
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase();
+            assert_eq!(normalize_str(s, false), general, "{s:?}");
+        }
     }
 
     #[test]

@@ -5,26 +5,59 @@
 //! [`SchemaInfo`]. A scalar nested in objects is a scalar field
 //! (`vendor.name`); an array of scalars is a set field; an array of objects
 //! is an item list whose items' fields are `items[].price`. Pure; depends on
-//! `serde_json` and `compare::SchemaHint`.
+//! `serde_json`, `tree` and `compare`.
 
-use crate::eval::compare::SchemaHint;
-use serde_json::{Map, Value};
+use crate::eval::compare::{Readings, SchemaHint, Side};
+use crate::eval::tree::{Json, JsonType};
+use serde_json::Value;
 use std::collections::HashMap;
+use std::ops::Range;
 
 /// An interned path name.
 pub type PathId = usize;
 
 /// One flattened value of a document or an item: its path, the value, and
-/// the normalised text (SPEC §2.1) when the value is present and compared
-/// as a scalar.
+/// what comparing it needs, computed once: the normalised text (SPEC §2.1,
+/// a range of its document's text buffer) and its length in characters
+/// when the value is present and compared as a scalar, and its reading as
+/// a number and as a date when a comparison first asks.
 #[derive(Debug, Clone)]
 pub struct Leaf<'a> {
     pub path: PathId,
-    pub value: &'a Value,
+    pub value: Json<'a>,
     /// The value is present (SPEC §1.4).
     pub present: bool,
-    /// The normalised text, for present scalar values.
-    pub norm: Option<String>,
+    /// The normalised text in the document's buffer, for present scalar
+    /// values (`None` otherwise).
+    pub norm: Option<Range<usize>>,
+    /// Characters (Unicode scalar values) of the normalised text.
+    pub chars: u32,
+    readings: Readings,
+}
+
+impl<'a> Leaf<'a> {
+    pub fn new(path: PathId, value: Json<'a>, present: bool) -> Self {
+        Leaf {
+            path,
+            value,
+            present,
+            norm: None,
+            chars: 0,
+            readings: Readings::default(),
+        }
+    }
+
+    /// The leaf as one side of a comparison, when it is present and has a
+    /// normalised text in `text` (its document's buffer).
+    pub fn side<'s>(&'s self, text: &'s str) -> Option<Side<'s>> {
+        let norm = self.norm.as_ref().filter(|_| self.present)?;
+        Some(Side {
+            value: self.value,
+            norm: text.get(norm.clone())?,
+            chars: self.chars as usize,
+            readings: &self.readings,
+        })
+    }
 }
 
 /// The kind of a path (SPEC §1.2).
@@ -39,7 +72,7 @@ pub enum Kind {
 #[derive(Debug, Default, Clone)]
 pub struct PathTable {
     names: Vec<String>,
-    ids: HashMap<String, PathId>,
+    ids: HashMap<String, PathId, rustc_hash::FxBuildHasher>,
 }
 
 impl PathTable {
@@ -91,43 +124,141 @@ impl Ignored {
     }
 }
 
-/// The leaves of an object: every value that is not an object, with its
-/// dotted path (below the prefix already in `path`) interned in `table`.
-/// Objects recurse; arrays are leaves (their kind is decided later).
-/// Ignored paths are skipped. `path` is a reusable buffer and is left as
-/// it was found.
-pub fn flatten<'a>(
-    fields: &'a Map<String, Value>,
-    path: &mut String,
-    table: &mut PathTable,
-    ignored: &Ignored,
-    out: &mut Vec<(PathId, &'a Value)>,
-) {
-    for (key, value) in fields {
-        let len = path.len();
-        if len > 0 {
-            path.push('.');
+/// Where [`flatten`] finds path ids: a [`PathTable`] that adds new names,
+/// or one that is only read (a name it lacks is skipped).
+pub trait Interner {
+    fn intern(&mut self, name: &str) -> Option<PathId>;
+}
+
+impl Interner for PathTable {
+    fn intern(&mut self, name: &str) -> Option<PathId> {
+        Some(self.id(name))
+    }
+}
+
+impl Interner for &PathTable {
+    fn intern(&mut self, name: &str) -> Option<PathId> {
+        self.get(name)
+    }
+}
+
+/// What [`flatten`] has learnt about the members of one forest: for each
+/// path prefix (`""` for a record's top level, `vendor`, `items[]` …) and
+/// each key (by the forest's key id), whether the member is skipped or
+/// ignored, its path id when it is a leaf, and its prefix when it is an
+/// object. So a path name is built and looked up once per forest, not
+/// once per value. A cache serves one forest, one `skip` and one
+/// [`Ignored`].
+#[derive(Debug, Default)]
+pub struct PathCache {
+    prefixes: Vec<(String, Vec<Slot>)>,
+    by_name: HashMap<String, u32, rustc_hash::FxBuildHasher>,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    /// Whether `skipped` has been decided.
+    known: bool,
+    skipped: bool,
+    leaf: Option<PathId>,
+    child: Option<u32>,
+}
+
+impl PathCache {
+    /// The id of the prefix `name`.
+    pub fn prefix(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.by_name.get(name) {
+            return id;
         }
-        path.push_str(key);
-        if !ignored.covers(path) {
-            match value {
-                Value::Object(inner) => flatten(inner, path, table, ignored, out),
-                _ => out.push((table.id(path), value)),
+        let id = self.prefixes.len() as u32;
+        self.prefixes.push((name.to_owned(), Vec::new()));
+        self.by_name.insert(name.to_owned(), id);
+        id
+    }
+
+    fn slot(&mut self, prefix: u32, key: u32) -> &mut Slot {
+        let slots = &mut self.prefixes[prefix as usize].1;
+        if slots.len() <= key as usize {
+            slots.resize(key as usize + 1, Slot::default());
+        }
+        &mut slots[key as usize]
+    }
+
+    /// The path of `key` below `prefix`: `vendor` + `name` → `vendor.name`.
+    fn path(&self, prefix: u32, key: &str) -> String {
+        let base = &self.prefixes[prefix as usize].0;
+        if base.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{base}.{key}")
+        }
+    }
+}
+
+/// The leaves of an object: every value that is not an object, with its
+/// dotted path (below `prefix`, see [`PathCache::prefix`]) interned in
+/// `table`. Objects recurse; arrays are leaves (their kind is decided
+/// later). Ignored paths are skipped, and so are the top-level members for
+/// which `skip` (given for a record's top level only) is true.
+pub fn flatten<'a>(
+    fields: Json<'a>,
+    prefix: u32,
+    cache: &mut PathCache,
+    table: &mut impl Interner,
+    ignored: &Ignored,
+    skip: Option<&dyn Fn(&str) -> bool>,
+    out: &mut Vec<(PathId, Json<'a>)>,
+) {
+    for (key_id, key, value) in fields.entries_with_key_ids() {
+        let slot = *cache.slot(prefix, key_id);
+        let skipped = if slot.known {
+            slot.skipped
+        } else {
+            let skipped =
+                skip.is_some_and(|skip| skip(key)) || ignored.covers(&cache.path(prefix, key));
+            let slot = cache.slot(prefix, key_id);
+            slot.known = true;
+            slot.skipped = skipped;
+            skipped
+        };
+        if skipped {
+            continue;
+        }
+        if value.is_object() {
+            let child = match slot.child {
+                Some(child) => child,
+                None => {
+                    let child = cache.prefix(&cache.path(prefix, key));
+                    cache.slot(prefix, key_id).child = Some(child);
+                    child
+                }
+            };
+            flatten(value, child, cache, table, ignored, None, out);
+        } else {
+            let leaf = match slot.leaf {
+                Some(leaf) => Some(leaf),
+                None => {
+                    let leaf = table.intern(&cache.path(prefix, key));
+                    cache.slot(prefix, key_id).leaf = leaf;
+                    leaf
+                }
+            };
+            if let Some(id) = leaf {
+                out.push((id, value));
             }
         }
-        path.truncate(len);
     }
 }
 
 /// The kind a present value suggests: an array of objects is an item list,
 /// another non-empty array a set, a scalar a scalar. `null` and empty arrays
 /// decide nothing.
-pub fn kind_of_value(v: &Value) -> Option<Kind> {
-    match v {
-        Value::Null => None,
-        Value::Array(a) => match a.first() {
+pub fn kind_of_value(v: Json<'_>) -> Option<Kind> {
+    match v.json_type() {
+        JsonType::Null => None,
+        JsonType::Array => match v.first() {
             None => None,
-            Some(Value::Object(_)) => Some(Kind::Items),
+            Some(first) if first.is_object() => Some(Kind::Items),
             Some(_) => Some(Kind::Set),
         },
         _ => Some(Kind::Scalar),
@@ -289,27 +420,62 @@ fn walk(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::tree::Forest;
     use serde_json::json;
+
+    fn forest(v: &Value) -> (Forest, u32) {
+        let mut f = Forest::default();
+        let id = f.add_value(v).unwrap();
+        (f, id)
+    }
 
     #[test]
     fn flatten_nests_with_dots_and_stops_at_arrays() {
-        let v = json!({"a": 1, "vendor": {"name": "x", "address": {"city": "y"}}, "codes": ["1"], "items": [{"p": 1}]});
-        let mut out = vec![];
+        let v = json!({"id": 7, "a": 1, "vendor": {"name": "x", "address": {"city": "y"}}, "codes": ["1"], "items": [{"p": 1}]});
+        let (f, root) = forest(&v);
         let mut table = PathTable::default();
-        let mut buf = String::new();
+        let mut cache = PathCache::default();
+        let top = cache.prefix("");
+        let skip = |k: &str| k == "id";
+        let ignored = Ignored::new(&["vendor.address".into()]);
+        for _ in 0..2 {
+            // The second time from the cache.
+            let mut out = vec![];
+            flatten(
+                f.get(root),
+                top,
+                &mut cache,
+                &mut table,
+                &ignored,
+                Some(&skip),
+                &mut out,
+            );
+            let names: Vec<&str> = out.iter().map(|(p, _)| table.name(*p)).collect();
+            assert_eq!(names, ["a", "vendor.name", "codes", "items"]);
+        }
+        let items = cache.prefix("items[]");
+        let element = f.get(root).get("items").and_then(|i| i.first()).unwrap();
+        let mut out = vec![];
         flatten(
-            v.as_object().unwrap(),
-            &mut buf,
-            &mut table,
-            &Ignored::default(),
-            &mut out,
+            element, items, &mut cache, &mut table, &ignored, None, &mut out,
         );
-        assert!(buf.is_empty());
-        let names: Vec<&str> = out.iter().map(|(p, _)| table.name(*p)).collect();
-        assert_eq!(
-            names,
-            ["a", "vendor.name", "vendor.address.city", "codes", "items"]
+        assert_eq!(table.name(out[0].0), "items[].p");
+        // A table that is only read skips names it lacks.
+        let mut read_only = &table;
+        let (g, other) = forest(&json!({"a": 2, "new": 3}));
+        let mut cache = PathCache::default();
+        let top = cache.prefix("");
+        let mut more = vec![];
+        flatten(
+            g.get(other),
+            top,
+            &mut cache,
+            &mut read_only,
+            &ignored,
+            None,
+            &mut more,
         );
+        assert_eq!(more.len(), 1);
     }
 
     #[test]
@@ -326,12 +492,16 @@ mod tests {
 
     #[test]
     fn kinds_from_values() {
-        assert_eq!(kind_of_value(&json!(null)), None);
-        assert_eq!(kind_of_value(&json!([])), None);
-        assert_eq!(kind_of_value(&json!(["a"])), Some(Kind::Set));
-        assert_eq!(kind_of_value(&json!([{"a": 1}])), Some(Kind::Items));
-        assert_eq!(kind_of_value(&json!("x")), Some(Kind::Scalar));
-        assert_eq!(kind_of_value(&json!("")), Some(Kind::Scalar));
+        let kind = |v: Value| {
+            let (f, id) = forest(&v);
+            kind_of_value(f.get(id))
+        };
+        assert_eq!(kind(json!(null)), None);
+        assert_eq!(kind(json!([])), None);
+        assert_eq!(kind(json!(["a"])), Some(Kind::Set));
+        assert_eq!(kind(json!([{"a": 1}])), Some(Kind::Items));
+        assert_eq!(kind(json!("x")), Some(Kind::Scalar));
+        assert_eq!(kind(json!("")), Some(Kind::Scalar));
     }
 
     #[test]

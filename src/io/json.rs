@@ -15,7 +15,7 @@ use super::text::{
     char_column, describe_value, json_may_need_nfc, line_text, nfc_map, nfc_str, nfc_value,
 };
 use crate::error::{Error, ErrorKind};
-use crate::eval::model::{Record, RecordFile};
+use crate::eval::model::{DocFile, DocRecord, Record, RecordFile};
 
 /// What was expected of a JSON records file, for shape errors.
 const EXPECTED_RECORDS: &str = "expected an array of records or an object mapping id → record";
@@ -179,6 +179,33 @@ pub(crate) fn parse_jsonl_records(file_name: &str, text: &str) -> Result<RecordF
         name: file_name.to_owned(),
         records,
     })
+}
+
+/// A JSONL file read straight into a forest, or `None` when any line is
+/// not a JSON object (or the file is too large for a forest): the caller
+/// then reads it with [`parse_jsonl_records`] for the exact error. The
+/// records are the same as [`parse_jsonl_records`]'s: same lines, same
+/// values (parsed by `serde_json`), NFC strings and keys.
+pub(crate) fn jsonl_docs(file_name: &str, text: &str) -> Option<DocFile> {
+    let mut file = DocFile::new(file_name);
+    file.forest.reserve_for(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let root = file.forest.parse_record(line).ok()?;
+        if !file.forest.get(root).is_object() {
+            return None;
+        }
+        file.records.push(DocRecord {
+            index: file.records.len(),
+            line: Some(i + 1),
+            key: None,
+            root,
+        });
+    }
+    file.forest.shrink();
+    Some(file)
 }
 
 /// Parses one JSON document and NFC-normalises it.

@@ -67,8 +67,8 @@ mod text;
 
 use serde_json::Value;
 
-use crate::error::Error;
-use crate::eval::model::RecordFile;
+use crate::error::{Error, ErrorKind};
+use crate::eval::model::{DocFile, RecordFile};
 
 pub use text::{decode_text, nfc_value};
 
@@ -104,6 +104,31 @@ pub fn parse_records(file_name: &str, bytes: &[u8]) -> Result<RecordFile, Error>
         FileFormat::Jsonl => json::parse_jsonl_records(file_name, text),
         FileFormat::Csv => csv::parse_csv_records(file_name, text),
     }
+}
+
+/// [`parse_records`] into one compact forest ([`DocFile`]), what the
+/// evaluation reads: the same records, the same errors, about a tenth of
+/// the memory of `serde_json` values. JSONL is read straight into the
+/// forest; other formats, and a JSONL file with an error (to report it
+/// exactly as [`parse_records`] does), go through [`parse_records`].
+///
+/// ```
+/// use fieldscope::io::parse_docs;
+/// let file = parse_docs("truth.jsonl", b"{\"id\": \"a\"}\n\n{\"id\": \"b\"}\n").unwrap();
+/// assert_eq!(file.records.len(), 2);
+/// assert_eq!(file.records[1].line, Some(3));
+/// assert_eq!(file.to_records().records[1].fields["id"], "b");
+/// ```
+pub fn parse_docs(file_name: &str, bytes: &[u8]) -> Result<DocFile, Error> {
+    let text = decode_text(file_name, bytes)?;
+    if detect_format(file_name, text) == FileFormat::Jsonl {
+        if let Some(file) = json::jsonl_docs(file_name, text) {
+            return Ok(file);
+        }
+    }
+    let records = parse_records(file_name, bytes)?;
+    DocFile::from_records(&records)
+        .map_err(|e| Error::new(ErrorKind::Input, e.to_string()).in_file(file_name))
 }
 
 /// Parses one JSON document (schema, metrics config), NFC-normalised.

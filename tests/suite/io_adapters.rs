@@ -2,8 +2,9 @@
 //! the exact message, file, line and column.
 
 use fieldscope::eval::model::{Record, RecordFile};
+use fieldscope::eval::tree::Json;
 use fieldscope::io::{
-    decode_text, detect_format, nfc_value, parse_json_value, parse_records, FileFormat,
+    decode_text, detect_format, nfc_value, parse_docs, parse_json_value, parse_records, FileFormat,
 };
 use fieldscope::{Error, ErrorKind};
 use serde_json::{json, Map, Value};
@@ -860,5 +861,173 @@ mod properties {
 
     fn nfc(s: &str) -> String {
         unicode_normalization::UnicodeNormalization::nfc(s).collect()
+    }
+}
+
+// ------------------------------------------------- compact forests ---
+
+/// `parse_docs` reads the records `parse_records` reads, or fails with the
+/// same error.
+fn docs_agree(name: &str, text: &str) {
+    match (
+        parse_records(name, text.as_bytes()),
+        parse_docs(name, text.as_bytes()),
+    ) {
+        (Ok(records), Ok(docs)) => {
+            assert_eq!(docs.to_records(), records, "{name}: {text:?}");
+            // Member by member, in order: no key twice in an object.
+            for (d, r) in docs.records.iter().zip(&records.records) {
+                same_members(docs.forest.get(d.root), &Value::Object(r.fields.clone()));
+            }
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b, "{name}: {text:?}"),
+        (a, b) => panic!("{name}: {text:?}: records {a:?}, docs {b:?}"),
+    }
+}
+
+/// `json` holds `value`, object members in the same order and each key once.
+fn same_members(json: Json<'_>, value: &Value) {
+    match value {
+        Value::Object(map) => {
+            let entries: Vec<(&str, Json<'_>)> = json.entries().collect();
+            assert_eq!(entries.len(), map.len(), "{value}");
+            for ((k, j), (key, v)) in entries.into_iter().zip(map) {
+                assert_eq!(k, key);
+                same_members(j, v);
+            }
+        }
+        Value::Array(items) => {
+            assert_eq!(json.len(), items.len());
+            for (j, v) in json.elements().zip(items) {
+                same_members(j, v);
+            }
+        }
+        other => assert_eq!(&json.to_value(), other),
+    }
+}
+
+#[test]
+fn docs_agree_with_records_on_every_format() {
+    for (name, text) in [
+        (
+            "t.jsonl",
+            "{\"id\": \"a\", \"x\": 1}\r\n\r\n  \n{\"id\": \"b\"}",
+        ),
+        (
+            "t.jsonl",
+            "{\"a\": 1, \"a\": 2, \"b\": {\"c\": [1, {\"d\": null}]}}\n",
+        ),
+        (
+            "t.jsonl",
+            "{\"cafe\u{301}\": 1, \"café\": 2, \"cafe\\u0301\": 3}\n",
+        ),
+        ("t.jsonl", "{\"a\": 1}\n[1]\n"),
+        ("t.jsonl", "{\"a\": 1}\n{\"a\" 1}\n"),
+        ("t.jsonl", "{\"a\": NaN}\n"),
+        ("t.jsonl", "{\"a\": 1e400}\n"),
+        ("t.jsonl", "{\"a\": 1} x\n"),
+        ("t.jsonl", ""),
+        ("t.json", "[{\"id\": \"a\"}, {\"id\": \"b\", \"n\": -0.0}]"),
+        ("t.json", "{\"a\": {\"x\": 1}, \"a\": {\"x\": 2}}"),
+        ("t.json", "{\"x\": 1}\n{\"x\": 2}\n"),
+        ("t.csv", "id,total\na,10.50\n"),
+        ("data", "{\"a\": 1}\n{\"a\": 2}\n"),
+    ] {
+        docs_agree(name, text);
+    }
+}
+
+mod forests {
+    use super::docs_agree;
+    use proptest::prelude::*;
+
+    fn scalar() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "null",
+            "true",
+            "false",
+            "0",
+            "-0",
+            "7",
+            "-12",
+            "1.0",
+            "-0.0",
+            "1e3",
+            "2E-2",
+            "0.1",
+            "123456789.123456789",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "\"\"",
+            "\"a\"",
+            "\" A  b \"",
+            "\"é\"",
+            "\"e\u{301}\"",
+            "\"e\\u0301\"",
+            "\"\\u00e9\"",
+            "\"\\ud83d\\ude00\"",
+            "\"𝔸\"",
+            "\"NOT_FOUND\"",
+            "\"tab\\tq\\\"\"",
+            "\"1.500,00 €\"",
+        ])
+        .prop_map(str::to_owned)
+    }
+
+    fn key() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "\"a\"",
+            "\"b\"",
+            "\"id\"",
+            "\"é\"",
+            "\"e\u{301}\"",
+            "\"e\\u0301\"",
+            "\"a.b\"",
+            "\"\"",
+        ])
+        .prop_map(str::to_owned)
+    }
+
+    fn value() -> impl Strategy<Value = String> {
+        scalar().prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|v| format!("[{}]", v.join(", "))),
+                prop::collection::vec((key(), inner), 0..4).prop_map(|v| {
+                    let members: Vec<String> =
+                        v.into_iter().map(|(k, v)| format!("{k}: {v}")).collect();
+                    format!("{{{}}}", members.join(", "))
+                }),
+            ]
+        })
+    }
+
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            8 => prop::collection::vec((key(), value()), 0..5).prop_map(|v| {
+                let members: Vec<String> = v.into_iter().map(|(k, v)| format!("{k}:{v}")).collect();
+                format!("{{{}}}", members.join(","))
+            }),
+            1 => Just(String::new()),
+            1 => Just("  ".to_owned()),
+            1 => value(),
+            1 => Just("{\"a\": }".to_owned()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn parse_docs_reads_what_parse_records_reads(
+            lines in prop::collection::vec(line(), 0..6),
+            crlf in any::<bool>(),
+        ) {
+            let text = lines.join(if crlf { "\r\n" } else { "\n" });
+            docs_agree("p.jsonl", &text);
+            docs_agree("p.json", &format!("[{}]", lines.iter().filter(|l| !l.trim().is_empty()).cloned().collect::<Vec<_>>().join(",")));
+        }
     }
 }
