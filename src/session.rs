@@ -8,8 +8,8 @@
 //! types (the Leptos components in `app` wrap it in a signal).
 
 use crate::error::Error;
-use crate::eval::{evaluate_owned, ConfigBuilder, EvalInput, ModelInput, RecordFile, Report};
-use crate::io::{parse_json_value, parse_records};
+use crate::eval::{evaluate_owned, ConfigBuilder, DocFile, EvalInput, ModelInput, Report};
+use crate::io::{parse_docs, parse_json_value};
 use crate::synth::{generate, SynthOptions};
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -53,7 +53,9 @@ impl Role {
 /// A parsed file.
 #[derive(Debug, Clone)]
 pub enum Parsed {
-    Records(RecordFile),
+    /// Truth or predictions, as the compact forest the evaluation reads
+    /// (cloning one for an evaluation copies a few flat arrays).
+    Records(DocFile),
     Json(Value),
 }
 
@@ -145,7 +147,7 @@ impl Session {
     /// Loads a dropped file: a report bundle replaces the whole session;
     /// anything else is added with [`Session::add_file`].
     pub fn load(&mut self, name: &str, bytes: Vec<u8>) -> Result<(), String> {
-        if name.to_lowercase().ends_with(".json") {
+        if name.to_lowercase().ends_with(".json") && contains(&bytes, BUNDLE_KEY.as_bytes()) {
             if let Ok(v) = parse_json_value(name, &bytes) {
                 if v.get(BUNDLE_KEY).is_some() {
                     *self = Session::from_bundle(&v).map_err(|e| format!("{name}: {e}"))?;
@@ -192,7 +194,7 @@ impl Session {
     /// otherwise predictions.
     fn detect_role(&self, name: &str, bytes: &[u8]) -> Role {
         let lower = name.to_lowercase();
-        if lower.ends_with(".json") {
+        if lower.ends_with(".json") && may_be_schema_or_config(&lower, bytes) {
             if let Ok(v) = parse_json_value(name, bytes) {
                 if lower.contains("schema") || looks_like_schema(&v) {
                     return Role::Schema;
@@ -489,11 +491,31 @@ pub fn settings_from_fragment(fragment: &str) -> Option<Map<String, Value>> {
     }
 }
 
+/// Whether `haystack` contains `needle` (a cheap test before parsing).
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Whether a `.json` file is worth parsing to see if it is a schema or a
+/// config: its name says so, or it is one object of at most 4 MB (schemas
+/// and configs are small; a large records file is not parsed twice).
+fn may_be_schema_or_config(lower_name: &str, bytes: &[u8]) -> bool {
+    const SNIFF_LIMIT: usize = 4 << 20;
+    let first = bytes
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(bytes)
+        .iter()
+        .find(|b| !b.is_ascii_whitespace());
+    lower_name.contains("schema")
+        || lower_name.contains("config")
+        || (first == Some(&b'{') && bytes.len() <= SNIFF_LIMIT)
+}
+
 /// Parses a file for a role: records for truth and predictions, one JSON
 /// document (checked) for schema and config.
 fn parse_as(name: &str, bytes: &[u8], role: Role) -> Result<Parsed, Error> {
     match role {
-        Role::Truth | Role::Predictions => parse_records(name, bytes).map(Parsed::Records),
+        Role::Truth | Role::Predictions => parse_docs(name, bytes).map(Parsed::Records),
         Role::Schema => {
             let v = parse_json_value(name, bytes)?;
             crate::eval::compile_schema(&v).map_err(|e| e.in_file(name))?;

@@ -198,3 +198,21 @@ pub fn download_svg_as_png(
     image.set_src(&format!("data:image/svg+xml;charset=utf-8,{encoded}"));
     Ok(())
 }
+
+/// Gives the browser a moment to paint (and handle input) before the next
+/// slice of synchronous work.
+pub async fn yield_to_browser() {
+    gloo_timers::future::TimeoutFuture::new(20).await;
+}
+
+/// Total size of files in a human unit (`12.4 MB`).
+pub fn human_size(bytes: usize) -> String {
+    let b = bytes as f64;
+    if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else if b >= 1e3 {
+        format!("{:.0} kB", b / 1e3)
+    } else {
+        format!("{bytes} B")
+    }
+}

@@ -8,22 +8,72 @@ use crate::session::{Role, Session};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Adds read files to the session, in the order the user gave them.
+/// Adds read files to the session, in the order the user gave them: one
+/// file parsed per slice of work, the status line saying which, and one
+/// evaluation at the end (the report is held while files are added).
 fn on_read(state: AppState) -> impl Fn(Vec<browser::ReadFile>) + 'static {
     move |files| {
-        let mut problems = Vec::new();
-        state.session.update(|s| {
-            for (name, result) in files {
-                match result {
-                    Ok(bytes) => problems.extend(s.load(&name, bytes).err()),
-                    Err(e) => problems.push(format!("{name}: {e}")),
-                }
-            }
-        });
-        state
-            .notice
-            .set((!problems.is_empty()).then(|| problems.join("; ")));
+        leptos::task::spawn_local(load_files(state, files));
     }
+}
+
+async fn load_files(state: AppState, files: Vec<browser::ReadFile>) {
+    let total = files.len();
+    let mut problems = Vec::new();
+    state.hold_report.set(true);
+    for (i, (name, result)) in files.into_iter().enumerate() {
+        match result {
+            Ok(bytes) => {
+                state.busy.set(Some(format!(
+                    "Parsing {name} ({} of {total}, {})…",
+                    i + 1,
+                    browser::human_size(bytes.len())
+                )));
+                browser::yield_to_browser().await;
+                state
+                    .session
+                    .update(|s| problems.extend(s.load(&name, bytes).err()));
+            }
+            Err(e) => problems.push(format!("{name}: {e}")),
+        }
+    }
+    let (documents, models) = state.session.with_untracked(|s| {
+        (
+            s.truth().and_then(|t| t.records()).unwrap_or(0),
+            s.files
+                .iter()
+                .filter(|f| f.role == Role::Predictions && f.error().is_none())
+                .count(),
+        )
+    });
+    state.busy.set(Some(format!(
+        "Evaluating {documents} documents × {models} model{}…",
+        if models == 1 { "" } else { "s" }
+    )));
+    browser::yield_to_browser().await;
+    state.hold_report.set(false);
+    browser::yield_to_browser().await;
+    state.busy.set(None);
+    state
+        .notice
+        .set((!problems.is_empty()).then(|| problems.join("; ")));
+}
+
+/// Starts reading picked or dropped files, saying so.
+fn read(state: AppState, list: web_sys::FileList) {
+    let bytes: f64 = (0..list.length())
+        .filter_map(|i| list.get(i))
+        .map(|f| f.size())
+        .sum();
+    if list.length() > 0 {
+        state.busy.set(Some(format!(
+            "Reading {} file{} ({})…",
+            list.length(),
+            if list.length() == 1 { "" } else { "s" },
+            browser::human_size(bytes as usize)
+        )));
+    }
+    browser::read_files(list, on_read(state));
 }
 
 /// The whole page is a drop target (`data-testid="drop-zone"`).
@@ -34,7 +84,7 @@ pub fn DropZone(state: AppState, children: Children) -> impl IntoView {
         ev.prevent_default();
         dragging.set(false);
         if let Some(files) = ev.data_transfer().and_then(|dt| dt.files()) {
-            browser::read_files(files, on_read(state));
+            read(state, files);
         }
     };
     view! {
@@ -69,7 +119,7 @@ pub fn FilePanel(state: AppState) -> impl IntoView {
             .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
         if let Some(input) = input {
             if let Some(files) = input.files() {
-                browser::read_files(files, on_read(state));
+                read(state, files);
             }
             input.set_value("");
         }

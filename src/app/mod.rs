@@ -60,17 +60,31 @@ pub struct AppState {
     pub average: RwSignal<AverageView>,
     /// A message about the last action (an export, a file read).
     pub notice: RwSignal<Option<String>>,
+    /// What the app is busy with (reading, parsing, evaluating), shown in
+    /// the status bar while it lasts.
+    pub busy: RwSignal<Option<String>>,
+    /// While true the report keeps its last value: files are being added
+    /// one by one and the evaluation runs once, at the end.
+    pub hold_report: RwSignal<bool>,
 }
 
 impl AppState {
     fn new(session: Session) -> Self {
         let session = RwSignal::new(session);
-        let report = Memo::new(move |_| session.with(Session::evaluate));
+        let hold_report = RwSignal::new(false);
+        let report = Memo::new(
+            move |previous: Option<&Result<Report, String>>| match previous {
+                Some(previous) if hold_report.get() => previous.clone(),
+                _ => session.with(Session::evaluate),
+            },
+        );
         AppState {
             session,
             report,
             average: RwSignal::new(AverageView::MacroDocuments),
             notice: RwSignal::new(None),
+            busy: RwSignal::new(None),
+            hold_report,
         }
     }
 }
@@ -99,6 +113,11 @@ fn App() -> impl IntoView {
                 <h1>"fieldscope"</h1>
                 <p class="tagline">"How well does each model extract structured data? Everything runs in this browser tab; no file leaves your machine."</p>
             </header>
+            <div class="busy-bar" role="status" aria-live="polite">
+                {move || state.busy.get().map(|b| view! {
+                    <p class="busy" data-testid="busy"><span class="spinner" aria-hidden="true"></span>{b}</p>
+                })}
+            </div>
             <main class="layout">
                 <aside class="sidebar">
                     <files::FilePanel state=state />
