@@ -318,3 +318,51 @@ fn the_binary_exits_with_the_status() {
     assert_eq!(ok.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&ok.stdout).starts_with("model,field,exact,"));
 }
+
+#[test]
+fn synth_writes_a_dataset_the_eval_command_reads() {
+    let dir = std::env::temp_dir().join(format!("fieldscope-synth-test-{}", std::process::id()));
+    let out = dir.display().to_string();
+    let (code, _, err) = fieldscope(&["synth", "--documents", "4", "--seed", "7", "--out", &out]);
+    assert_eq!(code, 0, "{err}");
+    let truth = std::fs::read_to_string(dir.join("truth.jsonl")).unwrap();
+    assert_eq!(truth.lines().count(), 4);
+    for model in ["good", "conservative", "aggressive"] {
+        let text = std::fs::read_to_string(dir.join(format!("{model}.jsonl"))).unwrap();
+        assert_eq!(text.lines().count(), 4, "{model}");
+    }
+    // The same seed gives the same files.
+    let again = dir.join("again");
+    let (code, _, _) = fieldscope(&[
+        "synth",
+        "--documents",
+        "4",
+        "--seed",
+        "7",
+        "--out",
+        &again.display().to_string(),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read(again.join("good.jsonl")).unwrap(),
+        std::fs::read(dir.join("good.jsonl")).unwrap()
+    );
+    let path = |n: &str| dir.join(n).display().to_string();
+    let (code, report, err) = fieldscope(&[
+        "eval",
+        "--truth",
+        &path("truth.jsonl"),
+        "--pred",
+        &path("good.jsonl"),
+        "--schema",
+        &path("invoice.schema.json"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report: Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(report["documents"], 4);
+    assert_eq!(report["models"][0]["name"], "good");
+    let (code, _, err) = fieldscope(&["synth", "--out", "/proc/fieldscope-cannot-write-here"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: cannot write to /proc/"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
