@@ -296,9 +296,17 @@ impl Session {
         self.files.iter().find(|f| f.role == Role::Truth)
     }
 
-    /// Evaluates everything that parsed. Returns the report, or why there is
-    /// none (no truth, a bad config or schema).
+    /// Evaluates everything that parsed, with every document's details.
+    /// Returns the report, or why there is none (no truth, a bad config or
+    /// schema).
     pub fn evaluate(&self) -> Result<Report, String> {
+        self.evaluate_with(true)
+    }
+
+    /// [`Session::evaluate`]; `details` adds `document_details` (what the
+    /// document browser shows; for large datasets the app asks for them
+    /// only when the browser is opened).
+    pub fn evaluate_with(&self, details: bool) -> Result<Report, String> {
         let truth = match self.truth().map(|f| (&f.name, &f.parsed)) {
             None => return Err("Load a ground-truth file to see a report.".into()),
             Some((name, Err(_))) => {
@@ -345,7 +353,7 @@ impl Session {
             models,
             schema,
         };
-        evaluate_owned(input, &config, true).map_err(|e| {
+        evaluate_owned(input, &config, details).map_err(|e| {
             let schema_name = self
                 .files
                 .iter()

@@ -41,6 +41,50 @@ fn matches(d: &DocumentDetail, field: &str, outcome: Option<Outcome>) -> bool {
         .any(|f| (field.is_empty() || f.field == field) && outcome.is_none_or(|o| f.outcome == o))
 }
 
+/// The document browser, or, when the report was computed without
+/// document details (a large dataset), a button that computes them.
+#[component]
+pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl IntoView {
+    let has_details = report.models.iter().all(|m| m.document_details.is_some());
+    if has_details {
+        return view! { <DocumentBrowser report=report /> }.into_any();
+    }
+    let detailed = RwSignal::new(None::<Arc<Report>>);
+    let failed = RwSignal::new(None::<String>);
+    let (documents, models) = (report.documents, report.models.len());
+    let load = move |_| {
+        leptos::task::spawn_local(async move {
+            state.busy.set(Some(format!(
+                "Computing the details of {documents} documents × {models} model{}…",
+                if models == 1 { "" } else { "s" }
+            )));
+            super::browser::yield_to_browser().await;
+            match state.session.with_untracked(|s| s.evaluate_with(true)) {
+                Ok(r) => detailed.set(Some(Arc::new(r))),
+                Err(e) => failed.set(Some(e)),
+            }
+            state.busy.set(None);
+        });
+    };
+    view! {
+        {move || match detailed.get() {
+            Some(r) => view! { <DocumentBrowser report=r /> }.into_any(),
+            None => view! {
+                <section class="card" aria-labelledby="docs-heading" data-testid="document-browser">
+                    <h2 id="docs-heading">"Documents"</h2>
+                    <p class="hint">{format!(
+                        "With more than {} documents the report is computed without each document's details, which roughly halves the time to the report. Compute them to browse the documents, filter them by model, field and outcome, and compare the truth with every model's prediction.",
+                        super::DETAILS_UP_TO
+                    )}</p>
+                    <button type="button" class="button primary" data-testid="load-document-details" on:click=load>"Compute document details"</button>
+                    {move || failed.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                </section>
+            }.into_any(),
+        }}
+    }
+    .into_any()
+}
+
 #[component]
 pub fn DocumentBrowser(report: Arc<Report>) -> impl IntoView {
     let model = RwSignal::new(0usize);
@@ -131,7 +175,7 @@ pub fn DocumentBrowser(report: Arc<Report>) -> impl IntoView {
                 <span class="count">{move || format!("{} documents", filtered.with(Vec::len))}</span>
             </div>
             <table class="data">
-                <thead><tr><th scope="col">"Document"</th><th scope="col">"Exact"</th><th scope="col">"Errors"</th><th scope="col">"F1"</th><th scope="col">"Schema"</th></tr></thead>
+                <thead><tr><th scope="col">"Document"</th><th scope="col" class="num">"Exact"</th><th scope="col" class="num">"Errors"</th><th scope="col" class="num">"F1"</th><th scope="col">"Schema"</th></tr></thead>
                 <tbody>{rows}</tbody>
             </table>
             <div class="pager">

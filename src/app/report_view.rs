@@ -25,7 +25,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
                 <FieldTable report=report.clone() />
                 <SetsSection report=report.clone() />
                 <ItemsSection report=report.clone() />
-                <documents::DocumentBrowser report=report.clone() />
+                <documents::DocumentSection state=state report=report.clone() />
                 <exports::ExportPanel state=state report=report.clone() />
                 <Definitions />
             }
@@ -47,7 +47,7 @@ fn Summary(report: Shared) -> impl IntoView {
         .unwrap_or("")
         .to_string();
     view! {
-        <p class="summary" data-testid="summary">
+        <p class="summary" data-testid="summary" data-evaluation-ms=super::LAST_EVALUATION_MS.get().round()>
             {format!(
                 "{} documents · {} model{} · preset {preset} · strings compared by {method}",
                 report.documents,
@@ -140,7 +140,7 @@ fn ModelTable(state: AppState, report: Shared) -> impl IntoView {
             }
         };
         view! {
-            <table class="data" data-testid="model-table" data-average=avg.key()>
+            <table class="data numeric" data-testid="model-table" data-average=avg.key()>
                 <caption>{format!("Model comparison — precision, recall and F1 {}. {f1_note} Strict matching: a partial match counts as wrong; M_total = exact + 0.5 × partial.", avg.label().to_lowercase())}</caption>
                 <thead><tr>
                     <th scope="col">"Model"</th><th scope="col">"M_total"</th><th scope="col">"|Pred|"</th><th scope="col">"|Truth|"</th>
@@ -254,7 +254,7 @@ fn ParadoxPanel(report: Shared) -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="paradox-heading">
             <h2 id="paradox-heading">"Accuracy versus F1"</h2>
-            <table class="data" data-testid="paradox-table">
+            <table class="data numeric" data-testid="paradox-table">
                 <caption>"Micro averages. Accuracy = (TP + TN) / N also counts true negatives; precision, recall and F1 do not. Hallucination rate = spurious / (spurious + true negatives); abstention rate = missed / |Truth|."</caption>
                 <thead><tr>
                     <th scope="col">"Model"</th><th scope="col">"Precision"</th><th scope="col">"Recall"</th><th scope="col">"F1"</th>
@@ -289,7 +289,7 @@ fn DocumentScores(report: Shared) -> impl IntoView {
     view! {
         <section class="card" aria-labelledby="doc-heading">
             <h2 id="doc-heading">"Document-level scores"</h2>
-            <table class="data" data-testid="document-scores">
+            <table class="data numeric" data-testid="document-scores">
                 <caption>{format!("M2's headline: document_extraction_score = {weights} (weights re-spread when numeric_precision is not applicable). CER is pooled: Σ edits / Σ truth characters.")}</caption>
                 <thead><tr>
                     <th scope="col">"Model"</th><th scope="col">"Extraction score"</th><th scope="col">"Numeric precision"</th>
@@ -379,7 +379,7 @@ fn FieldTable(report: Shared) -> impl IntoView {
                 </label>
             </div>
             <div class="scroll">
-            <table class="data fields" data-testid="field-table">
+            <table class="data fields numeric" data-testid="field-table">
                 <caption>"Per field, counts pooled over documents; strict scores (partial counts as wrong). Click a header to sort."</caption>
                 <thead><tr>
                     {header(FieldSort::Field, "Field")}
@@ -431,7 +431,7 @@ fn SetsSection(report: Shared) -> impl IntoView {
         view! {
             <section class="card" aria-labelledby="sets-heading">
                 <h2 id="sets-heading">"Set fields (multi-label codes, M1)"</h2>
-                <table class="data" data-testid="sets-table">
+                <table class="data numeric numeric-from-3" data-testid="sets-table">
                     <caption>"Means over documents where truth or prediction is non-empty. Precision = pred_in_true / |P|, recall = true_in_pred / |T|, accuracy = (P + R) / 2; legacy accuracy = (pred_in_true + true_in_pred) / (2·max(|T|, |P|)); hit@k = a truth code among the first k predicted."</caption>
                     <thead><tr>
                         <th scope="col">"Model"</th><th scope="col">"Field"</th><th scope="col">"Docs"</th><th scope="col">"P"</th><th scope="col">"R"</th><th scope="col">"F1"</th>
@@ -463,7 +463,7 @@ fn ItemsSection(report: Shared) -> impl IntoView {
     any.then(|| view! {
         <section class="card" aria-labelledby="items-heading">
             <h2 id="items-heading">"Line items (M3)"</h2>
-            <table class="data" data-testid="items-table">
+            <table class="data numeric" data-testid="items-table">
                 <caption>{format!("Items matched one-to-one maximising total item F1; an item is recognised when matched with item F1 ≥ {threshold}. Item-count accuracy: share of documents whose recognised items equal the truth's count; count match: share where the predicted count equals it.")}</caption>
                 <thead><tr>
                     <th scope="col">"Model"</th><th scope="col">"Recognised"</th><th scope="col">"|P items|"</th><th scope="col">"|T items|"</th>

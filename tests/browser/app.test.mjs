@@ -673,3 +673,41 @@ test('10. the document detail shows what each model predicted, hallucinated line
   assert.ok(spuriousCells.some((c) => c.includes('Shipping')), 'the invented "Shipping" item is shown');
   assertNoErrors();
 });
+
+test('11. a large dataset: a status line while it loads, the report equal to the CLI, document details on demand', async (t) => {
+  // 2,500 synthetic invoices × 3 models: beyond the 2,000 documents up to
+  // which the report carries every document's details.
+  const dir = join(tmp, 'large');
+  execFileSync(CLI, ['synth', '--documents', '2500', '--seed', '11', '--out', dir]);
+  const names = ['truth.jsonl', 'good.jsonl', 'conservative.jsonl', 'aggressive.jsonl', 'invoice.schema.json'];
+  const { page, assertNoErrors } = await openApp(t);
+  await clearFiles(page);
+  // Record every status line the page shows while it works.
+  await page.evaluate(() => {
+    window.__statuses = [];
+    new MutationObserver(() => {
+      const busy = document.querySelector('[data-testid=busy]');
+      if (busy && window.__statuses.at(-1) !== busy.textContent) window.__statuses.push(busy.textContent);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.setInputFiles('[data-testid=file-input]', names.map((n) => join(dir, n)));
+  await waitForLoaded(page, 5, ['good', 'conservative', 'aggressive']);
+  await page.waitForSelector('[data-testid=busy]', { state: 'detached' });
+  const statuses = await page.evaluate(() => window.__statuses);
+  assert.ok(statuses.some((s) => /^Parsing truth\.jsonl \(1 of 5, [\d.]+ MB\)…$/.test(s)), `parsing status shown: ${JSON.stringify(statuses)}`);
+  assert.ok(statuses.includes('Evaluating 2500 documents × 3 models…'), `evaluating status shown: ${JSON.stringify(statuses)}`);
+  const report = cliJson(['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'], dir);
+  assert.equal(report.documents, 2500);
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(report, 'macro_documents'), 'large dataset: model table');
+  assertClose(await readTable(page, 'paradox-table'), expectedParadoxTable(report), 'large dataset: paradox table');
+  // The document browser computes the details when asked.
+  const browserCard = page.locator('[data-testid=document-browser]');
+  assert.equal(await browserCard.locator('tbody tr[data-doc]').count(), 0);
+  await page.click('[data-testid=load-document-details]');
+  await browserCard.locator('tbody tr[data-doc]').first().waitFor({ timeout: 60_000 });
+  assert.equal(await browserCard.locator('tbody tr[data-doc]').count(), 25);
+  assert.equal((await browserCard.locator('.count').textContent()).trim(), '2500 documents');
+  assert.equal((await browserCard.locator('.pager span').textContent()).trim(), 'page 1 of 100');
+  await page.screenshot({ path: join(SHOTS, '11-large-dataset.png') });
+  assertNoErrors();
+});

@@ -1,0 +1,179 @@
+// Benchmark of the browser app in headless Chromium (prints figures; it
+// asserts nothing about time). It measures what a person waits for:
+//
+//   1. drop to full report: 10,000 synthetic invoices × 3 models + schema
+//      (`fieldscope synth`, about 47 MB) chosen with the file input, from
+//      the input's `change` event to the model table showing all three
+//      models over 10,000 documents;
+//   2. re-evaluation after a settings change (the preset), from the
+//      select's `change` event to the new numbers in the model table;
+//   3. the gzipped size of the wasm + JS the page loads.
+//
+// Run after `trunk build --release` and `cargo build --bin fieldscope`:
+//   node tests/browser/bench.mjs [DOCUMENTS]
+// Needs playwright-core in .tools/ and /usr/bin/chromium, like the tests.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { startServer, DIST } from './server.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '../..');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const DOCUMENTS = Number(process.argv[2] ?? 10000);
+const RUNS = Number(process.env.FIELDSCOPE_BENCH_RUNS ?? 3);
+const CLI = [join(ROOT, 'target/debug/fieldscope'), join(ROOT, 'target/release/fieldscope')].find(existsSync);
+if (!CLI) throw new Error('build the CLI first: cargo build --bin fieldscope');
+if (!existsSync(join(DIST, 'index.html'))) throw new Error(`no built app in ${DIST}: run trunk build --release`);
+
+const { chromium } = await import(join(ROOT, '.tools/node_modules/playwright-core/index.mjs'));
+
+const fmtMs = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// ------------------------------------------------------------ bundle size
+const assets = readdirSync(DIST).filter((f) => f.endsWith('.wasm') || f.endsWith('.js'));
+let raw = 0;
+let gz = 0;
+console.log('bundle (dist/, gzip -9)');
+for (const f of assets) {
+  const bytes = readFileSync(join(DIST, f));
+  const z = gzipSync(bytes, { level: 9 }).length;
+  raw += bytes.length;
+  gz += z;
+  console.log(`  ${f.padEnd(48)} ${(bytes.length / 1024).toFixed(0).padStart(6)} KB raw ${(z / 1024).toFixed(0).padStart(6)} KB gzip`);
+}
+console.log(`  total wasm + JS: ${(raw / 1024).toFixed(0)} KB raw, ${(gz / 1024).toFixed(0)} KB gzipped (target < 600 KB)`);
+
+// ------------------------------------------------------------ data
+const data = mkdtempSync(join(tmpdir(), 'fieldscope-app-bench-'));
+execFileSync(CLI, ['synth', '--documents', String(DOCUMENTS), '--out', data]);
+const files = ['truth.jsonl', 'good.jsonl', 'conservative.jsonl', 'aggressive.jsonl', 'invoice.schema.json'].map((f) => join(data, f));
+const inputMB = files.reduce((s, f) => s + statSync(f).size, 0) / 1e6;
+console.log(`\ninput: ${DOCUMENTS} documents × 3 models + schema, ${inputMB.toFixed(1)} MB (fieldscope synth)`);
+
+// ------------------------------------------------------------ browser
+const server = await startServer();
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+const dropTimes = [];
+const reevalTimes = [];
+const dropEvals = [];
+const detailTimes = [];
+const reevalEvals = [];
+const loadTimes = [];
+let heapMB = null;
+try {
+  for (let run = 0; run < RUNS; run++) {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    const t0 = Date.now();
+    await page.goto(server.url + '/');
+    await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 60_000 });
+    loadTimes.push(Date.now() - t0);
+    await page.click('[data-testid=clear-files]');
+    await page.waitForSelector('[data-testid=no-report]');
+
+    // 1. Drop to report, timed inside the page.
+    await page.evaluate(() => {
+      document.querySelector('[data-testid=file-input]').addEventListener(
+        'change',
+        () => {
+          window.__benchStart = performance.now();
+        },
+        { capture: true },
+      );
+    });
+    await page.setInputFiles('[data-testid=file-input]', files);
+    const drop = await page.waitForFunction(
+      (documents) => {
+        const rows = document.querySelectorAll('[data-testid=model-table] tbody tr[data-model]');
+        const summary = document.querySelector('[data-testid=summary]')?.textContent ?? '';
+        const busy = document.querySelector('[data-testid=busy]');
+        if (rows.length === 3 && summary.startsWith(`${documents} documents`) && !busy) {
+          const evaluation = Number(document.querySelector('[data-testid=summary]').dataset.evaluationMs);
+          return [performance.now() - window.__benchStart, evaluation];
+        }
+        return false;
+      },
+      DOCUMENTS,
+      { polling: 'raf', timeout: 300_000 },
+    );
+    const [dropMs, dropEval] = await drop.jsonValue();
+    dropTimes.push(dropMs);
+    dropEvals.push(dropEval);
+    if (run === 0) await page.screenshot({ path: join(HERE, 'screenshots', 'bench-10k-report.png') }).catch(() => {});
+
+    // Document details on demand (large datasets are evaluated without them).
+    const detailsButton = await page.$('[data-testid=load-document-details]');
+    if (detailsButton) {
+      const t = Date.now();
+      await detailsButton.click();
+      await page.waitForSelector('[data-testid=document-browser] tbody tr[data-doc]', { timeout: 300_000 });
+      detailTimes.push(Date.now() - t);
+    }
+
+    // 2. Re-evaluation after a settings change.
+    const before = await page.$eval('[data-testid=model-table] tbody tr[data-model] td[data-metric=f1]', (td) => td.dataset.value);
+    const presets = await page.$$eval('[data-testid=preset-select] option', (os) => os.map((o) => o.value));
+    const target = presets.find((p) => p === 'strict') ?? presets.find((p) => p && p !== 'standard');
+    await page.evaluate((before) => {
+      window.__benchBefore = before;
+      document.querySelector('[data-testid=preset-select]').addEventListener(
+        'change',
+        () => {
+          window.__benchStart = performance.now();
+        },
+        { capture: true },
+      );
+    }, before);
+    await page.selectOption('[data-testid=preset-select]', target);
+    const reeval = await page.waitForFunction(
+      () => {
+        const td = document.querySelector('[data-testid=model-table] tbody tr[data-model] td[data-metric=f1]');
+        if (td && td.dataset.value !== window.__benchBefore) {
+          const evaluation = Number(document.querySelector('[data-testid=summary]').dataset.evaluationMs);
+          return [performance.now() - window.__benchStart, evaluation];
+        }
+        return false;
+      },
+      null,
+      { polling: 'raf', timeout: 120_000 },
+    );
+    const [reevalMs, reevalEval] = await reeval.jsonValue();
+    reevalTimes.push(reevalMs);
+    reevalEvals.push(reevalEval);
+    if (run === 0) {
+      const cdp = await context.newCDPSession(page);
+      const { metrics } = await cdp.send('Performance.getMetrics').catch(() => ({ metrics: [] }));
+      const used = metrics.find((m) => m.name === 'JSHeapUsedSize');
+      heapMB = { js: used ? used.value / 1e6 : null };
+      console.log(`  re-evaluated with preset "${target}"`);
+    }
+    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+  rmSync(data, { recursive: true, force: true });
+}
+
+console.log(`\nheadless Chromium, ${RUNS} runs (median, then each run)`);
+console.log(`  page load to example report  ${fmtMs(median(loadTimes))}   [${loadTimes.map(fmtMs).join(', ')}]`);
+console.log(`  drop to full report          ${fmtMs(median(dropTimes))}   [${dropTimes.map(fmtMs).join(', ')}]   target < 2 s`);
+console.log(`    of which evaluation        ${fmtMs(median(dropEvals))}   (the rest: reading, parsing, rendering)`);
+if (detailTimes.length) console.log(`  document details on demand   ${fmtMs(median(detailTimes))}   [${detailTimes.map(fmtMs).join(', ')}]`);
+console.log(`  re-evaluation (preset)       ${fmtMs(median(reevalTimes))}   [${reevalTimes.map(fmtMs).join(', ')}]   target < 0.5 s`);
+console.log(`    of which evaluation        ${fmtMs(median(reevalEvals))}   (the rest: rendering)`);
+if (heapMB?.js) console.log(`  JS heap after the run        ${heapMB.js.toFixed(0)} MB`);
