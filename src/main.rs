@@ -1,8 +1,8 @@
-//! The browser app's entry point: a panic hook, then mount the app.
+//! The browser app's entry point: mount the app (which installs its panic
+//! hook first).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    console_error_panic_hook::set_once();
     fieldscope::app::start();
 }
 

@@ -18,9 +18,8 @@ pub type ReadFile = (String, Result<Vec<u8>, String>);
 
 /// Reads every file of a `FileList` and calls `done` once, with the files in
 /// the order the user gave them (reads finish in any order).
-pub fn read_files(list: web_sys::FileList, done: impl Fn(Vec<ReadFile>) + 'static) {
+pub fn read_files(files: Vec<web_sys::File>, done: impl Fn(Vec<ReadFile>) + 'static) {
     use std::rc::Rc;
-    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
     if files.is_empty() {
         return;
     }
@@ -215,4 +214,63 @@ pub fn human_size(bytes: usize) -> String {
     } else {
         format!("{bytes} B")
     }
+}
+
+/// Installs the panic hook: the message goes to the console (as
+/// `console_error_panic_hook` writes it) and into a panel on the page that
+/// says what happened and offers a reload, instead of a page that silently
+/// stops responding. The panel is plain DOM with the message as text.
+pub fn install_panic_panel() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        show_panic_panel(&info.to_string());
+    }));
+}
+
+fn show_panic_panel(message: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(body) = document.body() else {
+        return;
+    };
+    let element = |tag: &str, text: &str| {
+        let e = document.create_element(tag).ok()?;
+        e.set_text_content(Some(text));
+        Some(e)
+    };
+    let Some(panel) = element("div", "") else {
+        return;
+    };
+    panel.set_class_name("panic-panel");
+    panel.set_attribute("role", "alert").ok();
+    panel.set_attribute("data-testid", "panic-panel").ok();
+    let reload_href = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    let parts = [
+        element("h2", "fieldscope stopped because of an internal error"),
+        element(
+            "p",
+            "This is a bug in fieldscope, not a problem with your files. Nothing was sent anywhere. Reload the page to start again (your settings are kept in the address); if it happens again, please report the message below.",
+        ),
+        element("pre", message),
+        element("a", "Reload the page"),
+    ];
+    for part in parts.into_iter().flatten() {
+        if part.tag_name() == "A" {
+            part.set_attribute("href", &reload_href).ok();
+            part.set_class_name("button primary");
+        }
+        panel.append_child(&part).ok();
+    }
+    body.append_child(&panel).ok();
+}
+
+/// Whether the page was opened with `?panic-test` (used by the browser
+/// tests to check the panic panel; nothing else reads it).
+pub fn panic_test_requested() -> bool {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .is_some_and(|s| s.contains("panic-test"))
 }

@@ -11,15 +11,9 @@ use wasm_bindgen::JsCast;
 /// Adds read files to the session, in the order the user gave them: one
 /// file parsed per slice of work, the status line saying which, and one
 /// evaluation at the end (the report is held while files are added).
-fn on_read(state: AppState) -> impl Fn(Vec<browser::ReadFile>) + 'static {
-    move |files| {
-        leptos::task::spawn_local(load_files(state, files));
-    }
-}
-
-async fn load_files(state: AppState, files: Vec<browser::ReadFile>) {
+/// `problems` (files refused before reading) are shown with any others.
+async fn load_files(state: AppState, files: Vec<browser::ReadFile>, mut problems: Vec<String>) {
     let total = files.len();
-    let mut problems = Vec::new();
     state.hold_report.set(true);
     for (i, (name, result)) in files.into_iter().enumerate() {
         match result {
@@ -59,21 +53,66 @@ async fn load_files(state: AppState, files: Vec<browser::ReadFile>) {
         .set((!problems.is_empty()).then(|| problems.join("; ")));
 }
 
-/// Starts reading picked or dropped files, saying so.
+/// The largest file the app reads: the file, its parsed records and the
+/// evaluation all live in this tab's memory (about 3× the file).
+pub const MAX_FILE_BYTES: f64 = 300e6;
+/// The most the app reads in one go (all files of one drop together).
+pub const MAX_TOTAL_BYTES: f64 = 600e6;
+
+/// Starts reading picked or dropped files, saying so. Files over the size
+/// limits are refused, each with a message; the others are read.
 fn read(state: AppState, list: web_sys::FileList) {
-    let bytes: f64 = (0..list.length())
-        .filter_map(|i| list.get(i))
-        .map(|f| f.size())
-        .sum();
-    if list.length() > 0 {
-        state.busy.set(Some(format!(
-            "Reading {} file{} ({})…",
-            list.length(),
-            if list.length() == 1 { "" } else { "s" },
-            browser::human_size(bytes as usize)
-        )));
+    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+    let mut refused = Vec::new();
+    let mut total = 0.0;
+    let accepted: Vec<web_sys::File> = files
+        .into_iter()
+        .filter(|f| {
+            let size = f.size();
+            let why = if size > MAX_FILE_BYTES {
+                Some(format!(
+                    "the browser app reads files up to {}",
+                    browser::human_size(MAX_FILE_BYTES as usize)
+                ))
+            } else if total + size > MAX_TOTAL_BYTES {
+                Some(format!(
+                    "the files of one drop may total {}",
+                    browser::human_size(MAX_TOTAL_BYTES as usize)
+                ))
+            } else {
+                None
+            };
+            match why {
+                Some(why) => {
+                    refused.push(format!(
+                        "{} is {} and was not loaded: {why}, since everything stays in this tab's memory. The command-line tool (fieldscope eval) has no such limit.",
+                        f.name(),
+                        browser::human_size(size as usize)
+                    ));
+                    false
+                }
+                None => {
+                    total += size;
+                    true
+                }
+            }
+        })
+        .collect();
+    if accepted.is_empty() {
+        state
+            .notice
+            .set((!refused.is_empty()).then(|| refused.join(" ")));
+        return;
     }
-    browser::read_files(list, on_read(state));
+    state.busy.set(Some(format!(
+        "Reading {} file{} ({})…",
+        accepted.len(),
+        if accepted.len() == 1 { "" } else { "s" },
+        browser::human_size(total as usize)
+    )));
+    browser::read_files(accepted, move |files| {
+        leptos::task::spawn_local(load_files(state, files, refused.clone()));
+    });
 }
 
 /// The whole page is a drop target (`data-testid="drop-zone"`).

@@ -110,7 +110,11 @@ impl AppState {
 
 /// Mounts the app on the page's body.
 pub fn start() {
+    browser::install_panic_panel();
     leptos::mount::mount_to_body(App);
+    if browser::panic_test_requested() {
+        panic!("a test of the panic panel (the page was opened with ?panic-test)");
+    }
 }
 
 #[component]

@@ -711,3 +711,37 @@ test('11. a large dataset: a status line while it loads, the report equal to the
   await page.screenshot({ path: join(SHOTS, '11-large-dataset.png') });
   assertNoErrors();
 });
+
+test('12. a panic leaves a readable panel with a reload link, not a dead page', async (t) => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(server.url + '/?panic-test');
+  const panel = page.locator('[data-testid=panic-panel]');
+  await panel.waitFor({ timeout: 30_000 });
+  assert.equal(await panel.getAttribute('role'), 'alert');
+  assert.equal((await panel.locator('h2').textContent()).trim(), 'fieldscope stopped because of an internal error');
+  assert.match(await panel.locator('pre').textContent(), /^panicked at src\/app\/mod\.rs:\d+:\d+:\na test of the panic panel \(the page was opened with \?panic-test\)$/);
+  assert.equal(await panel.locator('a').getAttribute('href'), server.url + '/?panic-test');
+  assert.ok(errors.length >= 1, 'the panic also reaches the console as an uncaught error');
+  await page.screenshot({ path: join(SHOTS, '12-panic-panel.png') });
+});
+
+test('13. a file over the size limit is refused with a message, the others still load', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+  await clearFiles(page);
+  // A sparse 301 MB file: refused before it is read, so never written out.
+  const big = join(tmp, 'huge-predictions.jsonl');
+  execFileSync('truncate', ['-s', '301M', big]);
+  await page.setInputFiles('[data-testid=file-input]', [join(EXAMPLE, 'truth.jsonl'), join(EXAMPLE, 'careful.jsonl'), big]);
+  await waitForLoaded(page, 2, ['careful']);
+  const notice = page.locator('.notice');
+  await notice.waitFor();
+  assert.equal(
+    (await notice.textContent()).trim(),
+    'huge-predictions.jsonl is 315.6 MB and was not loaded: the browser app reads files up to 300.0 MB, since everything stays in this tab\'s memory. The command-line tool (fieldscope eval) has no such limit.',
+  );
+  assertNoErrors();
+});
