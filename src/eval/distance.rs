@@ -10,8 +10,15 @@
 //! (which never changes a Levenshtein distance) and, when the shorter rest
 //! has at most 64 characters, runs the bit-parallel algorithm of Myers
 //! (1999) in Hyyrö's formulation for the global distance (2003), one
-//! machine word per text character; longer strings go to `strsim`. A
-//! property test compares the two on random Unicode strings.
+//! machine word per text character. Longer strings never take quadratic
+//! time in the common case and at most 1/64 of it otherwise: first the
+//! diagonal-transition algorithm (Ukkonen 1985; Landau & Vishkin 1989),
+//! which costs about (length × distance) and so answers at once for long
+//! strings that differ in a few places, is tried up to a distance of
+//! length/64 + 16; beyond that the block-based bit-parallel algorithm
+//! (Myers 1999, Hyyrö 2003) processes the pattern 64 characters per
+//! machine word, (length × length / 64). Property tests compare every path
+//! with `strsim` on random Unicode strings, short and long.
 
 /// Levenshtein distance between two strings, counted in Unicode scalar
 /// values (`char`s): insertions, deletions and substitutions cost 1.
@@ -27,10 +34,146 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
     let (la, lb) = (a.chars().count(), b.chars().count());
     let (pattern, pattern_len, text) = if la <= lb { (a, la, b) } else { (b, lb, a) };
     if pattern_len <= 64 {
-        bit_parallel(pattern, pattern_len, text)
-    } else {
-        strsim::levenshtein(a, b)
+        return bit_parallel(pattern, pattern_len, text);
     }
+    let (pattern, text): (Vec<char>, Vec<char>) =
+        (pattern.chars().collect(), text.chars().collect());
+    diagonal_transition(&pattern, &text, pattern.len() / 64 + 16)
+        .unwrap_or_else(|| bit_parallel_blocks(&pattern, &text))
+}
+
+/// The Levenshtein distance of `a` and `b` if it is at most `max_edits`,
+/// by diagonal transition: for e = 0, 1, 2, … the furthest row reached on
+/// every diagonal `d = j − i` with `e` edits, extended along the diagonal
+/// while the characters agree. Time O((len a + len b) · distance).
+fn diagonal_transition(a: &[char], b: &[char], max_edits: usize) -> Option<usize> {
+    const UNREACHED: isize = -1;
+    let (m, n) = (a.len() as isize, b.len() as isize);
+    let slide = |mut i: isize, d: isize| {
+        while i < m && i + d < n && a[i as usize] == b[(i + d) as usize] {
+            i += 1;
+        }
+        i
+    };
+    // The furthest row of each diagonal −m..=n (stored at d + m).
+    let at = |rows: &[isize], d: isize| {
+        if d < -m || d > n {
+            UNREACHED
+        } else {
+            rows[(d + m) as usize]
+        }
+    };
+    let target = n - m;
+    let mut rows = vec![UNREACHED; (m + n + 1) as usize];
+    rows[m as usize] = slide(0, 0);
+    if at(&rows, target) >= m {
+        return Some(0);
+    }
+    let mut previous = rows.clone();
+    for e in 1..=max_edits as isize {
+        previous.copy_from_slice(&rows);
+        for d in (-e).max(-m)..=e.min(n) {
+            // With one more edit: a substitution stays on the diagonal, a
+            // deletion from `a` comes from d + 1, an insertion from d − 1.
+            let (same, from_above, from_left) =
+                (at(&previous, d), at(&previous, d + 1), at(&previous, d - 1));
+            let mut i = UNREACHED;
+            if same != UNREACHED {
+                i = i.max(same + 1);
+            }
+            if from_above != UNREACHED {
+                i = i.max(from_above + 1);
+            }
+            if from_left != UNREACHED {
+                i = i.max(from_left);
+            }
+            if i == UNREACHED {
+                continue;
+            }
+            let i = i.min(m).min(n - d);
+            rows[(d + m) as usize] = slide(i, d);
+        }
+        if at(&rows, target) >= m {
+            return Some(e as usize);
+        }
+    }
+    None
+}
+
+/// Global Levenshtein distance for a pattern of any length: the bit-parallel
+/// algorithm of [`bit_parallel`] with the pattern cut into blocks of 64
+/// characters, each text character updating the blocks top to bottom and
+/// passing the horizontal difference (+1, 0, −1) at a block's last row to
+/// the next block (Hyyrö 2003, after Myers 1999). Time
+/// O(len text · ⌈len pattern / 64⌉).
+fn bit_parallel_blocks(pattern: &[char], text: &[char]) -> usize {
+    let blocks = pattern.len().div_ceil(64);
+    let mut ascii = vec![0u64; blocks * 128];
+    let mut other: Vec<(char, Vec<u64>)> = Vec::new();
+    for (i, &c) in pattern.iter().enumerate() {
+        let (block, bit) = (i / 64, 1u64 << (i % 64));
+        if c.is_ascii() {
+            ascii[c as usize * blocks + block] |= bit;
+        } else if let Some((_, bits)) = other.iter_mut().find(|(o, _)| *o == c) {
+            bits[block] |= bit;
+        } else {
+            let mut bits = vec![0u64; blocks];
+            bits[block] |= bit;
+            other.push((c, bits));
+        }
+    }
+    other.sort_by_key(|(c, _)| *c);
+    let no_match = vec![0u64; blocks];
+    let mut pv = vec![u64::MAX; blocks];
+    let mut mv = vec![0u64; blocks];
+    let last_bit = 1u64 << ((pattern.len() - 1) % 64);
+    let mut score = pattern.len();
+    for &c in text {
+        let eqs: &[u64] = if c.is_ascii() {
+            &ascii[c as usize * blocks..(c as usize + 1) * blocks]
+        } else {
+            other
+                .binary_search_by_key(&c, |(o, _)| *o)
+                .map_or(&no_match[..], |k| &other[k].1[..])
+        };
+        // The first row grows by one per text character: +1 into block 0.
+        let mut h_in: i8 = 1;
+        for b in 0..blocks {
+            let high = if b + 1 == blocks {
+                last_bit
+            } else {
+                1u64 << 63
+            };
+            let (p, m) = (pv[b], mv[b]);
+            let mut eq = eqs[b];
+            let xv = eq | m;
+            if h_in < 0 {
+                eq |= 1;
+            }
+            let xh = ((eq & p).wrapping_add(p) ^ p) | eq;
+            let mut ph = m | !(xh | p);
+            let mut mh = p & xh;
+            let h_out: i8 = if ph & high != 0 {
+                1
+            } else if mh & high != 0 {
+                -1
+            } else {
+                0
+            };
+            ph <<= 1;
+            mh <<= 1;
+            if h_in < 0 {
+                mh |= 1;
+            } else if h_in > 0 {
+                ph |= 1;
+            }
+            pv[b] = mh | !(xv | ph);
+            mv[b] = ph & xv;
+            h_in = h_out;
+        }
+        score = (score as isize + h_in as isize) as usize;
+    }
+    score
 }
 
 /// `a` and `b` without their common prefix and common suffix (cut at
@@ -222,6 +365,88 @@ mod tests {
 
     fn text(max: usize) -> impl Strategy<Value = String> {
         prop::collection::vec(character(), 0..max).prop_map(|v| v.into_iter().collect())
+    }
+
+    /// Every path of [`levenshtein`] beyond one machine word, against
+    /// `strsim`: the diagonal transition alone (with room for any distance)
+    /// and the block-based bit-parallel algorithm alone.
+    fn long_paths_agree(a: &str, b: &str) {
+        let expected = strsim::levenshtein(a, b);
+        let (ac, bc): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        let (pattern, text) = if ac.len() <= bc.len() {
+            (&ac, &bc)
+        } else {
+            (&bc, &ac)
+        };
+        assert_eq!(levenshtein(a, b), expected, "{a:?} {b:?}");
+        assert_eq!(
+            diagonal_transition(&ac, &bc, ac.len() + bc.len()),
+            Some(expected),
+            "diagonal transition: {a:?} {b:?}"
+        );
+        if expected > 0 {
+            assert_eq!(diagonal_transition(&ac, &bc, expected - 1), None);
+        }
+        if !pattern.is_empty() {
+            assert_eq!(
+                bit_parallel_blocks(pattern, text),
+                expected,
+                "blocks: {a:?} {b:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn long_strings_take_linear_time_when_they_differ_little() {
+        // One million characters each, two edits apart: answered by the
+        // diagonal transition at once (strsim would take minutes).
+        let a = "ab".repeat(500_000);
+        let b = "ba".repeat(500_000);
+        assert_eq!(levenshtein(&a, &b), 2);
+        let c = format!("{}x{}", "é".repeat(300_000), "🦀".repeat(300_000));
+        let d = format!("{}y{}", "é".repeat(300_000), "🦀".repeat(299_999));
+        assert_eq!(levenshtein(&c, &d), 2);
+    }
+
+    #[test]
+    fn block_boundaries() {
+        for len in [63, 64, 65, 127, 128, 129, 200] {
+            let a: String = (0..len).map(|i| char::from(b'a' + (i % 7) as u8)).collect();
+            let b: String = (0..len + 3)
+                .map(|i| char::from(b'a' + (i % 5) as u8))
+                .collect();
+            long_paths_agree(&a, &b);
+            long_paths_agree(&a, &a.replacen('c', "Ω", 3));
+            long_paths_agree(&a, "");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn long_paths_equal_strsim(a in text(300), b in text(300)) {
+            long_paths_agree(&a, &b);
+        }
+
+        #[test]
+        fn long_paths_equal_strsim_on_near_copies(
+            a in text(400),
+            edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, character()), 0..12),
+        ) {
+            let mut b: Vec<char> = a.chars().collect();
+            for (at, op, c) in edits {
+                let i = if b.is_empty() { 0 } else { at.index(b.len()) };
+                match op {
+                    0 => b.insert(i, c),
+                    1 if !b.is_empty() => { b.remove(i); }
+                    _ if !b.is_empty() => b[i] = c,
+                    _ => b.push(c),
+                }
+            }
+            let b: String = b.into_iter().collect();
+            long_paths_agree(&a, &b);
+        }
     }
 
     proptest! {
