@@ -194,7 +194,15 @@ impl Session {
     /// otherwise predictions.
     fn detect_role(&self, name: &str, bytes: &[u8]) -> Role {
         let lower = name.to_lowercase();
-        if lower.ends_with(".json") && may_be_schema_or_config(&lower, bytes) {
+        // The name decides first, so that a broken schema or config shows
+        // its own error (not a records error).
+        if lower.ends_with(".json") && lower.contains("schema") {
+            return Role::Schema;
+        }
+        if lower.ends_with(".json") && lower.contains("config") {
+            return Role::Config;
+        }
+        if lower.ends_with(".json") && may_be_schema_or_config(bytes) {
             if let Ok(v) = parse_json_value(name, bytes) {
                 if lower.contains("schema") || looks_like_schema(&v) {
                     return Role::Schema;
@@ -505,18 +513,16 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 }
 
 /// Whether a `.json` file is worth parsing to see if it is a schema or a
-/// config: its name says so, or it is one object of at most 4 MB (schemas
-/// and configs are small; a large records file is not parsed twice).
-fn may_be_schema_or_config(lower_name: &str, bytes: &[u8]) -> bool {
+/// config: one object of at most 4 MB (schemas and configs are small; a
+/// large records file is not parsed twice).
+fn may_be_schema_or_config(bytes: &[u8]) -> bool {
     const SNIFF_LIMIT: usize = 4 << 20;
     let first = bytes
         .strip_prefix(b"\xEF\xBB\xBF")
         .unwrap_or(bytes)
         .iter()
         .find(|b| !b.is_ascii_whitespace());
-    lower_name.contains("schema")
-        || lower_name.contains("config")
-        || (first == Some(&b'{') && bytes.len() <= SNIFF_LIMIT)
+    first == Some(&b'{') && bytes.len() <= SNIFF_LIMIT
 }
 
 /// Parses a file for a role: records for truth and predictions, one JSON

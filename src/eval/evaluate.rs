@@ -585,6 +585,12 @@ fn evaluate_docs(
     } = input;
 
     let truth_name = truth_file.name.clone();
+    for m in models.iter().filter(|m| m.file.same_records(&truth_file)) {
+        warnings.push(format!(
+            "{} ({}): the predictions are the ground truth's records, exactly as in {truth_name}; was the truth file given as a prediction file by mistake?",
+            m.file.name, m.name
+        ));
+    }
     let truth = read_truth(truth_file, config.id_field.as_deref(), &mut warnings);
     if truth.documents.is_empty() {
         warnings.push(format!("{truth_name}: the ground truth has no records"));

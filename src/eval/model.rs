@@ -86,6 +86,19 @@ pub struct DocFile {
 }
 
 impl DocFile {
+    /// Whether `other` holds exactly the same records (same values, same
+    /// order, same keys), e.g. the same file given twice.
+    pub fn same_records(&self, other: &DocFile) -> bool {
+        !self.records.is_empty()
+            && self.records.len() == other.records.len()
+            && self
+                .records
+                .iter()
+                .zip(&other.records)
+                .all(|(a, b)| a.root == b.root && a.key == b.key)
+            && self.forest.same_content(&other.forest)
+    }
+
     /// An empty file named `name`.
     pub fn new(name: impl Into<String>) -> Self {
         DocFile {

@@ -47,7 +47,7 @@ enum Tag {
 }
 
 /// One value. Object members carry their interned key.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Node {
     tag: Tag,
     key: u32,
@@ -104,6 +104,12 @@ pub struct Forest {
 }
 
 impl Forest {
+    /// Whether two forests hold the same values under the same node ids
+    /// (the same records parsed the same way), whatever their names.
+    pub fn same_content(&self, other: &Forest) -> bool {
+        self.nodes == other.nodes && self.text == other.text && self.keys == other.keys
+    }
+
     /// The value at `id`.
     pub fn get(&self, id: NodeId) -> Json<'_> {
         Json { forest: self, id }

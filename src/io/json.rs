@@ -321,6 +321,13 @@ fn json_message(line: &str, e: &serde_json::Error, unit: Unit) -> (String, Optio
         "recursion limit exceeded" => {
             "nesting too deep: arrays and objects may be nested at most 127 levels deep"
         }
+        "expected ident" => {
+            "expected a JSON value: true, false, null, a number, a \"string\", an [array] or an {object}"
+        }
+        "key must be a string" => "key must be a string in double quotes",
+        "unexpected end of hex escape" | "lone leading surrogate in hex escape" => {
+            "invalid \\u escape: a UTF-16 surrogate (\\uD800–\\uDBFF) must be followed by its pair (\\uDC00–\\uDFFF)"
+        }
         "trailing characters" => match unit {
             Unit::File => "unexpected text after the end of the JSON document",
             Unit::Line => "unexpected text after the record (each line holds one JSON object)",
