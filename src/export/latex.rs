@@ -200,18 +200,15 @@ fn push_table<const N: usize>(
 ///   before it;
 /// * a `-` followed by another `-` gets `{}` after it, so `--` stays two
 ///   hyphens instead of becoming a dash;
-/// * whitespace control characters (newline, tab, …) become spaces, other
-///   control characters are removed.
+/// * whitespace control characters (newline, tab, …) become spaces; other
+///   characters that would hide or reorder text (control characters,
+///   bidirectional controls, zero-width space) become a visible `[U+202E]`
+///   ([`super::show_hidden`]).
 pub fn escape(text: &str) -> String {
-    // Controls first, so that removing one cannot bring two hyphens together.
-    let mut chars = text
-        .chars()
-        .filter_map(|c| match c {
-            c if c.is_control() && c.is_whitespace() => Some(' '),
-            c if c.is_control() => None,
-            c => Some(c),
-        })
-        .peekable();
+    // Hidden characters first, so that showing one cannot bring two
+    // hyphens together unnoticed.
+    let shown = super::show_hidden(text);
+    let mut chars = shown.chars().peekable();
     let mut out = String::with_capacity(text.len() + 8);
     while let Some(c) = chars.next() {
         match c {
@@ -283,13 +280,7 @@ mod tests {
     }
 
     fn expected(text: &str) -> String {
-        text.chars()
-            .filter_map(|c| match c {
-                c if c.is_control() && c.is_whitespace() => Some(' '),
-                c if c.is_control() => None,
-                c => Some(c),
-            })
-            .collect()
+        super::super::show_hidden(text).into_owned()
     }
 
     proptest! {
@@ -340,9 +331,14 @@ mod tests {
     }
 
     #[test]
-    fn control_characters_are_removed_or_spaced() {
-        assert_eq!(escape("a\nb\r\tc\u{0}d\u{7f}e\u{1b}[0m"), "a b  cde{[}0m");
-        // A removed control character cannot join two hyphens into a dash.
-        assert_eq!(escape("-\u{0}-"), "-{}-");
+    fn control_characters_are_spaced_or_shown() {
+        assert_eq!(
+            escape("a\nb\r\tc\u{0}d\u{7f}e\u{1b}[0m"),
+            "a b  c{[}U+0000{]}d{[}U+007F{]}e{[}U+001B{]}{[}0m"
+        );
+        // Bidirectional overrides and zero-width spaces are shown too.
+        assert_eq!(escape("a\u{202E}b\u{200B}c"), "a{[}U+202E{]}b{[}U+200B{]}c");
+        // A shown control character keeps two hyphens apart.
+        assert_eq!(escape("-\u{0}-"), "-{[}U+0000{]}-");
     }
 }

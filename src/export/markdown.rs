@@ -121,17 +121,16 @@ fn micro_caption(report: &Report) -> String {
 ///   math);
 /// * `<`, `>`, `&` become `&lt;`, `&gt;`, `&amp;` (no raw HTML, no
 ///   autolinks, no entity references);
-/// * control characters (newlines and tabs included) become spaces, and
-///   the text is trimmed;
+/// * whitespace control characters (newlines, tabs) become spaces, and the
+///   text is trimmed; other characters that would hide or reorder text
+///   (control characters, bidirectional controls, zero-width space) become
+///   a visible `[U+202E]` ([`super::show_hidden`]);
 /// * a leading `#`, `+`, `-` or `=`, and the `.` or `)` of a leading
 ///   ordered-list marker (digits, then `.` or `)`, then a space or the end:
 ///   `1. x`, `2)`), get a backslash so the text cannot open a heading or a
 ///   list.
 pub fn escape(text: &str) -> String {
-    let one_line: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+    let one_line = super::show_hidden(text);
     let text = one_line.trim();
 
     // Byte position of the `.`/`)` of a leading ordered-list marker.
@@ -214,11 +213,7 @@ mod tests {
     }
 
     fn expected(text: &str) -> String {
-        let spaced: String = text
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
-        spaced.trim().to_string()
+        super::super::show_hidden(text).trim().to_string()
     }
 
     proptest! {
@@ -265,8 +260,9 @@ mod tests {
     fn newlines_and_controls_become_spaces() {
         assert_eq!(
             escape("line one\nline two\r\n\tend\u{0}"),
-            "line one line two   end"
+            "line one line two   end\\[U+0000\\]"
         );
+        assert_eq!(escape("a\u{2066}b\u{2069}"), "a\\[U+2066\\]b\\[U+2069\\]");
         assert_eq!(escape("\n  padded  \n"), "padded");
     }
 

@@ -31,6 +31,7 @@ pub mod markdown;
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::report::Report;
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -293,6 +294,49 @@ pub(crate) fn documents_phrase(report: &Report) -> String {
         1 => "1 document".to_string(),
         n => format!("{n} documents"),
     }
+}
+
+/// Characters that would hide or reorder text when shown: control
+/// characters, the bidirectional controls (U+061C, U+200E, U+200F,
+/// U+202A–U+202E, U+2066–U+2069), the invisible U+200B (zero-width space),
+/// U+2060 (word joiner) and U+FEFF, and the noncharacters (U+FDD0–U+FDEF,
+/// U+xFFFE, U+xFFFF). The joiners U+200C and U+200D stay: scripts and
+/// emoji sequences need them.
+pub fn is_hidden(c: char) -> bool {
+    let code = c as u32;
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}'
+                | '\u{200B}'
+                | '\u{200E}'
+                | '\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{FEFF}'
+        )
+        || (0xFDD0..=0xFDEF).contains(&code)
+        || code & 0xFFFE == 0xFFFE
+}
+
+/// Untrusted text with every whitespace control character (newline, tab,
+/// …) as a space and every other [hidden](is_hidden) character as a
+/// visible `[U+202E]`, so that a reader of an export sees it was there;
+/// the exporters escape the result for their format.
+pub fn show_hidden(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_hidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if c.is_control() && c.is_whitespace() => out.push(' '),
+            c if is_hidden(c) => out.push_str(&format!("[U+{:04X}]", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
 }
 
 #[cfg(test)]
