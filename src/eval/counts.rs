@@ -6,7 +6,7 @@
 //! are what is stored; every ratio in the report is computed here, from
 //! counts, in one place. Pure; depends on the report structs and the config.
 
-use crate::eval::config::{Config, IncorrectCountsAs};
+use crate::eval::config::{Config, IncorrectCountsAs, MacroF1};
 use crate::eval::report::{Counts, Outcome, PartialScores, Scores};
 use std::ops::{Add, AddAssign};
 
@@ -221,6 +221,33 @@ pub fn document_scores(c: &Counts, config: &Config) -> Scores {
         s.f1 = harmonic(s.precision, s.recall);
     }
     s
+}
+
+/// The macro average over documents (SPEC §3.2, M4) from each document's
+/// counts: precision, recall and accuracy are the means of the documents'
+/// [`document_scores`] (`zero_division` for no documents); F1 is the
+/// harmonic mean of the macro precision and recall, or the mean of the
+/// documents' F1 under `macro_f1: "mean"`.
+pub fn macro_over_documents<'c>(
+    doc_counts: impl IntoIterator<Item = &'c Counts>,
+    config: &Config,
+) -> Scores {
+    let zd = config.zero_division;
+    let per_doc: Vec<Scores> = doc_counts
+        .into_iter()
+        .map(|c| document_scores(c, config))
+        .collect();
+    let precision = mean(per_doc.iter().map(|s| s.precision), zd);
+    let recall = mean(per_doc.iter().map(|s| s.recall), zd);
+    Scores {
+        precision,
+        recall,
+        f1: match config.macro_f1 {
+            MacroF1::Harmonic => harmonic(precision, recall),
+            MacroF1::Mean => mean(per_doc.iter().map(|s| s.f1), zd),
+        },
+        accuracy: mean(per_doc.iter().map(|s| s.accuracy), zd),
+    }
 }
 
 #[cfg(test)]

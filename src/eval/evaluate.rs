@@ -14,10 +14,10 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::compare::{Comparer, SchemaHint, Side, ValueType};
-use crate::eval::config::{Config, MacroF1};
+use crate::eval::config::Config;
 use crate::eval::counts::{
-    abstention_rate, document_scores, hallucination_rate, harmonic, mean, partial_scores, ratio,
-    strict_scores,
+    abstention_rate, document_scores, hallucination_rate, harmonic, macro_over_documents, mean,
+    partial_scores, ratio, strict_scores,
 };
 use crate::eval::dataset::{read_predictions, read_truth, IdScheme, PredDocument, Predictions};
 use crate::eval::distance::CerCount;
@@ -29,7 +29,7 @@ use crate::eval::paths::{
 };
 use crate::eval::report::{
     Counts, DocumentDetail, FieldAverage, FieldDetail, FieldReport, ItemsReport, ModelReport,
-    Outcome, Report, Scores, SetReport,
+    Outcome, Report, SetReport,
 };
 use crate::eval::sets::{set_scores, SetCounts};
 use crate::eval::tree::{Forest, Json, JsonType, NodeId};
@@ -721,6 +721,7 @@ fn evaluate_docs(
         warnings,
         documents: truth.documents.len(),
         models: reports,
+        bootstrap: None,
     })
 }
 
@@ -1102,21 +1103,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         let partial = partial_scores(&total, config);
 
         // Macro over documents (SPEC §3.2, M4).
-        let per_doc: Vec<Scores> = doc_counts
-            .iter()
-            .map(|c| document_scores(c, config))
-            .collect();
-        let macro_p = mean(per_doc.iter().map(|s| s.precision), zd);
-        let macro_r = mean(per_doc.iter().map(|s| s.recall), zd);
-        let macro_documents = Scores {
-            precision: macro_p,
-            recall: macro_r,
-            f1: match config.macro_f1 {
-                MacroF1::Harmonic => harmonic(macro_p, macro_r),
-                MacroF1::Mean => mean(per_doc.iter().map(|s| s.f1), zd),
-            },
-            accuracy: mean(per_doc.iter().map(|s| s.accuracy), zd),
-        };
+        let macro_documents = macro_over_documents(&doc_counts, config);
 
         // Per-field rows and the macro over fields (SPEC §3.2, M0).
         let mut field_ids: Vec<PathId> = fields

@@ -19,6 +19,7 @@
 //! * [`model`], [`tree`] — the records: `serde_json` objects, or one
 //!   compact forest per file.
 
+pub mod bootstrap;
 pub mod compare;
 pub mod config;
 pub mod counts;

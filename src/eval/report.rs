@@ -21,6 +21,10 @@ pub struct Report {
     /// Number of ground-truth documents.
     pub documents: usize,
     pub models: Vec<ModelReport>,
+    /// Bootstrap intervals and paired tests, when asked for (`--bootstrap`;
+    /// not part of SPEC §5, so absent from the default report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bootstrap: Option<crate::eval::bootstrap::BootstrapReport>,
 }
 
 /// Outcome counts (SPEC §2.3, §3.1).

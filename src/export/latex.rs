@@ -150,6 +150,40 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
         &names,
         columns,
     );
+
+    // Bootstrap intervals, when asked for.
+    if let Some(t) = super::bootstrap_table(report, options) {
+        out.push('\n');
+        let caption = format!(
+            "{:.0}\\,\\% bootstrap intervals, [low, high] after each estimate ({} resamples of the {} documents, seed {}; percentile method). $^\\dagger$~significantly below the best model's $F_1$ in that column (paired bootstrap test, two-sided, Holm-adjusted over the model pairs, $\\alpha = {}$).",
+            t.level * 100.0,
+            t.resamples,
+            t.documents,
+            t.seed,
+            t.alpha
+        );
+        let column = |k: usize, mark: Option<usize>| Column {
+            cells: t
+                .rows
+                .iter()
+                .map(|(_, cells, below)| {
+                    let dagger = mark.is_some_and(|i| below[i]);
+                    format!("{}{}", cells[k], if dagger { "$^\\dagger$" } else { "" })
+                })
+                .collect(),
+            best: None,
+        };
+        let names: Vec<String> = t.rows.iter().map(|(n, _, _)| escape(n)).collect();
+        push_table(
+            &mut out,
+            &caption,
+            "tab:fieldscope-bootstrap",
+            "lrrr",
+            "Model & Micro $F_1$ & Macro $F_1$ (documents) & Micro accuracy",
+            &names,
+            [column(0, Some(0)), column(1, Some(1)), column(2, None)],
+        );
+    }
     out
 }
 

@@ -39,6 +39,31 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
         push_row(&mut out, &micro_cells(model, options));
     }
 
+    if let Some(t) = super::bootstrap_table(report, options) {
+        out.push_str(&format!(
+            "\n{:.0} % bootstrap intervals, [low, high] after each estimate ({} resamples of the {} documents, seed {}; percentile method). † = significantly below the best model's F1 in that column (paired bootstrap test, two-sided, Holm-adjusted over the model pairs, α = {}).\n\n",
+            t.level * 100.0,
+            t.resamples,
+            t.documents,
+            t.seed,
+            t.alpha
+        ));
+        out.push_str("| Model | Micro F1 | Macro F1 (documents) | Micro accuracy |\n");
+        out.push_str("| :--- | ---: | ---: | ---: |\n");
+        for (name, cells, below) in &t.rows {
+            let mark = |i: usize| if below[i] { " †" } else { "" };
+            push_row(
+                &mut out,
+                &[
+                    escape(name),
+                    format!("{}{}", cells[0], mark(0)),
+                    format!("{}{}", cells[1], mark(1)),
+                    cells[2].clone(),
+                ],
+            );
+        }
+    }
+
     if !report.warnings.is_empty() {
         out.push_str("\n## Warnings\n\n");
         for warning in &report.warnings {

@@ -296,6 +296,72 @@ pub(crate) fn documents_phrase(report: &Report) -> String {
     }
 }
 
+/// The bootstrap table of the Markdown and LaTeX exports, when the report
+/// has one: per model (names unescaped), the cells "estimate [low, high]"
+/// of micro F1, macro-over-documents F1 and micro accuracy, and for each F1
+/// column whether the model is significantly below the best model of that
+/// column (the Holm-adjusted paired test between the two).
+pub(crate) struct BootstrapTable {
+    pub resamples: usize,
+    pub seed: u64,
+    pub level: f64,
+    pub alpha: f64,
+    pub documents: usize,
+    /// (model, [micro F1, macro F1, micro accuracy] cells, [below the best
+    /// in micro F1, below the best in macro F1]).
+    pub rows: Vec<(String, [String; 3], [bool; 2])>,
+}
+
+pub(crate) fn bootstrap_table(report: &Report, options: &ExportOptions) -> Option<BootstrapTable> {
+    let b = report.bootstrap.as_ref()?;
+    let cell = |i: &crate::eval::bootstrap::Interval| {
+        let f = |x: f64| Number::Ratio(x).format(options);
+        format!("{} [{}, {}]", f(i.estimate), f(i.low), f(i.high))
+    };
+    let below_best = |metric: &str, m: usize| {
+        let estimate = |k: usize| b.models[k].get(metric).map_or(f64::NAN, |i| i.estimate);
+        let best = (0..b.models.len()).max_by(|&x, &y| estimate(x).total_cmp(&estimate(y)))?;
+        if best == m || estimate(best) == estimate(m) {
+            return Some(false);
+        }
+        let (name, best_name) = (&b.models[m].name, &b.models[best].name);
+        b.paired
+            .iter()
+            .find(|t| {
+                t.metric == metric
+                    && ((&t.a == name && &t.b == best_name) || (&t.a == best_name && &t.b == name))
+            })
+            .map(|t| t.significant)
+    };
+    let rows = b
+        .models
+        .iter()
+        .enumerate()
+        .map(|(k, m)| {
+            (
+                m.name.clone(),
+                [
+                    cell(&m.micro.f1),
+                    cell(&m.macro_documents.f1),
+                    cell(&m.micro.accuracy),
+                ],
+                [
+                    below_best("micro.f1", k).unwrap_or(false),
+                    below_best("macro_documents.f1", k).unwrap_or(false),
+                ],
+            )
+        })
+        .collect();
+    Some(BootstrapTable {
+        resamples: b.resamples,
+        seed: b.seed,
+        level: b.level,
+        alpha: b.alpha,
+        documents: b.documents,
+        rows,
+    })
+}
+
 /// Characters that would hide or reorder text when shown: control
 /// characters, the bidirectional controls (U+061C, U+200E, U+200F,
 /// U+202A–U+202E, U+2066–U+2069), the invisible U+200B (zero-width space),

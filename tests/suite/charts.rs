@@ -94,6 +94,7 @@ fn report(models: Vec<ModelReport>) -> Report {
         warnings: Vec::new(),
         documents: 4,
         models,
+        bootstrap: None,
     }
 }
 

@@ -366,3 +366,86 @@ fn synth_writes_a_dataset_the_eval_command_reads() {
     assert!(err.starts_with("error: cannot write to /proc/"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn bootstrap_intervals_and_paired_tests() {
+    // These numbers are reproduced by an independent implementation of the
+    // resampling, scores, quantiles and tests
+    // (tests/reference/bootstrap_compare.py, to 1e-12).
+    let (code, out, err) = run_example(&["--bootstrap"]);
+    assert_eq!(code, 0, "{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let b = &report["bootstrap"];
+    assert_eq!(b["resamples"], 1000);
+    assert_eq!(b["seed"], 1);
+    assert_eq!(b["level"], 0.95);
+    assert_eq!(b["documents"], 3);
+    let careful = &b["models"][0];
+    assert_eq!(careful["name"], "careful");
+    // The estimate is the report's own number: micro recall 25/30.
+    assert_eq!(careful["micro"]["recall"]["estimate"], 25.0 / 30.0);
+    assert_eq!(careful["micro"]["recall"]["low"], 0.8);
+    assert_eq!(careful["micro"]["recall"]["high"], 0.8571428571428571);
+    let eager = &b["models"][1];
+    assert_eq!(
+        eager["micro"]["f1"]["estimate"],
+        report["models"][1]["micro"]["f1"]
+    );
+    assert_eq!(eager["micro"]["f1"]["low"], 0.761904761904762);
+    assert_eq!(eager["micro"]["f1"]["high"], 0.7878787878787878);
+    assert_eq!(
+        eager["macro_documents"]["accuracy"]["low"],
+        0.6842105263157895
+    );
+    assert_eq!(eager["macro_documents"]["accuracy"]["high"], 0.75);
+    // careful beats eager on every resample: p = 1 / 1001.
+    let test = &b["paired"][0];
+    assert_eq!(test["metric"], "micro.f1");
+    assert_eq!(
+        (test["a"].as_str(), test["b"].as_str()),
+        (Some("careful"), Some("eager"))
+    );
+    assert_eq!(test["p_value"], 1.0 / 1001.0);
+    assert_eq!(test["significant"], true);
+    // Details were needed for the resampling, not asked for: not printed.
+    assert!(report["models"][0].get("document_details").is_none());
+    // The default report has no bootstrap key (SPEC §5 exactly).
+    let (_, plain, _) = run_example(&[]);
+    assert!(serde_json::from_str::<Value>(&plain)
+        .unwrap()
+        .get("bootstrap")
+        .is_none());
+    // A seed gives the same intervals; another seed, others.
+    let (_, again, _) = run_example(&["--bootstrap", "1000", "--seed", "1"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(&again).unwrap()["bootstrap"],
+        *b
+    );
+    let (_, other, _) = run_example(&["--bootstrap", "1000", "--seed", "2"]);
+    assert_ne!(
+        serde_json::from_str::<Value>(&other).unwrap()["bootstrap"],
+        *b
+    );
+    // The Markdown and LaTeX tables: intervals and the significance mark.
+    let (_, md, _) = run_example(&["--bootstrap", "--format", "markdown"]);
+    assert!(md.contains(
+        "| eager | 0.7761 [0.7619, 0.7879] † | 0.7745 [0.7619, 0.7879] † | 0.7105 [0.6842, 0.7500] |\n"
+    ), "{md}");
+    assert!(md.contains(
+        "| careful | 0.9091 [0.8889, 0.9231] | 0.9072 [0.8889, 0.9231] | 0.8529 [0.8182, 0.8750] |\n"
+    ));
+    let (_, tex, _) = run_example(&["--bootstrap", "--format", "latex"]);
+    assert!(tex.contains(
+        "    eager & 0.7761 [0.7619, 0.7879]$^\\dagger$ & 0.7745 [0.7619, 0.7879]$^\\dagger$ & 0.7105 [0.6842, 0.7500] \\\\\n"
+    ), "{tex}");
+    // Usage errors.
+    let (code, _, err) = run_example(&["--bootstrap", "0"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: --bootstrap needs at least 1 resample (1000 is the usual number)\n"
+    );
+    let (code, _, err) = run_example(&["--bootstrap", "--alpha", "2"]);
+    assert_eq!(code, 2);
+    assert_eq!(err, "error: --alpha 2: expected a number between 0 and 1\n");
+}

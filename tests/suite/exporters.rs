@@ -218,6 +218,7 @@ fn three_models() -> Report {
                 ],
             ),
         ],
+        bootstrap: None,
     }
 }
 
@@ -258,6 +259,7 @@ fn single_model() -> Report {
         warnings: vec![],
         documents: 1,
         models: vec![m],
+        bootstrap: None,
     }
 }
 
@@ -268,6 +270,7 @@ fn empty() -> Report {
         warnings: vec![],
         documents: 0,
         models: vec![],
+        bootstrap: None,
     }
 }
 

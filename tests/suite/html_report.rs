@@ -98,6 +98,7 @@ fn hostile_report() -> Report {
         warnings: names.iter().map(|n| format!("warning about {n}")).collect(),
         documents: 4,
         models,
+        bootstrap: None,
     }
 }
 
@@ -530,6 +531,7 @@ fn empty_report_still_renders_a_well_formed_page() {
         warnings: vec![],
         documents: 0,
         models: vec![],
+        bootstrap: None,
     };
     let text = html(&report);
     assert_inert(&text);
@@ -550,6 +552,7 @@ proptest::proptest! {
             warnings: vec![name.clone()],
             documents: 1,
             models: vec![model(&name, None, c, (0.5, 0.5, 0.5), None, vec![field(&field_name, c, None, None)])],
+            bootstrap: None,
         };
         let text = html(&report);
         let doc = try_parse(&text);
