@@ -7,7 +7,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::bootstrap::{bootstrap_report, BootstrapOptions};
-use crate::eval::{evaluate_owned, ConfigBuilder, EvalInput, ModelInput, Preset};
+use crate::eval::{evaluate_owned, Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Preset};
 use crate::export::{render, ExportOptions, Format};
 use crate::io::{parse_docs, parse_json_value};
 use clap::{Parser, Subcommand};
@@ -44,6 +44,33 @@ enum Command {
         after_help = "Writes DIR/truth.jsonl, DIR/good.jsonl, DIR/conservative.jsonl, DIR/aggressive.jsonl and DIR/invoice.schema.json. The same seed gives the same files.\n\nExample:\n  fieldscope synth --documents 10000 --out bench-data\n  fieldscope eval --truth bench-data/truth.jsonl --pred good=bench-data/good.jsonl --schema bench-data/invoice.schema.json"
     )]
     Synth(SynthArgs),
+    /// Evaluate again at every value of one threshold (string similarity, CER or item F1) and print F1 and accuracy per model at each: how much a ranking depends on the threshold.
+    #[command(
+        after_help = "Each point is a full evaluation with that one configuration key changed: similarity sets partial_matching.string.exact_threshold (and string_match.method = similarity), cer sets string_match.cer_threshold (and method = cer), item sets item_f1_threshold.\n\nExample:\n  fieldscope sweep --truth truth.jsonl --pred gpt=gpt.jsonl --param cer --format markdown"
+    )]
+    Sweep(SweepArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct SweepArgs {
+    #[command(flatten)]
+    input: InputArgs,
+
+    /// The threshold to move: similarity, cer or item.
+    #[arg(long, value_name = "NAME")]
+    param: String,
+
+    /// The values, comma-separated (default 0, 0.05, …, 1).
+    #[arg(long, value_name = "V,V,…")]
+    values: Option<String>,
+
+    /// Output format: json, markdown, latex or csv.
+    #[arg(long, value_name = "FORMAT", default_value = "json")]
+    format: String,
+
+    /// Write the table to FILE instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -62,7 +89,7 @@ struct SynthArgs {
 }
 
 #[derive(Debug, clap::Args)]
-struct EvalArgs {
+struct InputArgs {
     /// Ground-truth file: .json (array, or object mapping id → record), .jsonl or .csv.
     #[arg(long, value_name = "FILE")]
     truth: PathBuf,
@@ -86,6 +113,12 @@ struct EvalArgs {
     /// A model's cost as NAME=VALUE (overrides the records' `cost` values). Repeatable.
     #[arg(long = "cost", value_name = "NAME=VALUE")]
     costs: Vec<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct EvalArgs {
+    #[command(flatten)]
+    input: InputArgs,
 
     /// Output format: json (the full report), markdown, latex (model tables), csv (per-field table), html (the whole report as one self-contained page, no scripts, prints well).
     #[arg(long, value_name = "FORMAT", default_value = "json")]
@@ -137,12 +170,13 @@ pub fn run(
             return code;
         }
     };
-    let args = match cli.command {
-        Command::Eval(args) => args,
+    let (result, out) = match cli.command {
+        Command::Eval(args) => (eval_command(&args, stderr), args.out),
+        Command::Sweep(args) => (sweep_command(&args, stderr), args.out),
         Command::Synth(args) => return synth_command(&args, stderr),
     };
-    match eval_command(&args, stderr) {
-        Ok(text) => match &args.out {
+    match result {
+        Ok(text) => match &out {
             Some(path) => match std::fs::write(path, text) {
                 Ok(()) => EXIT_OK,
                 Err(e) => {
@@ -163,6 +197,49 @@ pub fn run(
             EXIT_BAD_INPUT
         }
     }
+}
+
+/// `fieldscope sweep`: the table of one threshold's sweep.
+fn sweep_command(args: &SweepArgs, stderr: &mut dyn Write) -> Result<String, Error> {
+    use crate::eval::sweep::{default_values, sweep, SweepParam};
+    let format: Format = args.format.parse()?;
+    if format == Format::Html {
+        return Err(Error::new(
+            ErrorKind::Usage,
+            "fieldscope sweep prints json, markdown, latex or csv",
+        ));
+    }
+    let param = SweepParam::parse(&args.param)
+        .map_err(|e| Error::new(ErrorKind::Usage, format!("--param: {}", e.message)))?;
+    let values = match &args.values {
+        None => default_values(),
+        Some(list) => list
+            .split(',')
+            .map(|v| {
+                v.trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| {
+                        Error::new(
+                            ErrorKind::Usage,
+                            format!("--values: {:?} is not a non-negative number", v.trim()),
+                        )
+                    })
+            })
+            .collect::<Result<Vec<f64>, Error>>()?,
+    };
+    let (config, input) = load_inputs(&args.input)?;
+    let report = sweep(&input, &config, param, &values).map_err(|e| match &args.input.schema {
+        Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
+        _ => e,
+    })?;
+    let _ = stderr;
+    Ok(crate::export::sweep::render(
+        &report,
+        format,
+        &ExportOptions::default(),
+    ))
 }
 
 /// `fieldscope synth`: writes the generated files into `--out`.
@@ -226,9 +303,9 @@ fn split_pred(spec: &str) -> Result<(String, PathBuf), Error> {
     Ok((stem, path))
 }
 
-fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error> {
-    let format: Format = args.format.parse()?;
-
+/// Reads the files of `input` and builds the configuration (the config
+/// file, then `--preset`), for `eval` and `sweep`.
+fn load_inputs(args: &InputArgs) -> Result<(Config, EvalInput<DocFile>), Error> {
     let mut builder = ConfigBuilder::new();
     if let Some(path) = &args.config {
         let value = parse_json_value(&display_name(path), &read_file(path)?)?;
@@ -292,6 +369,14 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         models,
         schema,
     };
+    Ok((config, input))
+}
+
+fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error> {
+    let format: Format = args.format.parse()?;
+
+    let (config, input) = load_inputs(&args.input)?;
+
     if let Some(n) = args.bootstrap {
         if n == 0 {
             return Err(Error::new(
@@ -308,10 +393,11 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
     }
     // The bootstrap resamples each document's counts, which the details carry.
     let details = args.details || args.bootstrap.is_some();
-    let mut report = evaluate_owned(input, &config, details).map_err(|e| match &args.schema {
-        Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
-        _ => e,
-    })?;
+    let mut report =
+        evaluate_owned(input, &config, details).map_err(|e| match &args.input.schema {
+            Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
+            _ => e,
+        })?;
     if let Some(resamples) = args.bootstrap {
         let options = BootstrapOptions {
             resamples,

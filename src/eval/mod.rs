@@ -33,6 +33,7 @@ pub mod normalize;
 pub mod paths;
 pub mod report;
 pub mod sets;
+pub mod sweep;
 pub mod tree;
 pub mod validate;
 

@@ -28,6 +28,7 @@ pub mod html;
 pub mod json;
 pub mod latex;
 pub mod markdown;
+pub mod sweep;
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::report::Report;

@@ -449,3 +449,71 @@ fn bootstrap_intervals_and_paired_tests() {
     assert_eq!(code, 2);
     assert_eq!(err, "error: --alpha 2: expected a number between 0 and 1\n");
 }
+
+#[test]
+fn sweep_prints_scores_at_each_threshold() {
+    // "kitten" → "sitten": CER 1/6, similarity 5/6; "abcd" → "abcf": CER
+    // 0.25, similarity 0.75.
+    let truth = temp_file(
+        "sweep-truth.jsonl",
+        b"{\"id\": \"1\", \"a\": \"kitten\"}\n{\"id\": \"2\", \"a\": \"abcd\"}\n",
+    );
+    let pred = temp_file(
+        "sweep-pred.jsonl",
+        b"{\"id\": \"1\", \"a\": \"sitten\"}\n{\"id\": \"2\", \"a\": \"abcf\"}\n",
+    );
+    let (t, p) = (truth.display().to_string(), pred.display().to_string());
+    let (code, out, err) = fieldscope(&[
+        "sweep",
+        "--truth",
+        &t,
+        "--pred",
+        &format!("m={p}"),
+        "--param",
+        "cer",
+        "--values",
+        "0.1,0.2,0.3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["key"], "string_match.cer_threshold");
+    let f1: Vec<f64> = report["models"][0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["micro_f1"].as_f64().unwrap())
+        .collect();
+    // Neither, one, both within the threshold: TP 0/1/2 of 2 (an incorrect
+    // value is an FP and an FN).
+    assert_eq!(f1, [0.0, 0.5, 1.0]);
+    let (code, md, _) = fieldscope(&[
+        "sweep",
+        "--truth",
+        &t,
+        "--pred",
+        &format!("m={p}"),
+        "--param",
+        "similarity",
+        "--values",
+        "0.8",
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(code, 0);
+    // At 0.8 "kitten" (0.833) is exact, "abcd" (0.75) only partial.
+    assert!(
+        md.ends_with("| 0.8000 | 0.5000 | 0.5000 | 0.5000 |\n"),
+        "{md}"
+    );
+    let (code, _, err) = fieldscope(&["sweep", "--truth", &t, "--pred", &p, "--param", "f1"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: --param: unknown sweep parameter \"f1\"; expected one of: similarity, cer, item\n"
+    );
+    let (code, _, err) = fieldscope(&[
+        "sweep", "--truth", &t, "--pred", &p, "--param", "cer", "--values", "0.1,x",
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(err, "error: --values: \"x\" is not a non-negative number\n");
+}

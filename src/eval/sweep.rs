@@ -1,0 +1,256 @@
+//! Threshold sweeps (issue 5; beyond SPEC.md): how F1 and accuracy move
+//! when one matching threshold moves, so a reader sees how much a ranking
+//! depends on the chosen threshold.
+//!
+//! Owns: [`SweepParam`], [`sweep`] and its report. Pure: for every value
+//! the whole evaluation is run again ([`evaluate_owned`] on a copy of the
+//! parsed input, the configuration changed in that one key), so each point
+//! is exactly the report `fieldscope eval` would give with that threshold.
+//! Depends on `evaluate`, `config`, `counts`, `report`.
+//!
+//! The parameters and the keys they set (SPEC §2.2, §3.4):
+//! * `similarity`: `partial_matching.string.exact_threshold`, with
+//!   `string_match.method` set to `"similarity"` (the threshold means
+//!   nothing under another method) and `partial_threshold` capped at the
+//!   swept value (a partial match never needs more than an exact one);
+//! * `cer`: `string_match.cer_threshold`, with `string_match.method` set to
+//!   `"cer"`;
+//! * `item`: `item_f1_threshold` (which matched items count as recognised).
+
+use crate::error::{Error, ErrorKind};
+use crate::eval::config::{merge, Config};
+use crate::eval::evaluate::{evaluate_owned, EvalInput};
+use crate::eval::model::DocFile;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+/// The threshold a sweep moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SweepParam {
+    Similarity,
+    Cer,
+    Item,
+}
+
+impl SweepParam {
+    pub const ALL: [SweepParam; 3] = [SweepParam::Similarity, SweepParam::Cer, SweepParam::Item];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SweepParam::Similarity => "similarity",
+            SweepParam::Cer => "cer",
+            SweepParam::Item => "item",
+        }
+    }
+
+    /// The configuration key it sets.
+    pub fn key(self) -> &'static str {
+        match self {
+            SweepParam::Similarity => "partial_matching.string.exact_threshold",
+            SweepParam::Cer => "string_match.cer_threshold",
+            SweepParam::Item => "item_f1_threshold",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<SweepParam, Error> {
+        SweepParam::ALL
+            .into_iter()
+            .find(|p| p.name() == name.trim())
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::Usage,
+                    format!(
+                        "unknown sweep parameter {name:?}; expected one of: similarity, cer, item"
+                    ),
+                )
+            })
+    }
+
+    /// The value `config` has for this parameter.
+    pub fn current(self, config: &Config) -> f64 {
+        let json = config.to_json();
+        let at = |path: &[&str]| {
+            path.iter()
+                .try_fold(&json, |v, k| v.get(k))
+                .and_then(Value::as_f64)
+                .unwrap_or(f64::NAN)
+        };
+        match self {
+            SweepParam::Similarity => at(&["partial_matching", "string", "exact_threshold"]),
+            SweepParam::Cer => at(&["string_match", "cer_threshold"]),
+            SweepParam::Item => at(&["item_f1_threshold"]),
+        }
+    }
+
+    /// `config` with this parameter at `value` (see the module docs).
+    pub fn apply(self, config: &Config, value: f64) -> Result<Config, Error> {
+        let mut json = config.to_json();
+        let partial = json["partial_matching"]["string"]["partial_threshold"]
+            .as_f64()
+            .unwrap_or(value);
+        let change = match self {
+            SweepParam::Similarity => json!({
+                "string_match": {"method": "similarity"},
+                "partial_matching": {"string": {"exact_threshold": value, "partial_threshold": partial.min(value)}}
+            }),
+            SweepParam::Cer => json!({"string_match": {"method": "cer", "cer_threshold": value}}),
+            SweepParam::Item => json!({"item_f1_threshold": value}),
+        };
+        merge(&mut json, &change);
+        Config::from_json(&json)
+    }
+}
+
+/// The default grid: 0, 0.05, …, 1.
+pub fn default_values() -> Vec<f64> {
+    (0..=20).map(|i| f64::from(i) / 20.0).collect()
+}
+
+/// One model's scores at one threshold.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SweepPoint {
+    pub value: f64,
+    pub micro_f1: f64,
+    pub micro_accuracy: f64,
+    pub macro_documents_f1: f64,
+}
+
+/// One model's curve.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SweepModel {
+    pub name: String,
+    pub points: Vec<SweepPoint>,
+}
+
+/// A sweep's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SweepReport {
+    pub param: SweepParam,
+    /// The configuration key moved.
+    pub key: String,
+    /// The value the configuration itself has (a marker on the chart).
+    pub configured: f64,
+    pub documents: usize,
+    pub models: Vec<SweepModel>,
+}
+
+/// Evaluates `input` once per value of `param` (see the module docs).
+pub fn sweep(
+    input: &EvalInput<DocFile>,
+    config: &Config,
+    param: SweepParam,
+    values: &[f64],
+) -> Result<SweepReport, Error> {
+    let mut models: Vec<SweepModel> = input
+        .models
+        .iter()
+        .map(|m| SweepModel {
+            name: m.name.clone(),
+            points: Vec::with_capacity(values.len()),
+        })
+        .collect();
+    let mut documents = 0;
+    for &value in values {
+        let config = param.apply(config, value)?;
+        let report = evaluate_owned(input.clone(), &config, false)?;
+        documents = report.documents;
+        for (curve, m) in models.iter_mut().zip(&report.models) {
+            curve.points.push(SweepPoint {
+                value,
+                micro_f1: m.micro.f1,
+                micro_accuracy: m.micro.accuracy,
+                macro_documents_f1: m.macro_documents.f1,
+            });
+        }
+    }
+    Ok(SweepReport {
+        param,
+        key: param.key().to_string(),
+        configured: param.current(config),
+        documents,
+        models,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::evaluate::ModelInput;
+    use crate::eval::model::{Record, RecordFile};
+
+    fn file(name: &str, values: [Value; 2]) -> DocFile {
+        let records = RecordFile {
+            name: name.into(),
+            records: values
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| Record::new(i, v.as_object().cloned().unwrap_or_default()))
+                .collect(),
+        };
+        DocFile::from_records(&records).unwrap()
+    }
+
+    fn input() -> EvalInput<DocFile> {
+        // Two documents. "kitten" → "sitten": similarity 5/6 ≈ 0.833 and CER
+        // 1/6; "abcd" → "abcf": similarity 0.75 and CER 0.25.
+        let truth = file(
+            "t.jsonl",
+            [
+                json!({"id": "1", "a": "kitten"}),
+                json!({"id": "2", "a": "abcd"}),
+            ],
+        );
+        let pred = file(
+            "p.jsonl",
+            [
+                json!({"id": "1", "a": "sitten"}),
+                json!({"id": "2", "a": "abcf"}),
+            ],
+        );
+        EvalInput {
+            truth,
+            models: vec![ModelInput::new("m", pred)],
+            schema: None,
+        }
+    }
+
+    #[test]
+    fn similarity_sweep_flips_the_near_misses_where_their_similarity_lies() {
+        let config = Config::default();
+        let r = sweep(&input(), &config, SweepParam::Similarity, &[0.7, 0.8, 0.9]).unwrap();
+        assert_eq!(r.key, "partial_matching.string.exact_threshold");
+        assert_eq!(r.configured, 0.85);
+        let p = &r.models[0].points;
+        // At 0.7 both are exact: F1 = 1, accuracy = 1.
+        assert_eq!((p[0].micro_f1, p[0].micro_accuracy), (1.0, 1.0));
+        // At 0.8 only "kitten" (0.833) is exact; "abcd" (0.75) is partial,
+        // which strict scores count as wrong: TP 1, FP 1, FN 1 → P = R = F1
+        // = 0.5; accuracy = 1/2.
+        assert_eq!((p[1].micro_f1, p[1].micro_accuracy), (0.5, 0.5));
+        // At 0.9 neither: F1 = 0.
+        assert_eq!((p[2].micro_f1, p[2].micro_accuracy), (0.0, 0.0));
+        // Macro over documents: per document F1 1 and 0 at 0.8 → P = R =
+        // 0.5 → harmonic 0.5.
+        assert_eq!(p[1].macro_documents_f1, 0.5);
+    }
+
+    #[test]
+    fn cer_sweep() {
+        let config = Config::default();
+        let r = sweep(&input(), &config, SweepParam::Cer, &[0.1, 0.2, 0.3]).unwrap();
+        let f1: Vec<f64> = r.models[0].points.iter().map(|p| p.micro_f1).collect();
+        // CERs 1/6 ≈ 0.167 and 0.25: none, one, both within the threshold.
+        assert_eq!(f1, [0.0, 0.5, 1.0]);
+    }
+
+    #[test]
+    fn unknown_parameter() {
+        assert_eq!(
+            SweepParam::parse("f1").unwrap_err().to_string(),
+            "unknown sweep parameter \"f1\"; expected one of: similarity, cer, item"
+        );
+        assert_eq!(default_values().len(), 21);
+        assert_eq!(default_values()[1], 0.05);
+    }
+}
