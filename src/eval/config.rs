@@ -35,6 +35,11 @@ pub struct Config {
     pub item_f1_threshold: f64,
     pub top_k: Vec<usize>,
     pub document_extraction_score: DocumentScoreConfig,
+    /// Business weight of each field path (beyond SPEC §4; default 1 for
+    /// every field not listed): gives the report's `weighted_fields`.
+    /// Absent from the effective config when empty.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub field_weights: std::collections::BTreeMap<String, f64>,
 }
 
 /// The named presets (SPEC §4).
@@ -388,8 +393,15 @@ fn check_layer(layer: &Value, defaults: &Value, prefix: &str) -> Result<(), Erro
         } else {
             format!("{prefix}.{key}")
         };
+        if prefix.is_empty() && key == FIELD_WEIGHTS {
+            check_field_weights(value)?;
+            continue;
+        }
         let Some(default) = allowed.get(key) else {
-            let names: Vec<&str> = allowed.keys().map(|k| k.as_str()).collect();
+            let mut names: Vec<&str> = allowed.keys().map(|k| k.as_str()).collect();
+            if prefix.is_empty() {
+                names.push(FIELD_WEIGHTS);
+            }
             return Err(Error::new(
                 ErrorKind::Config,
                 format!(
@@ -432,6 +444,36 @@ fn check_layer(layer: &Value, defaults: &Value, prefix: &str) -> Result<(), Erro
             ));
         }
         check_enum(&path, value)?;
+    }
+    Ok(())
+}
+
+/// The config key of [`Config::field_weights`].
+const FIELD_WEIGHTS: &str = "field_weights";
+
+/// `field_weights` is an object mapping field paths to non-negative numbers.
+fn check_field_weights(value: &Value) -> Result<(), Error> {
+    let Value::Object(map) = value else {
+        return Err(Error::new(
+            ErrorKind::Config,
+            format!(
+                "key `field_weights` expects an object mapping field paths to weights, found {} {}",
+                type_name(value),
+                describe_json(value)
+            ),
+        ));
+    };
+    for (field, weight) in map {
+        if !weight.as_f64().is_some_and(|w| w.is_finite() && w >= 0.0) {
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!(
+                    "key `field_weights.{field}` expects a number ≥ 0, found {} {}",
+                    type_name(weight),
+                    describe_json(weight)
+                ),
+            ));
+        }
     }
     Ok(())
 }

@@ -29,7 +29,7 @@ use crate::eval::paths::{
 };
 use crate::eval::report::{
     Counts, DocumentDetail, FieldAverage, FieldDetail, FieldReport, ItemsReport, ModelReport,
-    Outcome, Report, SetReport,
+    Outcome, Report, Scores, SetReport,
 };
 use crate::eval::sets::{set_scores, SetCounts};
 use crate::eval::tree::{Forest, Json, JsonType, NodeId};
@@ -715,6 +715,17 @@ fn evaluate_docs(
         reports.push(report);
     }
 
+    for field in config.field_weights.keys() {
+        let known = reports
+            .iter()
+            .any(|m: &ModelReport| m.fields.iter().any(|f| &f.field == field));
+        if !known {
+            warnings.push(format!(
+                "field_weights: no field is named `{field}`; its weight is not used (the fields are named as in the per-field table, e.g. `vendor.name`, `items[].qty`)"
+            ));
+        }
+    }
+
     Ok(Report {
         fieldscope_report: 1,
         config: config.to_json(),
@@ -1121,11 +1132,14 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         field_ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
         let mut field_reports = Vec::with_capacity(field_ids.len());
         let mut kept = Vec::new();
+        let mut weighted: Vec<(f64, Scores)> = Vec::new();
         for &id in &field_ids {
             let a = &acc[id];
             let s = strict_scores(&a.counts, config);
             if a.counts.truth_count() + a.counts.pred_count() > 0 {
                 kept.push(s);
+                let name = paths.table.name(id);
+                weighted.push((config.field_weights.get(name).copied().unwrap_or(1.0), s));
             }
             let is_set = paths.kind(id) == Kind::Set && paths.info[id].list.is_none();
             let (cer, mean_cer) = if is_set || a.cer_values == 0 {
@@ -1154,6 +1168,20 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             accuracy: mean(kept.iter().map(|s| s.accuracy), zd),
             fields_left_out: field_ids.len() - kept.len(),
         };
+        // Weighted macro over fields: Σ w·s / Σ w over the same fields
+        // (zero_division when the weights sum to 0).
+        let weighted_fields = (!config.field_weights.is_empty()).then(|| {
+            let total: f64 = weighted.iter().map(|(w, _)| w).sum();
+            let avg = |get: fn(&Scores) -> f64| {
+                ratio(weighted.iter().map(|(w, s)| w * get(s)).sum(), total, zd)
+            };
+            Scores {
+                precision: avg(|s| s.precision),
+                recall: avg(|s| s.recall),
+                f1: avg(|s| s.f1),
+                accuracy: avg(|s| s.accuracy),
+            }
+        });
 
         // Set fields (SPEC §3.3).
         let set_reports: BTreeMap<String, SetReport> = sets
@@ -1265,6 +1293,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             micro,
             macro_documents,
             macro_fields,
+            weighted_fields,
             partial,
             hallucination_rate: hallucination_rate(&total, zd),
             abstention_rate: abstention_rate(&total, zd),

@@ -82,6 +82,11 @@ pub struct ModelReport {
     pub micro: Scores,
     pub macro_documents: Scores,
     pub macro_fields: FieldAverage,
+    /// The macro average over fields weighted by `field_weights` (only when
+    /// the config has field weights; beyond SPEC §5): each score is
+    /// Σ w_f · s_f / Σ w_f over the fields `macro_fields` averages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weighted_fields: Option<Scores>,
     pub partial: PartialScores,
     pub hallucination_rate: f64,
     pub abstention_rate: f64,

@@ -67,6 +67,7 @@ fn model(name: &str, fields: Vec<FieldReport>, items: Option<ItemsReport>) -> Mo
             accuracy: 0.75,
             fields_left_out: 0,
         },
+        weighted_fields: None,
         partial: PartialScores {
             precision: 0.68,
             recall: 0.75,

@@ -517,3 +517,63 @@ fn sweep_prints_scores_at_each_threshold() {
     assert_eq!(code, 2);
     assert_eq!(err, "error: --values: \"x\" is not a non-negative number\n");
 }
+
+#[test]
+fn field_weights_give_a_weighted_macro_over_fields() {
+    let truth = temp_file(
+        "fw-truth.jsonl",
+        b"{\"id\": \"1\", \"iban\": \"DE89370400440532013000\", \"phone\": \"+49 30 1234\"}\n",
+    );
+    let pred = temp_file(
+        "fw-pred.jsonl",
+        b"{\"id\": \"1\", \"iban\": \"DE89370400440532013000\", \"phone\": \"+1 555 0000\"}\n",
+    );
+    let config = temp_file(
+        "fw-config.json",
+        br#"{"field_weights": {"iban": 3, "phone": 1, "ibna": 2}}"#,
+    );
+    let (t, p, c) = (
+        truth.display().to_string(),
+        pred.display().to_string(),
+        config.display().to_string(),
+    );
+    let (code, out, err) = fieldscope(&["eval", "--truth", &t, "--pred", &p, "--config", &c]);
+    assert_eq!(code, 0, "{err}");
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let m = &report["models"][0];
+    // iban exact (F1 1, accuracy 1); phone incorrect (P = R = F1 = 0,
+    // accuracy 0). Unweighted macro over fields: 0.5; weighted 3:1:
+    // (3·1 + 1·0) / 4 = 0.75.
+    assert_eq!(m["macro_fields"]["f1"], 0.5);
+    assert_eq!(m["weighted_fields"]["f1"], 0.75);
+    assert_eq!(m["weighted_fields"]["precision"], 0.75);
+    assert_eq!(m["weighted_fields"]["accuracy"], 0.75);
+    assert_eq!(report["config"]["field_weights"]["iban"], 3.0);
+    assert!(report["warnings"].as_array().unwrap().iter().any(|w| w
+        .as_str()
+        .unwrap()
+        .starts_with("field_weights: no field is named `ibna`; its weight is not used")));
+    // Without weights the report has no such key.
+    let (_, plain, _) = fieldscope(&["eval", "--truth", &t, "--pred", &p]);
+    let plain: Value = serde_json::from_str(&plain).unwrap();
+    assert!(plain["models"][0].get("weighted_fields").is_none());
+    assert!(plain["config"].get("field_weights").is_none());
+    // A negative weight is an error naming the key.
+    let bad = temp_file("fw-bad.json", br#"{"field_weights": {"iban": -1}}"#);
+    let (code, _, err) = fieldscope(&[
+        "eval",
+        "--truth",
+        &t,
+        "--pred",
+        &p,
+        "--config",
+        &bad.display().to_string(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.ends_with(
+            "fw-bad.json: key `field_weights.iban` expects a number ≥ 0, found a number -1\n"
+        ),
+        "{err}"
+    );
+}

@@ -145,6 +145,7 @@ pub fn model(
             accuracy,
         },
         macro_fields: FieldAverage::default(),
+        weighted_fields: None,
         partial: PartialScores::default(),
         hallucination_rate: 0.0,
         abstention_rate: 0.0,
