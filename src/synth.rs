@@ -791,11 +791,11 @@ fn item_count(rng: &mut Rng) -> usize {
     if r < 0.06 {
         0
     } else if r < 0.80 {
-        rng.usize(1..=8)
+        rng.u64(1..=8) as usize
     } else if r < 0.96 {
-        rng.usize(9..=20)
+        rng.u64(9..=20) as usize
     } else {
-        rng.usize(21..=MAX_ITEMS)
+        rng.u64(21..=MAX_ITEMS as u64) as usize
     }
 }
 
@@ -1065,7 +1065,7 @@ impl Distorter<'_> {
         let p = self.profile;
         if truth.is_empty() {
             if self.chance(p.hallucination_rate) {
-                let n = self.rng.usize(1..=2);
+                let n = self.rng.u64(1..=2) as usize;
                 return Some(json!(sample(&mut self.rng, HS_CODES, n)));
             }
             let r = self.rng.f64();
@@ -1092,12 +1092,12 @@ impl Distorter<'_> {
                 .collect();
             if !unused.is_empty() {
                 let extra = *pick(&mut self.rng, &unused);
-                let at = self.rng.usize(..=out.len());
+                let at = self.rng.u64(..=out.len() as u64) as usize;
                 out.insert(at, json!(extra));
             }
         }
         if p.item_reorder && self.rng.bool() {
-            self.rng.shuffle(&mut out);
+            shuffle(&mut self.rng, &mut out);
         }
         Some(Value::Array(out))
     }
@@ -1120,7 +1120,7 @@ impl Distorter<'_> {
         }
         out.truncate(MAX_ITEMS);
         if p.item_reorder && self.rng.bool() {
-            self.rng.shuffle(&mut out);
+            shuffle(&mut self.rng, &mut out);
         }
         Value::Array(out)
     }
@@ -1185,7 +1185,7 @@ impl Distorter<'_> {
             }
             // Cut before the first nested object opens, so nothing balances.
             let limit = pretty[1..].find('{').map_or(pretty.len() - 1, |i| i + 1);
-            let mut cut = self.rng.usize(2..=limit.max(2));
+            let mut cut = self.rng.u64(2..=limit.max(2) as u64) as usize;
             while !pretty.is_char_boundary(cut) {
                 cut -= 1;
             }
@@ -1316,13 +1316,13 @@ fn format_money(minor: i64, decimals: u32, style: &MoneyStyle) -> String {
 }
 
 fn pick<'a, T>(rng: &mut Rng, items: &'a [T]) -> &'a T {
-    &items[rng.usize(..items.len())]
+    &items[rng.u64(..items.len() as u64) as usize]
 }
 
 /// `n` distinct elements in random order.
 fn sample<T: Copy>(rng: &mut Rng, items: &[T], n: usize) -> Vec<T> {
     let mut all = items.to_vec();
-    rng.shuffle(&mut all);
+    shuffle(rng, &mut all);
     all.truncate(n);
     all
 }
@@ -1346,7 +1346,7 @@ fn typo(rng: &mut Rng, s: &str) -> String {
     if chars.is_empty() {
         return rng.lowercase().to_string();
     }
-    let i = rng.usize(..chars.len());
+    let i = rng.u64(..chars.len() as u64) as usize;
     match rng.u8(0..3) {
         0 => {
             let old = chars[i];
@@ -1403,6 +1403,17 @@ fn splitmix64(x: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// Fisher–Yates as `fastrand::Rng::shuffle` does it, but drawing 64-bit
+/// numbers on every platform: fastrand draws `usize`s from 32-bit numbers
+/// on wasm32, which would make the browser's example differ from
+/// `fieldscope synth` run natively. (Every `usize` range in this module is
+/// drawn as a `u64` range for the same reason.)
+fn shuffle<T>(rng: &mut Rng, slice: &mut [T]) {
+    for i in 1..slice.len() {
+        slice.swap(i, rng.u64(..=i as u64) as usize);
+    }
 }
 
 #[cfg(test)]

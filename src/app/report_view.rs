@@ -20,6 +20,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
                 <Warnings report=report.clone() />
                 <ModelTable state=state report=report.clone() />
                 <ParadoxPanel report=report.clone() />
+                <super::uncertainty::UncertaintyPanel state=state report=report.clone() />
                 <super::charts_view::ChartsView state=state report=report.clone() />
                 <DocumentScores report=report.clone() />
                 <FieldTable report=report.clone() />

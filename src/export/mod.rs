@@ -302,7 +302,7 @@ pub(crate) fn documents_phrase(report: &Report) -> String {
 /// of micro F1, macro-over-documents F1 and micro accuracy, and for each F1
 /// column whether the model is significantly below the best model of that
 /// column (the Holm-adjusted paired test between the two).
-pub(crate) struct BootstrapTable {
+pub struct BootstrapTable {
     pub resamples: usize,
     pub seed: u64,
     pub level: f64,
@@ -313,7 +313,7 @@ pub(crate) struct BootstrapTable {
     pub rows: Vec<(String, [String; 3], [bool; 2])>,
 }
 
-pub(crate) fn bootstrap_table(report: &Report, options: &ExportOptions) -> Option<BootstrapTable> {
+pub fn bootstrap_table(report: &Report, options: &ExportOptions) -> Option<BootstrapTable> {
     let b = report.bootstrap.as_ref()?;
     let cell = |i: &crate::eval::bootstrap::Interval| {
         let f = |x: f64| Number::Ratio(x).format(options);

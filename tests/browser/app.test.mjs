@@ -788,3 +788,47 @@ test('13. a file over the size limit is refused with a message, the others still
   );
   assertNoErrors();
 });
+
+test('14. bootstrap intervals computed in the page, with progress and cancel, equal to the CLI', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+  // The built-in example is `fieldscope synth --documents 50 --seed 2024`.
+  const dir = join(tmp, 'example50');
+  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '2024', '--out', dir]);
+  const md = cliText(
+    ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--bootstrap'],
+    'markdown',
+    dir,
+  );
+  const expected = md
+    .split('\n')
+    .filter((l) => /^\| (good|conservative|aggressive) \| \d\.\d{4} \[/.test(l))
+    .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  assert.equal(expected.length, 3, md);
+  // The page's example is exactly those files (the generator draws the same
+  // numbers in wasm32 as natively).
+  const exampleReport = cliJson(
+    ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'],
+    dir,
+  );
+  assertClose(await readTable(page, 'paradox-table'), expectedParadoxTable(exampleReport), 'example: paradox table');
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(exampleReport, 'macro_documents'), 'example: model table');
+
+  // Cancel: start, then stop after the first slice.
+  await page.click('[data-testid=bootstrap-start]');
+  await page.waitForSelector('[data-testid=bootstrap-progress]');
+  await page.click('[data-testid=bootstrap-cancel]');
+  const cancelled = await page.waitForSelector('[data-testid=bootstrap-cancelled]');
+  assert.match(await cancelled.textContent(), /^Cancelled after \d+ resamples\.$/);
+
+  // Run to the end: the same numbers as the CLI.
+  await page.click('[data-testid=bootstrap-start]');
+  await page.waitForSelector('[data-testid=bootstrap-table] tbody tr', { timeout: 60_000 });
+  const rows = await page.$$eval('[data-testid=bootstrap-table] tbody tr', (trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent.trim())),
+  );
+  assert.deepEqual(rows, expected);
+  const caption = await page.textContent('[data-testid=bootstrap-table] caption');
+  assert.match(caption, /^95 % bootstrap intervals, \[low, high\] after each estimate \(1000 resamples of the 50 documents, seed 1; percentile method\)/);
+  await page.locator('[data-testid=uncertainty]').screenshot({ path: join(SHOTS, '14-uncertainty.png') });
+  assertNoErrors();
+});

@@ -1,0 +1,162 @@
+//! The uncertainty panel: 95 % bootstrap intervals and paired tests
+//! (`crate::eval::bootstrap`), computed on demand a slice of resamples at a
+//! time between frames, with a progress bar and a cancel button, so the
+//! page never freezes. The table's text is the Markdown export's
+//! (`export::bootstrap_table`).
+
+use super::{browser, AppState};
+use crate::eval::bootstrap::{Bootstrap, BootstrapOptions, BootstrapReport};
+use crate::eval::report::Report;
+use crate::eval::Config;
+use crate::export::{bootstrap_table, ExportOptions};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// Resamples per slice of work (one slice between two frames).
+const SLICE: usize = 25;
+
+#[derive(Clone, PartialEq)]
+enum Progress {
+    Idle,
+    Running(usize, usize),
+    Cancelled(usize),
+    Done(Arc<BootstrapReport>),
+    Failed(String),
+}
+
+#[component]
+pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
+    let progress = RwSignal::new(Progress::Idle);
+    let cancel = RwSignal::new(false);
+    let options = BootstrapOptions::default();
+    let start = move |_| {
+        cancel.set(false);
+        progress.set(Progress::Running(0, options.resamples));
+        leptos::task::spawn_local(async move {
+            browser::yield_to_browser().await;
+            // Each document's counts come with the details; a large
+            // dataset's report was computed without them.
+            let detailed = state.session.with_untracked(|s| s.evaluate_with(true));
+            let detailed = match detailed {
+                Ok(r) => r,
+                Err(e) => return progress.set(Progress::Failed(e)),
+            };
+            let config = match Config::from_json(&detailed.config) {
+                Ok(c) => c,
+                Err(e) => return progress.set(Progress::Failed(e.to_string())),
+            };
+            let models = detailed
+                .models
+                .iter()
+                .map(|m| {
+                    let docs = m.document_details.as_deref().unwrap_or_default();
+                    (m.name.clone(), docs.iter().map(|d| d.counts).collect())
+                })
+                .collect();
+            let mut bootstrap = Bootstrap::new(models, &config, options);
+            loop {
+                if cancel.get_untracked() {
+                    return progress.set(Progress::Cancelled(bootstrap.done()));
+                }
+                let done = bootstrap.step(SLICE);
+                progress.set(Progress::Running(done, options.resamples));
+                if done >= options.resamples {
+                    break;
+                }
+                browser::yield_to_browser().await;
+            }
+            progress.set(Progress::Done(Arc::new(bootstrap.finish())));
+        });
+    };
+    let running = move || matches!(progress.get(), Progress::Running(..));
+    let r = report.clone();
+    let body = move || {
+        match progress.get() {
+        Progress::Idle => None,
+        Progress::Running(done, total) => Some(
+            view! {
+                <p class="hint" data-testid="bootstrap-progress">
+                    <progress max=total value=done></progress>
+                    {format!(" {done} of {total} resamples")}
+                </p>
+            }
+            .into_any(),
+        ),
+        Progress::Cancelled(done) => Some(
+            view! { <p class="hint" data-testid="bootstrap-cancelled">{format!("Cancelled after {done} resamples.")}</p> }
+                .into_any(),
+        ),
+        Progress::Failed(e) => Some(view! { <p class="error" role="alert">{e}</p> }.into_any()),
+        Progress::Done(b) => {
+            let mut with = (*r).clone();
+            with.bootstrap = Some((*b).clone());
+            let table = bootstrap_table(&with, &ExportOptions::default());
+            Some(match table {
+                None => view! { <p class="hint">"No model to resample."</p> }.into_any(),
+                Some(t) => {
+                    let rows = t
+                        .rows
+                        .into_iter()
+                        .map(|(name, cells, below)| {
+                            let mark = |i: usize| if below[i] { " †" } else { "" };
+                            view! {
+                                <tr data-model=name.clone()>
+                                    <th scope="row">{name.clone()}</th>
+                                    <td class="num">{format!("{}{}", cells[0], mark(0))}</td>
+                                    <td class="num">{format!("{}{}", cells[1], mark(1))}</td>
+                                    <td class="num">{cells[2].clone()}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view();
+                    let tests = b
+                        .paired
+                        .iter()
+                        .map(|p| {
+                            view! {
+                                <li>{format!(
+                                    "{}: {} − {} = {:+.4}, p = {:.4} (Holm {:.4}) — {}",
+                                    p.metric,
+                                    p.a,
+                                    p.b,
+                                    p.difference,
+                                    p.p_value,
+                                    p.p_holm,
+                                    if p.significant { "significant" } else { "not significant" }
+                                )}</li>
+                            }
+                        })
+                        .collect_view();
+                    view! {
+                        <table class="data numeric" data-testid="bootstrap-table">
+                            <caption>{format!(
+                                "{:.0} % bootstrap intervals, [low, high] after each estimate ({} resamples of the {} documents, seed {}; percentile method). † = significantly below the best model's F1 in that column (paired bootstrap test, two-sided, Holm-adjusted over the model pairs, α = {}).",
+                                t.level * 100.0, t.resamples, t.documents, t.seed, t.alpha
+                            )}</caption>
+                            <thead><tr><th scope="col">"Model"</th><th scope="col">"Micro F1"</th><th scope="col">"Macro F1 (documents)"</th><th scope="col">"Micro accuracy"</th></tr></thead>
+                            <tbody>{rows}</tbody>
+                        </table>
+                        <details><summary>"Paired tests"</summary><ul data-testid="bootstrap-tests">{tests}</ul></details>
+                    }
+                    .into_any()
+                }
+            })
+        }
+    }
+    };
+    view! {
+        <section class="card" aria-labelledby="uncertainty-heading" data-testid="uncertainty">
+            <div class="card-head">
+                <h2 id="uncertainty-heading">"Uncertainty"</h2>
+                <div class="buttons">
+                    <button type="button" class="button primary" data-testid="bootstrap-start" on:click=start disabled=running>
+                        {format!("Compute 95 % intervals ({} resamples)", options.resamples)}
+                    </button>
+                    <button type="button" data-testid="bootstrap-cancel" on:click=move |_| cancel.set(true) disabled=move || !running()>"Cancel"</button>
+                </div>
+            </div>
+            <p class="hint">"Resamples the documents with replacement (the fields of one document are not independent) and recomputes every score, to show how much each number could move with other documents, and whether one model is really better than another. Same method and numbers as fieldscope eval --bootstrap."</p>
+            {body}
+        </section>
+    }
+}
