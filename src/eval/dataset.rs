@@ -553,18 +553,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    use crate::eval::model::{Record, RecordFile};
-
     fn file(name: &str, values: Vec<Value>) -> DocFile {
-        let records = RecordFile {
-            name: name.into(),
-            records: values
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| Record::new(i, v.as_object().cloned().unwrap_or_default()))
-                .collect(),
-        };
-        DocFile::from_records(&records).unwrap()
+        DocFile::of_values(name, values)
     }
 
     /// The evaluated fields of a model's prediction for truth document `d`.

@@ -367,6 +367,24 @@ mod tests {
         prop::collection::vec(character(), 0..max).prop_map(|v| v.into_iter().collect())
     }
 
+    /// `a` with each edit applied: 0 inserts `c` at the index, 1 deletes
+    /// there, anything else substitutes `c` (or appends it to nothing).
+    fn apply_edits(a: &str, edits: Vec<(prop::sample::Index, u8, char)>) -> String {
+        let mut b: Vec<char> = a.chars().collect();
+        for (at, op, c) in edits {
+            let i = if b.is_empty() { 0 } else { at.index(b.len()) };
+            match op {
+                0 => b.insert(i, c),
+                1 if !b.is_empty() => {
+                    b.remove(i);
+                }
+                _ if !b.is_empty() => b[i] = c,
+                _ => b.push(c),
+            }
+        }
+        b.into_iter().collect()
+    }
+
     /// Every path of [`levenshtein`] beyond one machine word, against
     /// `strsim`: the diagonal transition alone (with room for any distance)
     /// and the block-based bit-parallel algorithm alone.
@@ -434,17 +452,7 @@ mod tests {
             a in text(400),
             edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, character()), 0..12),
         ) {
-            let mut b: Vec<char> = a.chars().collect();
-            for (at, op, c) in edits {
-                let i = if b.is_empty() { 0 } else { at.index(b.len()) };
-                match op {
-                    0 => b.insert(i, c),
-                    1 if !b.is_empty() => { b.remove(i); }
-                    _ if !b.is_empty() => b[i] = c,
-                    _ => b.push(c),
-                }
-            }
-            let b: String = b.into_iter().collect();
+            let b = apply_edits(&a, edits);
             long_paths_agree(&a, &b);
         }
     }
@@ -462,17 +470,7 @@ mod tests {
             a in text(100),
             edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, character()), 0..6),
         ) {
-            let mut b: Vec<char> = a.chars().collect();
-            for (at, op, c) in edits {
-                let i = if b.is_empty() { 0 } else { at.index(b.len()) };
-                match op {
-                    0 => b.insert(i, c),
-                    1 if !b.is_empty() => { b.remove(i); }
-                    _ if !b.is_empty() => b[i] = c,
-                    _ => b.push(c),
-                }
-            }
-            let b: String = b.into_iter().collect();
+            let b = apply_edits(&a, edits);
             prop_assert_eq!(levenshtein(&a, &b), strsim::levenshtein(&a, &b));
         }
     }

@@ -86,6 +86,21 @@ pub struct DocFile {
 }
 
 impl DocFile {
+    /// A file of the given records (objects; anything else becomes an empty
+    /// record), for tests.
+    #[cfg(test)]
+    pub(crate) fn of_values(name: &str, values: impl IntoIterator<Item = Value>) -> DocFile {
+        let records = RecordFile {
+            name: name.into(),
+            records: values
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| Record::new(i, v.as_object().cloned().unwrap_or_default()))
+                .collect(),
+        };
+        DocFile::from_records(&records).expect("a small test file fits a forest")
+    }
+
     /// Whether `other` holds exactly the same records (same values, same
     /// order, same keys), e.g. the same file given twice.
     pub fn same_records(&self, other: &DocFile) -> bool {

@@ -177,18 +177,8 @@ pub fn sweep(
 mod tests {
     use super::*;
     use crate::eval::evaluate::ModelInput;
-    use crate::eval::model::{Record, RecordFile};
-
     fn file(name: &str, values: [Value; 2]) -> DocFile {
-        let records = RecordFile {
-            name: name.into(),
-            records: values
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| Record::new(i, v.as_object().cloned().unwrap_or_default()))
-                .collect(),
-        };
-        DocFile::from_records(&records).unwrap()
+        DocFile::of_values(name, values)
     }
 
     fn input() -> EvalInput<DocFile> {
