@@ -3,7 +3,7 @@
 //! item by item, with a character-level diff for near misses. Only one page
 //! of rows is in the DOM at a time.
 
-use super::format::opt_ratio;
+use super::format::{opt_ratio, shown};
 use crate::eval::report::{DocumentDetail, FieldDetail, Outcome, Report};
 use crate::session::{char_diff, DiffPart};
 use leptos::prelude::*;
@@ -15,8 +15,8 @@ const PAGE: usize = 25;
 fn text_of(v: &Value) -> String {
     match v {
         Value::Null => "—".into(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+        Value::String(s) => shown(s),
+        other => shown(&other.to_string()),
     }
 }
 
@@ -153,13 +153,13 @@ pub fn DocumentBrowser(report: Arc<Report>) -> impl IntoView {
             <div class="filters">
                 <label class="inline"><span>"Model"</span>
                     <select data-testid="doc-model" on:change=move |ev| { model.set(event_target_value(&ev).parse().unwrap_or(0)); page.set(0); }>
-                        {names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{n}</option> }).collect_view()}
+                        {names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{shown(&n)}</option> }).collect_view()}
                     </select>
                 </label>
                 <label class="inline"><span>"Field"</span>
                     <select data-testid="doc-field" on:change=move |ev| { field.set(event_target_value(&ev)); page.set(0); }>
                         <option value="">"any"</option>
-                        {field_names.into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                        {field_names.into_iter().map(|n| view! { <option value=n.clone()>{shown(&n)}</option> }).collect_view()}
                     </select>
                 </label>
                 <label class="inline"><span>"Outcome"</span>
@@ -258,7 +258,7 @@ fn DocumentDetailView(report: Arc<Report>, index: usize) -> impl IntoView {
     }
     let header = per_model
         .iter()
-        .map(|(n, _)| view! { <th scope="col">{n.clone()}</th> })
+        .map(|(n, _)| view! { <th scope="col">{shown(n)}</th> })
         .collect_view();
     let body = keys
         .into_iter()
@@ -268,6 +268,7 @@ fn DocumentDetailView(report: Arc<Report>, index: usize) -> impl IntoView {
                 (None, Some((m, j))) => format!("{field} (extra item {} of {})", j + 1, per_model[m].0),
                 (None, None) => field.clone(),
             };
+            let label = shown(&label);
             let truth_text = text_of(&truth);
             let cells = per_model
                 .iter()

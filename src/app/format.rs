@@ -35,3 +35,11 @@ pub fn cost(x: Option<f64>) -> String {
 pub fn percent(x: f64) -> String {
     format!("{:.1} %", 100.0 * x)
 }
+
+/// Untrusted text as the page shows it: control characters, bidirectional
+/// controls and zero-width spaces made visible as `[U+202E]` (the exports'
+/// rule, `export::show_hidden`), so that a value cannot hide or reorder
+/// what a reader sees. Leptos sets it as text, never as HTML.
+pub fn shown(text: &str) -> String {
+    crate::export::show_hidden(text).into_owned()
+}

@@ -1,7 +1,7 @@
 //! The report: model comparison, accuracy paradox, charts, per-field table,
 //! set fields, line items, document-level scores, warnings and exports.
 
-use super::format::{cost, full, opt_ratio, percent, ratio};
+use super::format::{cost, full, opt_ratio, percent, ratio, shown};
 use super::{documents, exports, AppState, AverageView};
 use crate::eval::report::{ModelReport, Report};
 use leptos::prelude::*;
@@ -152,7 +152,7 @@ fn ModelTable(state: AppState, report: Shared) -> impl IntoView {
                         let (p, rc, f, _) = scores_of(m, avg);
                         view! {
                             <tr data-model=m.name.clone()>
-                                <th scope="row">{m.name.clone()}</th>
+                                <th scope="row">{shown(&m.name)}</th>
                                 <NumCell metric="m_total" value=Some(m.m_total) text=format!("{:.1}", m.m_total) />
                                 <NumCell metric="pred_count" value=Some(m.pred_count as f64) text=m.pred_count.to_string() />
                                 <NumCell metric="truth_count" value=Some(m.truth_count as f64) text=m.truth_count.to_string() />
@@ -264,7 +264,7 @@ fn ParadoxPanel(report: Shared) -> impl IntoView {
                 <tbody>
                     {report.models.iter().map(|m| view! {
                         <tr data-model=m.name.clone()>
-                            <th scope="row">{m.name.clone()}</th>
+                            <th scope="row">{shown(&m.name)}</th>
                             <NumCell metric="precision" value=Some(m.micro.precision) text=ratio(m.micro.precision) />
                             <NumCell metric="recall" value=Some(m.micro.recall) text=ratio(m.micro.recall) />
                             <NumCell metric="f1" value=Some(m.micro.f1) text=ratio(m.micro.f1) best=is(m.micro.f1, bf) />
@@ -299,7 +299,7 @@ fn DocumentScores(report: Shared) -> impl IntoView {
                 <tbody>
                     {report.models.iter().map(|m| view! {
                         <tr data-model=m.name.clone()>
-                            <th scope="row">{m.name.clone()}</th>
+                            <th scope="row">{shown(&m.name)}</th>
                             <NumCell metric="document_extraction_score" value=Some(m.document_extraction_score) text=ratio(m.document_extraction_score) />
                             <NumCell metric="numeric_precision" value=m.numeric_precision text=opt_ratio(m.numeric_precision) />
                             <NumCell metric="field_f1_partial" value=Some(m.field_f1_partial) text=ratio(m.field_f1_partial) />
@@ -375,7 +375,7 @@ fn FieldTable(report: Shared) -> impl IntoView {
                 <h2 id="fields-heading">"Fields"</h2>
                 <label class="inline"><span>"Model"</span>
                     <select data-testid="field-model" on:change=move |ev| model.set(event_target_value(&ev).parse().unwrap_or(0))>
-                        {names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{n}</option> }).collect_view()}
+                        {names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{shown(&n)}</option> }).collect_view()}
                     </select>
                 </label>
             </div>
@@ -393,7 +393,7 @@ fn FieldTable(report: Shared) -> impl IntoView {
                         let errors = f.counts.incorrect + f.counts.missed + f.counts.spurious + f.counts.partial;
                         view! {
                             <tr data-field=f.field.clone()>
-                                <th scope="row"><code>{f.field.clone()}</code></th>
+                                <th scope="row"><code>{shown(&f.field)}</code></th>
                                 <td class="num">{f.counts.exact}</td><td class="num">{f.counts.partial}</td><td class="num">{f.counts.incorrect}</td>
                                 <td class="num">{f.counts.missed}</td><td class="num">{f.counts.spurious}</td><td class="num">{f.counts.true_negative}</td>
                                 <NumCell metric="precision" value=Some(f.precision) text=ratio(f.precision) />
@@ -444,7 +444,7 @@ fn SetsSection(report: Shared) -> impl IntoView {
                             let hits = ks_sorted.iter().map(|k| { let v = s.hit_at_k.get(k).copied(); view! { <td class="num" data-value=full(v)>{opt_ratio(v)}</td> } }).collect_view();
                             view! {
                                 <tr data-model=model.clone()>
-                                    <th scope="row">{model.clone()}</th><td><code>{path}</code></td><td class="num">{s.documents}</td>
+                                    <th scope="row">{shown(&model)}</th><td><code>{shown(&path)}</code></td><td class="num">{s.documents}</td>
                                     <td class="num">{ratio(s.precision)}</td><td class="num">{ratio(s.recall)}</td><td class="num">{ratio(s.f1)}</td>
                                     <td class="num">{ratio(s.accuracy)}</td><td class="num">{ratio(s.legacy_accuracy)}</td>{hits}
                                 </tr>
@@ -473,7 +473,7 @@ fn ItemsSection(report: Shared) -> impl IntoView {
                 <tbody>
                     {report.models.iter().filter_map(|m| m.items.clone().map(|i| (m.name.clone(), i))).map(|(name, i)| view! {
                         <tr data-model=name.clone()>
-                            <th scope="row">{name.clone()}</th><td class="num">{i.recognised}</td><td class="num">{i.pred_items}</td><td class="num">{i.truth_items}</td>
+                            <th scope="row">{shown(&name)}</th><td class="num">{i.recognised}</td><td class="num">{i.pred_items}</td><td class="num">{i.truth_items}</td>
                             <td class="num">{ratio(i.precision)}</td><td class="num">{ratio(i.recall)}</td><td class="num">{ratio(i.f1)}</td>
                             <td class="num">{ratio(i.item_count_accuracy)}</td><td class="num">{ratio(i.item_count_match_rate)}</td>
                         </tr>

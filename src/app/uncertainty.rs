@@ -101,7 +101,7 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                             let mark = |i: usize| if below[i] { " †" } else { "" };
                             view! {
                                 <tr data-model=name.clone()>
-                                    <th scope="row">{name.clone()}</th>
+                                    <th scope="row">{super::format::shown(&name)}</th>
                                     <td class="num">{format!("{}{}", cells[0], mark(0))}</td>
                                     <td class="num">{format!("{}{}", cells[1], mark(1))}</td>
                                     <td class="num">{cells[2].clone()}</td>

@@ -832,3 +832,55 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   await page.locator('[data-testid=uncertainty]').screenshot({ path: join(SHOTS, '14-uncertainty.png') });
   assertNoErrors();
 });
+
+test('15. hostile names and values stay text: nothing runs, nothing is injected', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+  await clearFiles(page);
+  const key = '<img src=x onerror="window.__pwned=1">';
+  const value = '<script>window.__pwned=2</script>';
+  const bidi = 'abc\u202Edef';
+  const truth = [
+    { id: 'd1', [key]: value, name: 'ACME', note: bidi },
+    { id: 'd2', [key]: 'plain', name: '"><svg onload=window.__pwned=3>', note: 'x' },
+  ];
+  const pred = [
+    { id: 'd1', [key]: `${value}!`, name: 'ACME', note: bidi },
+    { id: 'd2', [key]: 'javascript:window.__pwned=4', name: '<iframe src=javascript:window.__pwned=5>', note: 'y' },
+  ];
+  const jsonl = (rows) => Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n').toString('base64');
+  const modelFile = '<svg onload=window.__pwned=6>.jsonl';
+  await dropFiles(page, [
+    { name: 'truth.jsonl', b64: jsonl(truth) },
+    { name: modelFile, b64: jsonl(pred) },
+  ]);
+  await waitForLoaded(page, 2, ['<svg onload=window.__pwned=6>']);
+  // Open the first document so its values are in the DOM too.
+  await page.locator('[data-testid=document-browser] tbody tr[data-doc="d1"] button').click();
+  await page.waitForSelector('[data-testid=document-detail]');
+  await page.waitForTimeout(300);
+  const state = await page.evaluate(() => ({
+    pwned: window.__pwned ?? null,
+    injected: document.querySelectorAll('img[src="x"], img[onerror], svg[onload], iframe, script:not([type="module"]), [onerror], [onload]').length,
+    scriptsWithPayload: [...document.querySelectorAll('script')].filter((s) => s.textContent.includes('__pwned')).length,
+    bodyText: document.body.innerText,
+  }));
+  assert.equal(state.pwned, null, 'no payload ran');
+  assert.equal(state.injected, 0, 'no element came from the data');
+  assert.equal(state.scriptsWithPayload, 0);
+  // The text is shown literally.
+  const fields = await page.$$eval('[data-testid=field-table] tbody tr[data-field]', (trs) => trs.map((tr) => tr.dataset.field));
+  assert.ok(fields.includes(key), `field named by the payload: ${JSON.stringify(fields)}`);
+  const models = (await readTable(page, 'model-table')).map((r) => r.model);
+  assert.deepEqual(models, ['<svg onload=window.__pwned=6>']);
+  assert.ok(state.bodyText.includes(value), 'the script payload is shown as text in the document detail');
+  // A bidirectional override cannot reorder what is shown: it is made visible.
+  assert.ok(state.bodyText.includes('abc[U+202E]def'), 'the bidi override is shown as [U+202E]');
+  assert.ok(!state.bodyText.includes('\u202E'), 'no raw bidi override on the page');
+  // Charts: no element or handler from the data inside the inline SVGs.
+  const chartHandlers = await page.$$eval('[data-testid=charts] svg *', (els) =>
+    els.filter((el) => [...el.attributes].some((a) => a.name.startsWith('on')) || ['script', 'foreignObject', 'iframe'].includes(el.localName)).length,
+  );
+  assert.equal(chartHandlers, 0);
+  await page.screenshot({ path: join(SHOTS, '15-hostile.png'), fullPage: false });
+  assertNoErrors();
+});
