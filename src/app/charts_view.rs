@@ -26,7 +26,13 @@ pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
     let size = RwSignal::new(PaperSize::FullWidth);
     let charts = move || {
         let options = chart_options(state.average.get(), size.get());
-        all(&report, &options)
+        // With bootstrap intervals computed, the score chart has error bars.
+        let with_intervals = state.bootstrap.get().map(|b| {
+            let mut r = (*report).clone();
+            r.bootstrap = Some((*b).clone());
+            r
+        });
+        all(with_intervals.as_ref().unwrap_or(&report), &options)
             .into_iter()
             .map(|chart| {
                 let svg_name = format!("fieldscope-{}.svg", chart.id);

@@ -78,6 +78,9 @@ pub struct AppState {
     /// While true the report keeps its last value: files are being added
     /// one by one and the evaluation runs once, at the end.
     pub hold_report: RwSignal<bool>,
+    /// Bootstrap intervals computed for the current report (error bars in
+    /// the score chart); cleared whenever the report changes.
+    pub bootstrap: RwSignal<Option<std::sync::Arc<crate::eval::bootstrap::BootstrapReport>>>,
 }
 
 impl AppState {
@@ -105,6 +108,7 @@ impl AppState {
             notice: RwSignal::new(None),
             busy: RwSignal::new(None),
             hold_report,
+            bootstrap: RwSignal::new(None),
         }
     }
 }
@@ -125,6 +129,11 @@ fn App() -> impl IntoView {
         session.settings = settings;
     }
     let state = AppState::new(session);
+    // Intervals belong to the report they were computed for.
+    Effect::new(move |_| {
+        state.report.track();
+        state.bootstrap.set(None);
+    });
     // Settings live in the URL fragment, so a link reproduces the view
     // (never the data).
     Effect::new(move |_| {

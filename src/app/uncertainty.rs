@@ -65,7 +65,9 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                 }
                 browser::yield_to_browser().await;
             }
-            progress.set(Progress::Done(Arc::new(bootstrap.finish())));
+            let result = Arc::new(bootstrap.finish());
+            state.bootstrap.set(Some(result.clone()));
+            progress.set(Progress::Done(result));
         });
     };
     let running = move || matches!(progress.get(), Progress::Running(..));

@@ -89,6 +89,9 @@ pub struct Bars {
     pub value_decimals: usize,
     /// The values are counts: whole numbers print without decimals.
     pub counts: bool,
+    /// Error bars: per group, per series, an interval `(low, high)` (the
+    /// bootstrap's, when the report has one); empty for none.
+    pub intervals: Vec<Vec<(f64, f64)>>,
 }
 
 /// One model's bars.
@@ -244,7 +247,35 @@ pub fn metric_bars(report: &Report, average: Average) -> Bars {
         axis: Axis::unit("Score (0–1)"),
         value_decimals: 2,
         counts: false,
+        intervals: score_intervals(report, average),
     }
+}
+
+/// The bootstrap intervals of precision, recall, F1 and accuracy per model
+/// under `average`, when the report carries them (none for the macro
+/// average over fields, which the bootstrap does not resample).
+fn score_intervals(report: &Report, average: Average) -> Vec<Vec<(f64, f64)>> {
+    let Some(b) = &report.bootstrap else {
+        return Vec::new();
+    };
+    let prefix = match average {
+        Average::Micro => "micro",
+        Average::MacroDocuments => "macro_documents",
+        Average::MacroFields => return Vec::new(),
+    };
+    report
+        .models
+        .iter()
+        .map(|m| {
+            let Some(mi) = b.models.iter().find(|x| x.name == m.name) else {
+                return Vec::new();
+            };
+            ["precision", "recall", "f1", "accuracy"]
+                .iter()
+                .filter_map(|s| mi.get(&format!("{prefix}.{s}")).map(|i| (i.low, i.high)))
+                .collect()
+        })
+        .collect()
 }
 
 /// The caption of [`metric_bars`]: the metric, the average, how F1 is
@@ -273,6 +304,17 @@ pub fn metric_words(report: &Report, average: Average) -> Words {
     let mut caption = format!("Precision, recall, F1 and accuracy per model, {how}. ");
     caption.push_str(&strictness(report));
     caption.push_str(" Accuracy = (TP + TN) / N counts true negatives.");
+    if let (Some(b), false) = (
+        &report.bootstrap,
+        score_intervals(report, average).is_empty(),
+    ) {
+        caption.push_str(&format!(
+            " Error bars: {:.0} % percentile bootstrap interval ({} resamples of the {} documents).",
+            b.level * 100.0,
+            b.resamples,
+            b.documents
+        ));
+    }
     Words {
         title: format!(
             "Precision, recall, F1 and accuracy ({})",
@@ -455,6 +497,7 @@ pub fn pred_vs_truth(report: &Report) -> Bars {
         axis: Axis::up_to("Number of field values", max, true),
         value_decimals: if half { 1 } else { 0 },
         counts: true,
+        intervals: Vec::new(),
     }
 }
 
@@ -583,6 +626,7 @@ pub fn item_metrics(report: &Report) -> Option<Bars> {
         axis: Axis::unit("Score (0–1)"),
         value_decimals: 2,
         counts: false,
+        intervals: Vec::new(),
     })
 }
 

@@ -238,9 +238,19 @@ pub fn bars<DB: DrawingBackend>(
             pen.rect((b.x0, b.y0, b.x1, b.y1), b.color)?;
             pen.outline((b.x0, b.y0, b.x1, b.y1), INK)?;
         }
+        let mid = (b.y0 + b.y1) / 2.0;
+        let mut value_x = b.x1 + 3.0;
+        if let Some((lo, hi)) = b.whisker {
+            // An error bar: a line from low to high with end ticks.
+            let tick = (b.y1 - b.y0) * 0.35;
+            pen.line((lo, mid), (hi, mid), INK)?;
+            pen.line((lo, mid - tick), (lo, mid + tick), INK)?;
+            pen.line((hi, mid - tick), (hi, mid + tick), INK)?;
+            value_x = value_x.max(hi + 3.0);
+        }
         pen.text(
             &b.value,
-            (b.x1 + 3.0, (b.y0 + b.y1) / 2.0),
+            (value_x, mid),
             Font::new(m.small * 0.92).anchor(HPos::Left, VPos::Center),
         )?;
     }

@@ -133,6 +133,8 @@ pub struct Bar {
     pub color: Rgb,
     /// Printed left-aligned just after the bar's end.
     pub value: String,
+    /// An error bar from `x` to `x` across the bar's middle, if any.
+    pub whisker: Option<(f64, f64)>,
 }
 
 /// Grouped horizontal bars.
@@ -195,7 +197,7 @@ pub fn bars(data: &Bars, m: &Metrics) -> BarsLayout {
     let gap = (t * 0.9).round();
     let mut y = top + gap / 2.0;
     let (mut labels, mut bars, mut notes) = (Vec::new(), Vec::new(), Vec::new());
-    for g in &data.groups {
+    for (group, g) in data.groups.iter().enumerate() {
         labels.push(Label {
             x: x0 - 6.0,
             y: y + group_h / 2.0,
@@ -208,15 +210,20 @@ pub fn bars(data: &Bars, m: &Metrics) -> BarsLayout {
                 text: fit(note, x1 - x0 - 8.0, m.small),
             });
         }
+        let intervals = data.intervals.get(group);
         for (i, v) in g.values.iter().enumerate() {
             let by = y + i as f64 * t;
+            let at = |x: f64| x0 + data.axis.fraction(x) * (x1 - x0);
             bars.push(Bar {
                 x0,
                 y0: by,
-                x1: x0 + data.axis.fraction(*v) * (x1 - x0),
+                x1: at(*v),
                 y1: by + t - 1.0,
                 color: SERIES[i % SERIES.len()],
                 value: bar_value(data, *v),
+                whisker: intervals
+                    .and_then(|iv| iv.get(i))
+                    .map(|&(lo, hi)| (at(lo), at(hi))),
             });
         }
         y += group_h + gap;
@@ -660,6 +667,7 @@ mod tests {
             axis: Axis::unit("Score"),
             value_decimals: 2,
             counts: false,
+            intervals: Vec::new(),
         };
         let l = bars(&data, &metrics(PaperSize::FullWidth));
         let full = l.axis.x1 - l.axis.x0;
@@ -694,6 +702,7 @@ mod tests {
             axis: Axis::unit("Score"),
             value_decimals: 2,
             counts: false,
+            intervals: Vec::new(),
         };
         let m = metrics(PaperSize::SingleColumn);
         let l = bars(&data, &m);

@@ -830,6 +830,10 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   const caption = await page.textContent('[data-testid=bootstrap-table] caption');
   assert.match(caption, /^95 % bootstrap intervals, \[low, high\] after each estimate \(1000 resamples of the 50 documents, seed 1; percentile method\)/);
   await page.locator('[data-testid=uncertainty]').screenshot({ path: join(SHOTS, '14-uncertainty.png') });
+  // The score chart now has error bars, and says so.
+  const caption14 = await page.textContent('[data-testid=chart-metric_bars] figcaption');
+  assert.match(caption14, /Error bars: 95 % percentile bootstrap interval \(1000 resamples of the 50 documents\)\./);
+  await page.locator('[data-testid=chart-metric_bars]').screenshot({ path: join(SHOTS, '14-error-bars.png') });
   assertNoErrors();
 });
 

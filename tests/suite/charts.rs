@@ -692,3 +692,72 @@ fn synthetic_report_charts_for_looking_at() {
         write_if_asked(&format!("synth_{tag}"), &all);
     }
 }
+
+#[test]
+fn score_bars_carry_bootstrap_error_bars() {
+    use fieldscope::eval::bootstrap::{bootstrap_report, BootstrapOptions};
+    use fieldscope::eval::{evaluate, Config, EvalInput, ModelInput};
+    use fieldscope::io::parse_records;
+    // Two models over six documents; the intervals come from the bootstrap.
+    let truth: String = (0..6)
+        .map(|i| format!("{{\"id\": \"{i}\", \"a\": \"x{i}\", \"b\": \"y\"}}\n"))
+        .collect();
+    let good = truth.clone();
+    let half: String = (0..6)
+        .map(|i| {
+            format!(
+                "{{\"id\": \"{i}\", \"a\": \"{}\", \"b\": \"y\"}}\n",
+                if i % 2 == 0 {
+                    format!("x{i}")
+                } else {
+                    "zzz".into()
+                }
+            )
+        })
+        .collect();
+    let input = EvalInput {
+        truth: parse_records("t.jsonl", truth.as_bytes()).unwrap(),
+        models: vec![
+            ModelInput::new("good", parse_records("g.jsonl", good.as_bytes()).unwrap()),
+            ModelInput::new("half", parse_records("h.jsonl", half.as_bytes()).unwrap()),
+        ],
+        schema: None,
+    };
+    let config = Config::default();
+    let mut report = evaluate(&input, &config, true).unwrap();
+    report.bootstrap = Some(bootstrap_report(
+        &report,
+        &config,
+        BootstrapOptions::default(),
+    ));
+    let b = report.bootstrap.clone().unwrap();
+    let bars = data::metric_bars(&report, Average::Micro);
+    // One interval per bar, the bootstrap's.
+    assert_eq!(bars.intervals.len(), 2);
+    let f1 = b.models[1].get("micro.f1").unwrap();
+    assert_eq!(bars.intervals[1][2], (f1.low, f1.high));
+    assert!(f1.low < f1.high, "{f1:?}");
+    // The good model is right everywhere: a zero-width interval at 1.
+    assert_eq!(bars.intervals[0][2], (1.0, 1.0));
+    // Not for the macro average over fields (not resampled).
+    assert!(data::metric_bars(&report, Average::MacroFields)
+        .intervals
+        .is_empty());
+    let chart = charts::metric_bars(&report, &options(PaperSize::FullWidth, Average::Micro));
+    assert!(
+        chart.caption.contains(
+            "Error bars: 95 % percentile bootstrap interval (1000 resamples of the 6 documents)."
+        ),
+        "{}",
+        chart.caption
+    );
+    roxmltree::Document::parse(&chart.svg).unwrap();
+    // Without a bootstrap: no error bars, no such caption.
+    report.bootstrap = None;
+    let plain = charts::metric_bars(&report, &options(PaperSize::FullWidth, Average::Micro));
+    assert!(!plain.caption.contains("Error bars"));
+    assert!(
+        plain.svg.len() < chart.svg.len(),
+        "the error bars add lines"
+    );
+}
