@@ -6,6 +6,7 @@
 //! compiled to wasm).
 
 use crate::error::{Error, ErrorKind};
+use crate::eval::literature;
 use crate::eval::{evaluate_owned, ConfigBuilder, EvalInput, ModelInput, Preset};
 use crate::export::{render, ExportOptions, Format};
 use crate::io::{parse_docs, parse_json_value};
@@ -73,6 +74,10 @@ struct EvalArgs {
     /// Add per-document details (each field's truth, prediction, outcome, similarity, CER) to the JSON report.
     #[arg(long)]
     details: bool,
+
+    /// Also compute the literature's metrics: a comma-separated list of anls_star (ANLS*, Peer et al. 2024), nted (Donut's tree-edit-distance accuracy) and donut_f1 (Donut's field F1), or all. They appear in the JSON report as models[i].literature (per document too with --details) and as an extra table in markdown and latex; the default report is unchanged.
+    #[arg(long, value_name = "LIST")]
+    metrics: Option<String>,
 
     /// Write the report to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
@@ -179,6 +184,10 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         );
     }
     let config = builder.build()?;
+    let metrics = match &args.metrics {
+        Some(list) => literature::Metrics::parse(list)?,
+        None => literature::Metrics::default(),
+    };
 
     let truth = parse_docs(&display_name(&args.truth), &read_file(&args.truth)?)?;
     let schema = match &args.schema {
@@ -223,15 +232,35 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         model.cost = Some(value);
     }
 
+    // The literature metrics read the files too; copies only when asked.
+    let literature_input = metrics.any().then(|| {
+        (
+            truth.clone(),
+            models.iter().map(|m| m.file.clone()).collect(),
+        )
+    });
     let input = EvalInput {
         truth,
         models,
         schema,
     };
-    let report = evaluate_owned(input, &config, args.details).map_err(|e| match &args.schema {
-        Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
-        _ => e,
-    })?;
+    let mut report =
+        evaluate_owned(input, &config, args.details).map_err(|e| match &args.schema {
+            Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
+            _ => e,
+        })?;
+    if let Some((truth, files)) = literature_input {
+        let scores = literature::evaluate(
+            truth,
+            files,
+            config.id_field.as_deref(),
+            metrics,
+            args.details,
+        );
+        for (model, lit) in report.models.iter_mut().zip(scores) {
+            model.literature = Some(lit);
+        }
+    }
     for w in &report.warnings {
         let _ = writeln!(stderr, "warning: {w}");
     }
