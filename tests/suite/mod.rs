@@ -7,5 +7,6 @@ mod common;
 mod exporters;
 mod html_report;
 mod io_adapters;
+mod literature;
 mod properties;
 mod spec_examples;
