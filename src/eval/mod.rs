@@ -15,6 +15,7 @@
 //! * [`counts`] — SPEC §3.1–§3.2: counts and every ratio from them.
 //! * [`sets`] — SPEC §3.3 (M1); [`items`] — SPEC §3.4 (M3).
 //! * [`evaluate`] — the whole pass; [`report`] — SPEC §5's structs.
+//! * [`sweep`] — issue #5: F1 and accuracy as a threshold varies.
 //! * [`validate`] — SPEC §3.5's schema validity, on forest values.
 //! * [`model`], [`tree`] — the records: `serde_json` objects, or one
 //!   compact forest per file.
@@ -32,6 +33,7 @@ pub mod normalize;
 pub mod paths;
 pub mod report;
 pub mod sets;
+pub mod sweep;
 pub mod tree;
 pub mod validate;
 

@@ -28,6 +28,10 @@ pub mod html;
 pub mod json;
 pub mod latex;
 pub mod markdown;
+/// SVG → PDF with embedded fonts (native only for now).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod pdf;
+pub mod sweep;
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::report::Report;
