@@ -474,7 +474,7 @@ mod tests {
         let p = &l.lines[0].points;
         assert_eq!(p[0], (l.x0, l.y1));
         assert!((p[1].0 - (l.x0 + l.x1) / 2.0).abs() < 1e-9);
-        assert_eq!(p[1].1, l.y0);
+        assert!((p[1].1 - l.y0).abs() < 1e-9);
         assert!((p[2].1 - (l.y1 - 0.25 * (l.y1 - l.y0))).abs() < 1e-9);
         let (x, _) = l.threshold.as_ref().unwrap();
         assert!((x - (l.x0 + 0.85 * (l.x1 - l.x0))).abs() < 1e-9);
