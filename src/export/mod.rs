@@ -14,8 +14,12 @@
 //! never do. The HTML exporter also takes the charts to inline
 //! ([`render_html`]); [`render`] gives it none.
 //!
-//! Depends on: `crate::eval::report` only (plus `crate::error` for the one
-//! error [`Format::from_str`] returns). Never does I/O: the caller writes
+//! Two siblings are not report formats: [`sweep`] writes a threshold
+//! sweep (`crate::eval::sweep`'s result) as a table, and `pdf` (native
+//! only) converts a chart's SVG to PDF.
+//!
+//! Depends on: `crate::eval::report` (plus `crate::eval::sweep`'s result
+//! structs, svg2pdf in `pdf`, and `crate::error` for the errors). Never does I/O: the caller writes
 //! the string wherever it wants.
 //!
 //! Adding a format: a sibling module with the same `render`
@@ -28,7 +32,7 @@ pub mod html;
 pub mod json;
 pub mod latex;
 pub mod markdown;
-/// SVG → PDF with embedded fonts (native only for now).
+// SVG → PDF with embedded fonts (native only for now).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod pdf;
 pub mod sweep;
