@@ -12,6 +12,7 @@
 use crate::error::{Error, ErrorKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 
 /// The effective configuration. Its JSON form (`to_json`) is the `config`
 /// block of the report, every key spelled out.
@@ -35,6 +36,13 @@ pub struct Config {
     pub item_f1_threshold: f64,
     pub top_k: Vec<usize>,
     pub document_extraction_score: DocumentScoreConfig,
+    /// Business weights of fields (path → weight ≥ 0; a field not named
+    /// weighs 1) for the weighted macro average over fields
+    /// ([`crate::eval::report::WeightedFieldAverage`]). Not part of SPEC §4:
+    /// left out of the report's `config` when empty, so the default report
+    /// is exactly SPEC §5's.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub field_weights: BTreeMap<String, f64>,
 }
 
 /// The named presets (SPEC §4).
@@ -219,7 +227,8 @@ pub fn default_json() -> Value {
         "top_k": [1, 3, 5],
         "document_extraction_score": {"weights": {
             "numeric_precision": 0.50, "field_f1_partial": 0.35, "schema_validity": 0.15
-        }}
+        }},
+        "field_weights": {}
     })
 }
 
@@ -419,6 +428,10 @@ fn check_layer(layer: &Value, defaults: &Value, prefix: &str) -> Result<(), Erro
             Expected::PositiveIntegers => value
                 .as_array()
                 .is_some_and(|a| a.iter().all(|n| n.as_u64().is_some_and(|k| k >= 1))),
+            Expected::Weights => {
+                check_weights(&path, value)?;
+                true
+            }
         };
         if !ok {
             return Err(Error::new(
@@ -444,6 +457,8 @@ enum Expected {
     StringOrNull,
     Strings,
     PositiveIntegers,
+    /// `field_weights`: an object of field path → number ≥ 0.
+    Weights,
 }
 
 impl Expected {
@@ -456,6 +471,7 @@ impl Expected {
             Expected::StringOrNull => "a string or null",
             Expected::Strings => "an array of strings",
             Expected::PositiveIntegers => "an array of whole numbers ≥ 1",
+            Expected::Weights => "an object mapping field paths to numbers ≥ 0",
         }
     }
 }
@@ -464,12 +480,43 @@ fn expected_type(path: &str, default: &Value) -> Expected {
     match (path, default) {
         ("id_field", _) => Expected::StringOrNull,
         ("top_k", _) => Expected::PositiveIntegers,
+        ("field_weights", _) => Expected::Weights,
         (_, Value::Object(_)) => Expected::Object,
         (_, Value::Number(_)) => Expected::Number,
         (_, Value::Bool(_)) => Expected::Bool,
         (_, Value::String(_)) => Expected::String,
         _ => Expected::Strings,
     }
+}
+
+/// Checks `field_weights`: an object whose values are finite numbers ≥ 0.
+/// The error names the offending key (`field_weights."vendor.iban"`).
+fn check_weights(path: &str, value: &Value) -> Result<(), Error> {
+    let Value::Object(map) = value else {
+        return Err(Error::new(
+            ErrorKind::Config,
+            format!(
+                "key `{path}` expects {}, found {} {}",
+                Expected::Weights.describe(),
+                type_name(value),
+                describe_json(value)
+            ),
+        ));
+    };
+    for (field, weight) in map {
+        if !weight.as_f64().is_some_and(|w| w.is_finite() && w >= 0.0) {
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!(
+                    "key `{path}.{}` expects a number ≥ 0 (a field's weight), found {} {}",
+                    describe_json(&Value::String(field.clone())),
+                    type_name(weight),
+                    describe_json(weight)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Checks the keys whose values come from a fixed list.
@@ -693,6 +740,45 @@ mod tests {
         assert_eq!(
             e.message,
             "key `item_f1_threshold` expects a number between 0 and 1, found 1.5"
+        );
+    }
+
+    #[test]
+    fn field_weights_parse_merge_and_name_the_bad_key() {
+        // Absent: empty, and left out of the report's config.
+        let c = Config::default();
+        assert!(c.field_weights.is_empty());
+        assert!(c.to_json().get("field_weights").is_none());
+        // Later layers merge key by key (SPEC §4's rule for objects).
+        let c = ConfigBuilder::new()
+            .layer(&json!({"field_weights": {"iban": 5, "phone": 0.5}}))
+            .unwrap()
+            .layer(&json!({"field_weights": {"phone": 0}}))
+            .unwrap()
+            .build()
+            .unwrap();
+        assert_eq!(c.field_weights.get("iban"), Some(&5.0));
+        assert_eq!(c.field_weights.get("phone"), Some(&0.0));
+        assert_eq!(
+            c.to_json()["field_weights"],
+            json!({"iban": 5.0, "phone": 0.0})
+        );
+        // Round trip through the report's config.
+        assert_eq!(Config::from_json(&c.to_json()).unwrap(), c);
+        let e = Config::from_json(&json!({"field_weights": {"iban": -1}})).unwrap_err();
+        assert_eq!(
+            e.message,
+            "key `field_weights.\"iban\"` expects a number ≥ 0 (a field's weight), found a number -1"
+        );
+        let e = Config::from_json(&json!({"field_weights": {"vendor.name": "high"}})).unwrap_err();
+        assert_eq!(
+            e.message,
+            "key `field_weights.\"vendor.name\"` expects a number ≥ 0 (a field's weight), found a string \"high\""
+        );
+        let e = Config::from_json(&json!({"field_weights": [1]})).unwrap_err();
+        assert_eq!(
+            e.message,
+            "key `field_weights` expects an object mapping field paths to numbers ≥ 0, found an array [1]"
         );
     }
 

@@ -6,7 +6,7 @@
 //! are what is stored; every ratio in the report is computed here, from
 //! counts, in one place. Pure; depends on the report structs and the config.
 
-use crate::eval::config::{Config, IncorrectCountsAs};
+use crate::eval::config::{Config, DocumentScoreWeights, IncorrectCountsAs};
 use crate::eval::report::{Counts, Outcome, PartialScores, Scores};
 use std::ops::{Add, AddAssign};
 
@@ -221,6 +221,39 @@ pub fn document_scores(c: &Counts, config: &Config) -> Scores {
         s.f1 = harmonic(s.precision, s.recall);
     }
     s
+}
+
+/// `document_extraction_score` (SPEC §3.5, M2) = w_n·numeric_precision +
+/// w_f·field_f1_partial + w_s·schema_validity_rate. When numeric_precision
+/// is `None` (no numeric truth value), w_n is spread over the other two in
+/// proportion: (1 + w_n/(w_f + w_s))·(w_f·field_f1_partial +
+/// w_s·schema_validity_rate), and `zero_division` when w_f + w_s = 0. (The
+/// caller warns about the spread.)
+pub fn document_extraction_score(
+    numeric_precision: Option<f64>,
+    field_f1_partial: f64,
+    schema_validity_rate: f64,
+    w: &DocumentScoreWeights,
+    zero_division: f64,
+) -> f64 {
+    match numeric_precision {
+        Some(np) => {
+            w.numeric_precision * np
+                + w.field_f1_partial * field_f1_partial
+                + w.schema_validity * schema_validity_rate
+        }
+        None => {
+            let rest = w.field_f1_partial + w.schema_validity;
+            if rest == 0.0 {
+                zero_division
+            } else {
+                let scale = 1.0 + w.numeric_precision / rest;
+                scale
+                    * (w.field_f1_partial * field_f1_partial
+                        + w.schema_validity * schema_validity_rate)
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -16,8 +16,8 @@ use crate::error::{Error, ErrorKind};
 use crate::eval::compare::{Comparer, SchemaHint, Side, ValueType};
 use crate::eval::config::{Config, MacroF1};
 use crate::eval::counts::{
-    abstention_rate, document_scores, hallucination_rate, harmonic, mean, partial_scores, ratio,
-    strict_scores,
+    abstention_rate, document_extraction_score, document_scores, hallucination_rate, harmonic,
+    mean, partial_scores, ratio, strict_scores,
 };
 use crate::eval::dataset::{read_predictions, read_truth, IdScheme, PredDocument, Predictions};
 use crate::eval::distance::CerCount;
@@ -29,9 +29,10 @@ use crate::eval::paths::{
 };
 use crate::eval::report::{
     Counts, DocumentDetail, FieldAverage, FieldDetail, FieldReport, ItemsReport, ModelReport,
-    Outcome, Report, Scores, SetReport,
+    Outcome, Report, Scores, SetReport, WeightedFieldAverage,
 };
 use crate::eval::sets::{set_scores, SetCounts};
+use crate::eval::stats::{DocSample, ModelSamples, Samples};
 use crate::eval::tree::{Forest, Json, JsonType, NodeId};
 use crate::eval::validate::ForestValidator;
 use serde_json::Value;
@@ -500,6 +501,27 @@ struct SetAcc {
 /// about the input becomes a warning in the report. (Copies the records
 /// into forests; [`evaluate_owned`] drops each file once it is copied.)
 pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Report, Error> {
+    evaluate_copied(input, config, details, false).map(|(report, _)| report)
+}
+
+/// [`evaluate`], also returning each model's per-document contributions
+/// (what the report sums) for [`crate::eval::stats`]. The report is the
+/// same as [`evaluate`]'s.
+pub fn evaluate_with_samples(
+    input: &EvalInput,
+    config: &Config,
+    details: bool,
+) -> Result<(Report, Samples), Error> {
+    evaluate_copied(input, config, details, true)
+        .map(|(report, samples)| (report, samples.unwrap_or_default()))
+}
+
+fn evaluate_copied(
+    input: &EvalInput,
+    config: &Config,
+    details: bool,
+    keep_samples: bool,
+) -> Result<(Report, Option<Samples>), Error> {
     let models = input
         .models
         .iter()
@@ -519,6 +541,7 @@ pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Rep
         },
         config,
         details,
+        keep_samples,
     )
 }
 
@@ -531,6 +554,26 @@ pub fn evaluate_owned<F: IntoDocFile>(
     config: &Config,
     details: bool,
 ) -> Result<Report, Error> {
+    evaluate_consumed(input, config, details, false).map(|(report, _)| report)
+}
+
+/// [`evaluate_owned`], also returning each model's per-document
+/// contributions for [`crate::eval::stats`] (see [`evaluate_with_samples`]).
+pub fn evaluate_owned_with_samples<F: IntoDocFile>(
+    input: EvalInput<F>,
+    config: &Config,
+    details: bool,
+) -> Result<(Report, Samples), Error> {
+    evaluate_consumed(input, config, details, true)
+        .map(|(report, samples)| (report, samples.unwrap_or_default()))
+}
+
+fn evaluate_consumed<F: IntoDocFile>(
+    input: EvalInput<F>,
+    config: &Config,
+    details: bool,
+    keep_samples: bool,
+) -> Result<(Report, Option<Samples>), Error> {
     let EvalInput {
         truth,
         models,
@@ -555,6 +598,7 @@ pub fn evaluate_owned<F: IntoDocFile>(
         },
         config,
         details,
+        keep_samples,
     )
 }
 
@@ -562,7 +606,8 @@ fn evaluate_docs(
     input: EvalInput<DocFile>,
     config: &Config,
     details: bool,
-) -> Result<Report, Error> {
+    keep_samples: bool,
+) -> Result<(Report, Option<Samples>), Error> {
     // Compiled for its errors, then for forest values (same options).
     let validator = match &input.schema {
         Some(schema) => {
@@ -681,7 +726,7 @@ fn evaluate_docs(
                 })
                 .collect();
             let has_prediction = preds.by_truth.iter().map(Option::is_some).collect();
-            ModelRun::new(&paths, m, details, valid, has_prediction)
+            ModelRun::new(&paths, m, details, valid, has_prediction, keep_samples)
         })
         .collect();
     let (mut truth_doc, mut pred_doc) = (FlatDoc::default(), FlatDoc::default());
@@ -703,19 +748,76 @@ fn evaluate_docs(
         }
     }
     let mut reports = Vec::with_capacity(inputs.len());
+    let mut own_samples = Vec::new();
     for (run, (name, cost, preds)) in runs.into_iter().zip(&inputs) {
-        let mut report = run.finish(&mut warnings, name);
+        let (mut report, own) = run.finish(&mut warnings, name);
         report.cost = cost.or(preds.cost);
         reports.push(report);
+        own_samples.extend(own);
     }
+    warn_unknown_weights(config, &reports, &mut warnings);
 
-    Ok(Report {
+    let report = Report {
         fieldscope_report: 1,
         config: config.to_json(),
         warnings,
         documents: truth.documents.len(),
         models: reports,
-    })
+        significance: None,
+    };
+    Ok((report, keep_samples.then(|| union_samples(own_samples))))
+}
+
+/// A warning for each `field_weights` key that names no field row of any
+/// model (its weight is ignored).
+fn warn_unknown_weights(config: &Config, reports: &[ModelReport], warnings: &mut Vec<String>) {
+    for key in config.field_weights.keys() {
+        let known = reports
+            .iter()
+            .any(|r| r.fields.iter().any(|f| &f.field == key));
+        if !known {
+            warnings.push(format!(
+                "field_weights names {key:?}, which is not a field of the data (field paths look like \"vendor.name\" or \"items[].amount\"); its weight is ignored"
+            ));
+        }
+    }
+}
+
+/// The models' samples over the union of their field rows (sorted by
+/// name): a field a model is not evaluated on has zero counts there, which
+/// leaves it out of that model's macro average exactly as in the report.
+fn union_samples(own: Vec<OwnSamples>) -> Samples {
+    let mut fields: Vec<String> = own.iter().flat_map(|o| o.rows.iter().cloned()).collect();
+    fields.sort();
+    fields.dedup();
+    let nf = fields.len();
+    let models = own
+        .into_iter()
+        .map(|o| {
+            let index: Vec<usize> = o
+                .rows
+                .iter()
+                .map(|r| fields.binary_search(r).unwrap_or_default())
+                .collect();
+            let mut m = o.samples;
+            let own_nf = o.rows.len();
+            let docs = m.docs.len();
+            let mut counts = vec![Counts::default(); docs * nf];
+            for d in 0..docs {
+                for (k, &f) in index.iter().enumerate() {
+                    if let (Some(slot), Some(c)) = (
+                        counts.get_mut(d * nf + f),
+                        m.field_counts.get(d * own_nf + k),
+                    ) {
+                        *slot = *c;
+                    }
+                }
+            }
+            m.field_counts = counts;
+            m
+        })
+        .collect();
+    Samples { fields, models }
 }
 
 /// The roots of a model's parsed predictions, in truth order, each with
@@ -825,6 +927,9 @@ struct Recorder<'p, 'c> {
     acc: Vec<FieldAcc>,
     numeric_exact: u64,
     numeric_total: u64,
+    /// Only when per-document samples are kept ([`evaluate_with_samples`]):
+    /// the current document's counts per path.
+    doc_fields: Option<Vec<Counts>>,
 }
 
 impl Recorder<'_, '_> {
@@ -850,6 +955,9 @@ impl Recorder<'_, '_> {
         let (t, p) = (t.map(|(l, _)| l), p.map(|(l, _)| l));
         let a = &mut self.acc[id];
         a.counts.record(c.outcome);
+        if let Some(slot) = self.doc_fields.as_mut().and_then(|b| b.get_mut(id)) {
+            slot.record(c.outcome);
+        }
         counts.record(c.outcome);
         if let (Some(cer), Some(rate)) = (c.cer, c.cer_rate) {
             a.add_cer(cer, rate);
@@ -892,6 +1000,24 @@ struct ModelRun<'p, 'c> {
     /// Per document: the prediction is schema-valid; there is one.
     valid: Vec<bool>,
     has_prediction: Vec<bool>,
+    /// Per-document samples, only when asked for.
+    samples: Option<SampleAcc>,
+}
+
+/// Per-document contributions kept for [`crate::eval::stats`]: for each
+/// document its numeric counts and its counts of each field row (the
+/// model's report rows, in `rows` order).
+struct SampleAcc {
+    rows: Vec<PathId>,
+    numeric: Vec<(u64, u64)>,
+    field_counts: Vec<Counts>,
+}
+
+/// One model's samples with its own field rows (before the union over
+/// models is taken).
+struct OwnSamples {
+    rows: Vec<String>,
+    samples: ModelSamples,
 }
 
 impl<'p, 'c> ModelRun<'p, 'c> {
@@ -901,10 +1027,18 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         details: bool,
         valid: Vec<bool>,
         has_prediction: Vec<bool>,
+        keep_samples: bool,
     ) -> Self {
         let documents = valid.len();
+        let fields = field_set(paths, m);
+        let samples = keep_samples.then(|| SampleAcc {
+            rows: field_rows(paths, &fields),
+            numeric: Vec::with_capacity(documents),
+            field_counts: Vec::new(),
+        });
         ModelRun {
-            fields: field_set(paths, m),
+            samples,
+            fields,
             rec: Recorder {
                 paths,
                 comparer: paths.comparer,
@@ -912,6 +1046,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                 acc: vec![FieldAcc::default(); paths.table.len()],
                 numeric_exact: 0,
                 numeric_total: 0,
+                doc_fields: keep_samples.then(|| vec![Counts::default(); paths.table.len()]),
             },
             sets: BTreeMap::new(),
             doc_counts: Vec::with_capacity(documents),
@@ -937,6 +1072,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         let config = comparer.config;
         let details = self.rec.details;
         let mut counts = Counts::default();
+        let numeric_before = (self.rec.numeric_exact, self.rec.numeric_total);
         let mut tally = ItemTally::default();
         let mut field_details = Vec::new();
         for &id in &self.fields.top {
@@ -956,6 +1092,9 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                     let sc = SetCounts::of(&te, &pe);
                     let oc = sc.outcome_counts();
                     self.rec.acc[id].counts += oc;
+                    if let Some(slot) = self.rec.doc_fields.as_mut().and_then(|b| b.get_mut(id)) {
+                        *slot += oc;
+                    }
                     counts += oc;
                     let s = self.sets.entry(id).or_insert_with(|| SetAcc {
                         hits: vec![0.0; config.top_k.len()],
@@ -1069,12 +1208,25 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             });
         }
         self.doc_counts.push(counts);
+        if let (Some(acc), Some(buf)) = (self.samples.as_mut(), self.rec.doc_fields.as_mut()) {
+            acc.numeric.push((
+                self.rec.numeric_exact - numeric_before.0,
+                self.rec.numeric_total - numeric_before.1,
+            ));
+            acc.field_counts.extend(
+                acc.rows
+                    .iter()
+                    .map(|&id| buf.get(id).copied().unwrap_or_default()),
+            );
+            buf.fill(Counts::default());
+        }
         self.tallies.push(tally);
     }
 
     /// The model's report, from the counts (SPEC §3).
-    fn finish(self, warnings: &mut Vec<String>, name: &str) -> ModelReport {
+    fn finish(self, warnings: &mut Vec<String>, name: &str) -> (ModelReport, Option<OwnSamples>) {
         let ModelRun {
+            samples,
             fields,
             rec,
             sets,
@@ -1113,26 +1265,17 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         };
 
         // Per-field rows and the macro over fields (SPEC §3.2, M0).
-        let mut field_ids: Vec<PathId> = fields
-            .top
-            .iter()
-            .filter(|&&id| paths.kind(id) != Kind::Items)
-            .copied()
-            .chain(
-                fields
-                    .item_fields
-                    .iter()
-                    .flat_map(|(_, f)| f.iter().copied()),
-            )
-            .collect();
-        field_ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
+        let field_ids = field_rows(paths, &fields);
         let mut field_reports = Vec::with_capacity(field_ids.len());
         let mut kept = Vec::new();
+        let mut kept_weights = Vec::new();
         for &id in &field_ids {
             let a = &acc[id];
             let s = strict_scores(&a.counts, config);
             if a.counts.truth_count() + a.counts.pred_count() > 0 {
                 kept.push(s);
+                let name = paths.table.name(id);
+                kept_weights.push(config.field_weights.get(name).copied().unwrap_or(1.0));
             }
             let is_set = paths.kind(id) == Kind::Set && paths.info[id].list.is_none();
             let (cer, mean_cer) = if is_set || a.cer_values == 0 {
@@ -1161,6 +1304,8 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             accuracy: mean(kept.iter().map(|s| s.accuracy), zd),
             fields_left_out: field_ids.len() - kept.len(),
         };
+        let macro_fields_weighted = (!config.field_weights.is_empty())
+            .then(|| weighted_field_average(&kept, &kept_weights, zd));
 
         // Set fields (SPEC §3.3).
         let set_reports: BTreeMap<String, SetReport> = sets
@@ -1229,28 +1374,14 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         );
         let numeric_precision = (numeric.1 > 0).then(|| numeric.0 as f64 / numeric.1 as f64);
         let w = &config.document_extraction_score.weights;
-        let document_extraction_score = match numeric_precision {
-            Some(np) => {
-                w.numeric_precision * np
-                    + w.field_f1_partial * partial.f1
-                    + w.schema_validity * schema_validity_rate
-            }
-            None => {
-                let rest = w.field_f1_partial + w.schema_validity;
-                warnings.push(format!(
-                    "model {name:?}: numeric_precision is null (no numeric truth value is present), so its weight {} in document_extraction_score is spread over field_f1_partial and schema_validity in proportion",
-                    w.numeric_precision
-                ));
-                if rest == 0.0 {
-                    zd
-                } else {
-                    let scale = 1.0 + w.numeric_precision / rest;
-                    scale
-                        * (w.field_f1_partial * partial.f1
-                            + w.schema_validity * schema_validity_rate)
-                }
-            }
-        };
+        if numeric_precision.is_none() {
+            warnings.push(format!(
+                "model {name:?}: numeric_precision is null (no numeric truth value is present), so its weight {} in document_extraction_score is spread over field_f1_partial and schema_validity in proportion",
+                w.numeric_precision
+            ));
+        }
+        let document_extraction_score =
+            document_extraction_score(numeric_precision, partial.f1, schema_validity_rate, w, zd);
 
         // Model CER pooled over every scalar and item field (SPEC §2.2).
         let (edits, len, values) = field_ids
@@ -1262,7 +1393,36 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             });
         let cer = (values > 0).then(|| pooled_cer(edits, len, zd));
 
-        ModelReport {
+        let has_items = items.is_some();
+        let own = samples.map(|acc| OwnSamples {
+            rows: acc
+                .rows
+                .iter()
+                .map(|&id| paths.table.name(id).to_string())
+                .collect(),
+            samples: ModelSamples {
+                name: name.to_string(),
+                docs: doc_counts
+                    .iter()
+                    .zip(&tallies)
+                    .zip(valid)
+                    .zip(&acc.numeric)
+                    .map(|(((c, t), &v), &(ne, nt))| DocSample {
+                        counts: *c,
+                        numeric_exact: ne,
+                        numeric_total: nt,
+                        valid: v,
+                        recognised: t.recognised,
+                        truth_items: t.truth_items,
+                        pred_items: t.pred_items,
+                    })
+                    .collect(),
+                field_counts: acc.field_counts,
+                has_items,
+            },
+        });
+
+        let report = ModelReport {
             name: name.to_string(),
             cost: None,
             counts: total,
@@ -1285,7 +1445,49 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             sets: set_reports,
             items,
             document_details: details.then_some(doc_details),
-        }
+            macro_fields_weighted,
+            intervals: None,
+        };
+        (report, own)
+    }
+}
+
+/// The report's field rows of one model: its scalar, set and item fields
+/// (not the item lists themselves), sorted by name.
+fn field_rows(paths: &Paths<'_>, fields: &FieldSet) -> Vec<PathId> {
+    let mut ids: Vec<PathId> = fields
+        .top
+        .iter()
+        .filter(|&&id| paths.kind(id) != Kind::Items)
+        .copied()
+        .chain(
+            fields
+                .item_fields
+                .iter()
+                .flat_map(|(_, f)| f.iter().copied()),
+        )
+        .collect();
+    ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
+    ids
+}
+
+/// The weighted macro average over fields (config `field_weights`): over
+/// the fields the macro average keeps (|Truth| + |Pred| > 0), each score is
+/// Σ w_f·s_f / Σ w_f with w_f the field's weight (1 when not named);
+/// Σ w_f = 0 gives `zero_division`. With every weight 1 it equals
+/// `macro_fields`.
+fn weighted_field_average(kept: &[Scores], weights: &[f64], zd: f64) -> WeightedFieldAverage {
+    let total: f64 = weights.iter().sum();
+    let avg = |get: fn(&Scores) -> f64| {
+        let sum: f64 = kept.iter().zip(weights).map(|(s, w)| w * get(s)).sum();
+        ratio(sum, total, zd)
+    };
+    WeightedFieldAverage {
+        precision: avg(|s| s.precision),
+        recall: avg(|s| s.recall),
+        f1: avg(|s| s.f1),
+        accuracy: avg(|s| s.accuracy),
+        total_weight: total,
     }
 }
 

@@ -15,6 +15,7 @@
 //! * [`counts`] — SPEC §3.1–§3.2: counts and every ratio from them.
 //! * [`sets`] — SPEC §3.3 (M1); [`items`] — SPEC §3.4 (M3).
 //! * [`evaluate`] — the whole pass; [`report`] — SPEC §5's structs.
+//! * [`stats`] — bootstrap intervals, paired tests, Holm's correction.
 //! * [`validate`] — SPEC §3.5's schema validity, on forest values.
 //! * [`model`], [`tree`] — the records: `serde_json` objects, or one
 //!   compact forest per file.
@@ -32,6 +33,7 @@ pub mod normalize;
 pub mod paths;
 pub mod report;
 pub mod sets;
+pub mod stats;
 pub mod tree;
 pub mod validate;
 
@@ -39,6 +41,9 @@ pub use compare::ValueType;
 pub use config::{
     Config, ConfigBuilder, DateOrder, IncorrectCountsAs, MacroF1, MatchMethod, Preset,
 };
-pub use evaluate::{compile_schema, evaluate, evaluate_owned, EvalInput, ModelInput};
+pub use evaluate::{
+    compile_schema, evaluate, evaluate_owned, evaluate_owned_with_samples, evaluate_with_samples,
+    EvalInput, ModelInput,
+};
 pub use model::{DocFile, DocRecord, Record, RecordFile};
 pub use report::{Counts, ModelReport, Outcome, Report, Scores};

@@ -21,6 +21,11 @@ pub struct Report {
     /// Number of ground-truth documents.
     pub documents: usize,
     pub models: Vec<ModelReport>,
+    /// Paired tests between every pair of models (only with
+    /// `--bootstrap`, and only with two models or more; see
+    /// [`crate::eval::stats`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub significance: Option<Significance>,
 }
 
 /// Outcome counts (SPEC §2.3, §3.1).
@@ -78,6 +83,10 @@ pub struct ModelReport {
     pub micro: Scores,
     pub macro_documents: Scores,
     pub macro_fields: FieldAverage,
+    /// The macro average over fields weighted by `field_weights` (only when
+    /// the config gives `field_weights`; see [`WeightedFieldAverage`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub macro_fields_weighted: Option<WeightedFieldAverage>,
     pub partial: PartialScores,
     pub hallucination_rate: f64,
     pub abstention_rate: f64,
@@ -93,6 +102,82 @@ pub struct ModelReport {
     /// Only with `--details`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document_details: Option<Vec<DocumentDetail>>,
+    /// Percentile bootstrap intervals of the headline scores (only with
+    /// `--bootstrap`; see [`crate::eval::stats`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intervals: Option<Intervals>,
+}
+
+/// The macro average over fields with business weights (config key
+/// `field_weights`): over the fields the unweighted macro average keeps
+/// (|Truth| + |Pred| > 0), each score is Σ w_f·s_f / Σ w_f, where w_f is
+/// the field's weight (1 when `field_weights` does not name it); Σ w_f = 0
+/// gives `zero_division`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct WeightedFieldAverage {
+    pub precision: f64,
+    pub recall: f64,
+    pub f1: f64,
+    pub accuracy: f64,
+    /// Σ w_f over the fields kept.
+    pub total_weight: f64,
+}
+
+/// Bootstrap confidence intervals of one model's headline scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Intervals {
+    /// The interval's coverage, 1 − alpha (0.95 by default).
+    pub confidence: f64,
+    /// Number of bootstrap resamples of the documents.
+    pub resamples: usize,
+    /// The seed of the resampling.
+    pub seed: u64,
+    /// Keyed by score (`"micro.f1"`, `"macro_documents.precision"`,
+    /// `"document_extraction_score"`, `"items.f1"`, …).
+    pub scores: BTreeMap<String, Interval>,
+}
+
+/// A percentile interval around a point estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    /// The score on the data as given (the report's number).
+    pub estimate: f64,
+    /// The alpha/2 quantile of the resampled scores.
+    pub low: f64,
+    /// The 1 − alpha/2 quantile of the resampled scores.
+    pub high: f64,
+}
+
+/// Paired tests between models on the same documents.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Significance {
+    /// The test, in words.
+    pub test: String,
+    /// Number of random shuffles per pair of models.
+    pub shuffles: usize,
+    pub seed: u64,
+    /// A difference is significant when its Holm-adjusted p-value ≤ alpha.
+    pub alpha: f64,
+    /// The multiple-comparison correction, in words.
+    pub correction: String,
+    /// One entry per score and pair of models (model `a` listed before
+    /// model `b` in the report).
+    pub comparisons: Vec<Comparison>,
+}
+
+/// One paired test: score of `a` minus score of `b`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub score: String,
+    pub a: String,
+    pub b: String,
+    /// score(a) − score(b) on the data as given.
+    pub difference: f64,
+    /// The test's two-sided p-value.
+    pub p_value: f64,
+    /// Holm-adjusted over the pairs of models compared on this score.
+    pub p_adjusted: f64,
+    pub significant: bool,
 }
 
 /// One row of the per-field table: the field's pooled counts and strict

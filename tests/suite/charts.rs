@@ -84,12 +84,15 @@ fn model(name: &str, fields: Vec<FieldReport>, items: Option<ItemsReport>) -> Mo
         sets: BTreeMap::new(),
         items,
         document_details: None,
+        macro_fields_weighted: None,
+        intervals: None,
     }
 }
 
 fn report(models: Vec<ModelReport>) -> Report {
     Report {
         fieldscope_report: 1,
+        significance: None,
         config: eval::config::default_json(),
         warnings: Vec::new(),
         documents: 4,
