@@ -6,13 +6,19 @@
 //! compiled to wasm).
 
 use crate::error::{Error, ErrorKind};
-use crate::eval::{evaluate_owned, ConfigBuilder, EvalInput, ModelInput, Preset};
+use crate::eval::stats::{StatsJob, StatsSettings, DEFAULT_RESAMPLES};
+use crate::eval::{
+    evaluate_owned, evaluate_owned_with_samples, ConfigBuilder, EvalInput, ModelInput, Preset,
+};
 use crate::export::{render, ExportOptions, Format};
 use crate::io::{parse_docs, parse_json_value};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+// `--bootstrap` without a value means the core's default number of resamples.
+const _: () = assert!(DEFAULT_RESAMPLES == 1000);
 
 /// Exit status for success.
 pub const EXIT_OK: i32 = 0;
@@ -73,6 +79,18 @@ struct EvalArgs {
     /// Add per-document details (each field's truth, prediction, outcome, similarity, CER) to the JSON report.
     #[arg(long)]
     details: bool,
+
+    /// Add percentile bootstrap intervals (N resamples of the documents; 1000 when N is left out) of the headline scores, and paired approximate-randomisation tests between the models with Holm's correction. Off by default.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "1000")]
+    bootstrap: Option<usize>,
+
+    /// Seed of the bootstrap and of the paired tests (default 0). Needs --bootstrap.
+    #[arg(long, value_name = "S", requires = "bootstrap")]
+    seed: Option<u64>,
+
+    /// Significance level of the paired tests (default 0.05); the intervals have confidence 1 − A. Needs --bootstrap.
+    #[arg(long, value_name = "A", requires = "bootstrap")]
+    alpha: Option<f64>,
 
     /// Write the report to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
@@ -228,10 +246,42 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         models,
         schema,
     };
-    let report = evaluate_owned(input, &config, args.details).map_err(|e| match &args.schema {
+    let in_schema = |e: Error| match &args.schema {
         Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
         _ => e,
-    })?;
+    };
+    let report = match args.bootstrap {
+        None => evaluate_owned(input, &config, args.details).map_err(in_schema)?,
+        Some(resamples) => {
+            let defaults = StatsSettings::default();
+            let settings = StatsSettings {
+                resamples,
+                seed: args.seed.unwrap_or(defaults.seed),
+                alpha: args.alpha.unwrap_or(defaults.alpha),
+            };
+            if settings.resamples == 0 {
+                return Err(Error::new(
+                    ErrorKind::Usage,
+                    "--bootstrap: the number of resamples must be at least 1, found 0",
+                ));
+            }
+            if !(settings.alpha > 0.0 && settings.alpha < 1.0) {
+                return Err(Error::new(
+                    ErrorKind::Usage,
+                    format!(
+                        "--alpha: expected a number strictly between 0 and 1, found {}",
+                        settings.alpha
+                    ),
+                ));
+            }
+            let (mut report, samples) =
+                evaluate_owned_with_samples(input, &config, args.details).map_err(in_schema)?;
+            StatsJob::new(samples, config.clone(), settings)?
+                .finish()
+                .apply(&mut report);
+            report
+        }
+    };
     for w in &report.warnings {
         let _ = writeln!(stderr, "warning: {w}");
     }

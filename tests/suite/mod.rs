@@ -9,3 +9,4 @@ mod html_report;
 mod io_adapters;
 mod properties;
 mod spec_examples;
+mod stats;
