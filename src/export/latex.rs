@@ -15,7 +15,10 @@
 //!
 //! Depends on: `crate::eval::report` only.
 
-use super::{best_of, convention_clause, documents_phrase, Best, ExportOptions, MacroF1, Number};
+use super::{
+    best_of, convention_clause, documents_phrase, stats_caption, stats_cell, Best, ExportOptions,
+    MacroF1, Number,
+};
 use crate::eval::report::{ModelReport, Report};
 
 /// What a missing cost reads as (an em dash).
@@ -26,6 +29,9 @@ const NO_COST: &str = "---";
 struct Column {
     cells: Vec<String>,
     best: Option<Best>,
+    /// Appended to each cell after ranking (` $\pm$ h`, `$^{\dagger}$`
+    /// with `--bootstrap`); empty or one per cell.
+    extras: Vec<String>,
 }
 
 impl Column {
@@ -38,17 +44,39 @@ impl Column {
         };
         let printed: Vec<Option<f64>> = self.cells.iter().map(|cell| cell.parse().ok()).collect();
         let bold = best_of(&printed, best);
+        let extras = self.extras;
         self.cells
             .into_iter()
             .zip(bold)
-            .map(|(cell, bold)| {
+            .enumerate()
+            .map(|(i, (cell, bold))| {
+                let extra = extras.get(i).map_or("", String::as_str);
                 if bold {
-                    format!("\\textbf{{{cell}}}")
+                    format!("\\textbf{{{cell}}}{extra}")
                 } else {
-                    cell
+                    format!("{cell}{extra}")
                 }
             })
             .collect()
+    }
+
+    /// Adds each model's ± and † for the score `key` (see `stats_cell`).
+    fn with_stats(mut self, report: &Report, key: &str, options: &ExportOptions) -> Column {
+        self.extras = (0..report.models.len())
+            .map(|m| {
+                let stats = stats_cell(report, m, key);
+                let mut extra = String::new();
+                if let Some(h) = stats.half_width {
+                    extra.push_str(" $\\pm$ ");
+                    extra.push_str(&Number::Ratio(h).format(options));
+                }
+                if stats.worse {
+                    extra.push_str("$^{\\dagger}$");
+                }
+                extra
+            })
+            .collect();
+        self
     }
 }
 
@@ -64,6 +92,7 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
         Column {
             cells,
             best: Some(Best::Highest),
+            extras: Vec::new(),
         }
     };
     let names: Vec<String> = models.iter().map(|m| escape(&m.name)).collect();
@@ -83,6 +112,7 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
     let column = |best: Option<Best>, cell: &dyn Fn(&ModelReport) -> String| Column {
         cells: models.iter().map(cell).collect(),
         best,
+        extras: Vec::new(),
     };
     let columns = [
         column(Some(Best::Highest), &|m| {
@@ -90,9 +120,13 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
         }),
         column(None, &|m| Number::Count(m.pred_count).format(options)),
         column(None, &|m| Number::Count(m.truth_count).format(options)),
-        ratio(|m| m.macro_documents.precision),
-        ratio(|m| m.macro_documents.recall),
-        ratio(|m| m.macro_documents.f1),
+        ratio(|m| m.macro_documents.precision).with_stats(
+            report,
+            "macro_documents.precision",
+            options,
+        ),
+        ratio(|m| m.macro_documents.recall).with_stats(report, "macro_documents.recall", options),
+        ratio(|m| m.macro_documents.f1).with_stats(report, "macro_documents.f1", options),
         column(Some(Best::Lowest), &|m| match m.cost {
             Some(cost) => Number::Cost(cost).format(options),
             None => NO_COST.to_string(),
@@ -113,6 +147,13 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
     if several {
         caption.push_str(" Bold: the best value of each column (for cost, the lowest).");
     }
+    caption.push_str(&stats_caption(
+        report,
+        "$\\pm$",
+        "$^{\\dagger}$",
+        "$\\alpha$",
+        "\\%",
+    ));
     push_table(
         &mut out,
         &caption,
@@ -126,10 +167,10 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
     // Micro averages.
     out.push('\n');
     let columns = [
-        ratio(|m| m.micro.precision),
-        ratio(|m| m.micro.recall),
-        ratio(|m| m.micro.f1),
-        ratio(|m| m.micro.accuracy),
+        ratio(|m| m.micro.precision).with_stats(report, "micro.precision", options),
+        ratio(|m| m.micro.recall).with_stats(report, "micro.recall", options),
+        ratio(|m| m.micro.f1).with_stats(report, "micro.f1", options),
+        ratio(|m| m.micro.accuracy).with_stats(report, "micro.accuracy", options),
     ];
     let mut caption = format!(
         "Micro averages on {} (counts pooled over all documents and fields, then each score \
@@ -141,6 +182,13 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
     if several {
         caption.push_str(" Bold: the best value of each column.");
     }
+    caption.push_str(&stats_caption(
+        report,
+        "$\\pm$",
+        "$^{\\dagger}$",
+        "$\\alpha$",
+        "\\%",
+    ));
     push_table(
         &mut out,
         &caption,

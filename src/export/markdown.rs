@@ -9,7 +9,9 @@
 //!
 //! Depends on: `crate::eval::report` only.
 
-use super::{convention_clause, documents_phrase, ExportOptions, MacroF1, Number};
+use super::{
+    convention_clause, documents_phrase, stats_caption, stats_cell, ExportOptions, MacroF1, Number,
+};
 use crate::eval::report::{ModelReport, Report};
 
 /// What a missing cost reads as.
@@ -26,8 +28,12 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
         "| Model | M_total | \\|Pred\\| | \\|Truth\\| | Precision | Recall | F1 | Cost |\n",
     );
     out.push_str("| :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-    for model in &report.models {
-        push_row(&mut out, &comparison_cells(model, options));
+    for (m, model) in report.models.iter().enumerate() {
+        let mut cells = comparison_cells(model, options);
+        for (cell, key) in cells[4..7].iter_mut().zip(MACRO_KEYS) {
+            add_stats(cell, report, m, key, options);
+        }
+        push_row(&mut out, &cells);
     }
 
     out.push('\n');
@@ -35,8 +41,12 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
     out.push_str("\n\n");
     out.push_str("| Model | Precision | Recall | F1 | Accuracy |\n");
     out.push_str("| :--- | ---: | ---: | ---: | ---: |\n");
-    for model in &report.models {
-        push_row(&mut out, &micro_cells(model, options));
+    for (m, model) in report.models.iter().enumerate() {
+        let mut cells = micro_cells(model, options);
+        for (cell, key) in cells[1..].iter_mut().zip(MICRO_KEYS) {
+            add_stats(cell, report, m, key, options);
+        }
+        push_row(&mut out, &cells);
     }
 
     if !report.warnings.is_empty() {
@@ -48,6 +58,33 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
         }
     }
     out
+}
+
+/// The interval keys of the comparison table's score columns.
+const MACRO_KEYS: [&str; 3] = [
+    "macro_documents.precision",
+    "macro_documents.recall",
+    "macro_documents.f1",
+];
+/// The interval keys of the micro table's score columns.
+const MICRO_KEYS: [&str; 4] = [
+    "micro.precision",
+    "micro.recall",
+    "micro.f1",
+    "micro.accuracy",
+];
+
+/// Appends ` ± h` and ` †` to a score cell when the report has them
+/// (`--bootstrap`; see `stats_cell`).
+fn add_stats(cell: &mut String, report: &Report, m: usize, key: &str, options: &ExportOptions) {
+    let stats = stats_cell(report, m, key);
+    if let Some(h) = stats.half_width {
+        cell.push_str(" ± ");
+        cell.push_str(&Number::Ratio(h).format(options));
+    }
+    if stats.worse {
+        cell.push_str(" †");
+    }
 }
 
 /// A row of the comparison table: macro over documents (M4).
@@ -97,9 +134,10 @@ fn comparison_caption(report: &Report) -> String {
     format!(
         "Model comparison on {} (precision, recall and F1 macro-averaged over documents; {f1}; \
          strict matching: a partial match counts as wrong{}; \
-         M_total = exact + 0.5 × partial; \\|Pred\\| and \\|Truth\\| count predicted and true values).",
+         M_total = exact + 0.5 × partial; \\|Pred\\| and \\|Truth\\| count predicted and true values).{}",
         documents_phrase(report),
         convention_clause(report),
+        stats_caption(report, "±", "†", "α", "%"),
     )
 }
 
@@ -107,9 +145,10 @@ fn micro_caption(report: &Report) -> String {
     format!(
         "Micro averages on {} (counts pooled over all documents and fields, then each score \
          computed once; strict matching{}; accuracy also counts true negatives, so it can rank \
-         models differently from F1).",
+         models differently from F1).{}",
         documents_phrase(report),
         convention_clause(report),
+        stats_caption(report, "±", "†", "α", "%"),
     )
 }
 

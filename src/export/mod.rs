@@ -295,6 +295,92 @@ pub(crate) fn documents_phrase(report: &Report) -> String {
     }
 }
 
+/// What a score cell adds when the report carries statistics
+/// (`--bootstrap`): the half-width of the model's percentile interval of
+/// the score, and whether the model is significantly worse than the
+/// column's best model.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct StatsCell {
+    /// (high − low)/2 of `models[m].intervals.scores[key]`.
+    pub(crate) half_width: Option<f64>,
+    /// The column's best model (highest estimate; the first on ties) is
+    /// another model, this model's estimate is lower, and the paired test
+    /// between the two is significant after Holm's correction.
+    pub(crate) worse: bool,
+}
+
+/// The [`StatsCell`] of model `m` for the score `key` (`"micro.f1"`, …).
+pub(crate) fn stats_cell(report: &Report, m: usize, key: &str) -> StatsCell {
+    let estimate = |i: usize| {
+        report
+            .models
+            .get(i)
+            .and_then(|model| model.intervals.as_ref())
+            .and_then(|iv| iv.scores.get(key))
+    };
+    let Some(own) = estimate(m) else {
+        return StatsCell::default();
+    };
+    let half_width = Some((own.high - own.low) / 2.0);
+    let mut best: Option<(usize, f64)> = None;
+    for i in 0..report.models.len() {
+        if let Some(e) = estimate(i) {
+            if best.is_none_or(|(_, b)| e.estimate > b) {
+                best = Some((i, e.estimate));
+            }
+        }
+    }
+    let worse = match (best, &report.significance) {
+        (Some((b, value)), Some(sig)) if b != m && own.estimate < value => {
+            let (name_b, name_m) = (&report.models[b].name, &report.models[m].name);
+            sig.comparisons.iter().any(|c| {
+                c.score == key
+                    && c.significant
+                    && ((&c.a == name_b && &c.b == name_m) || (&c.a == name_m && &c.b == name_b))
+            })
+        }
+        _ => false,
+    };
+    StatsCell { half_width, worse }
+}
+
+/// The caption sentences on statistics, with `±`, `†`, `α` and `%` as
+/// given (each format passes its own spellings; the rest is plain text
+/// with no characters special to Markdown, LaTeX or HTML): what ± means
+/// and, with paired tests, what † means. Empty without `--bootstrap`.
+pub(crate) fn stats_caption(
+    report: &Report,
+    pm: &str,
+    dagger: &str,
+    alpha: &str,
+    percent_sign: &str,
+) -> String {
+    let Some(iv) = report.models.iter().find_map(|m| m.intervals.as_ref()) else {
+        return String::new();
+    };
+    let percent = trimmed(iv.confidence * 100.0, 2);
+    let percent = percent.strip_suffix(".0").unwrap_or(&percent);
+    let mut text = format!(
+        " {pm} is half the width of the {percent}{percent_sign} percentile bootstrap interval \
+         ({} resamples of the documents, seed {}; the interval's ends are in the JSON report).",
+        iv.resamples, iv.seed
+    );
+    if let Some(sig) = &report.significance {
+        let k = report.models.len();
+        let pairs = k * k.saturating_sub(1) / 2;
+        text.push_str(&format!(
+            " {dagger}: significantly worse than the column's best model \
+             (two-sided paired approximate randomisation test over documents, {} shuffles, \
+             seed {}; p-values Holm-corrected over the {pairs} pair{} of models; {alpha} = {}).",
+            sig.shuffles,
+            sig.seed,
+            if pairs == 1 { "" } else { "s" },
+            sig.alpha
+        ));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -397,3 +397,107 @@ fn cli_bootstrap_flags() {
         "error: --bootstrap: the number of resamples must be at least 1, found 0\n"
     );
 }
+
+/// 60 documents of one field: model A is right on every one, model B
+/// wrong on every second one (and a copy of A, to test "not different").
+fn constructed_report() -> fieldscope::eval::Report {
+    let truth: Vec<Value> = (0..60)
+        .map(|d| json!({"id": d.to_string(), "total": format!("v{d}")}))
+        .collect();
+    let a = truth.clone();
+    let b: Vec<Value> = (0..60)
+        .map(|d| {
+            let v = if d % 2 == 0 {
+                format!("v{d}")
+            } else {
+                "wrong".to_string()
+            };
+            json!({"id": d.to_string(), "total": v})
+        })
+        .collect();
+    let config = ConfigBuilder::new()
+        .preset(Preset::Exact)
+        .layer(&json!({"id_field": "id"}))
+        .unwrap()
+        .build()
+        .unwrap();
+    let input = EvalInput {
+        truth: records("truth.json", truth),
+        models: vec![
+            ModelInput::new("A", records("a.json", a.clone())),
+            ModelInput::new("B", records("b.json", b)),
+            ModelInput::new("A_copy", records("c.json", a)),
+        ],
+        schema: None,
+    };
+    let (mut report, samples) = evaluate_with_samples(&input, &config, false).unwrap();
+    StatsJob::new(samples, config, StatsSettings::default())
+        .unwrap()
+        .finish()
+        .apply(&mut report);
+    report
+}
+
+#[test]
+fn a_clearly_better_model_is_marked_and_identical_ones_are_not() {
+    let report = constructed_report();
+    let sig = report.significance.as_ref().unwrap();
+    let find = |score: &str, a: &str, b: &str| {
+        sig.comparisons
+            .iter()
+            .find(|c| c.score == score && c.a == a && c.b == b)
+            .unwrap()
+    };
+    // A vs B: F1 1 vs 0.5 (B: 30 exact, 30 incorrect → P = R = 1/2). Only
+    // swap patterns putting all 30 differing documents on one side are as
+    // extreme (probability 2/2³⁰): p = 1/1001, Holm × 3 pairs (A vs B and
+    // A_copy vs B share the smallest p; A vs A_copy has p = 1).
+    let ab = find("micro.f1", "A", "B");
+    assert_eq!(ab.difference, 0.5);
+    assert_eq!(ab.p_value, 1.0 / 1001.0);
+    assert_eq!(ab.p_adjusted, 3.0 / 1001.0);
+    assert!(ab.significant);
+    let same = find("micro.f1", "A", "A_copy");
+    assert_eq!(
+        (same.difference, same.p_value, same.p_adjusted),
+        (0.0, 1.0, 1.0)
+    );
+    assert!(!same.significant);
+
+    let md = fieldscope::export::render(
+        &report,
+        fieldscope::export::Format::Markdown,
+        &Default::default(),
+    );
+    let row = |name: &str| {
+        md.lines()
+            .filter(|l| l.starts_with(&format!("| {name} |")))
+            .nth(1)
+            .unwrap()
+            .to_string()
+    };
+    // Micro table: A's interval is [1, 1]; B is significantly worse than
+    // the best (A) in precision, recall, F1 and accuracy; A_copy is not.
+    assert_eq!(
+        row("A"),
+        "| A | 1.0000 ± 0.0000 | 1.0000 ± 0.0000 | 1.0000 ± 0.0000 | 1.0000 ± 0.0000 |"
+    );
+    assert_eq!(row("B").matches(" †").count(), 4, "{}", row("B"));
+    assert!(!row("A\\_copy").contains('†'));
+    assert!(md.contains(
+        "± is half the width of the 95% percentile bootstrap interval (1000 resamples of the documents, seed 0"
+    ));
+    assert!(md.contains("Holm-corrected over the 3 pairs of models; α = 0.05)"));
+
+    let tex = fieldscope::export::render(
+        &report,
+        fieldscope::export::Format::Latex,
+        &Default::default(),
+    );
+    assert!(tex.contains(
+        "A & \\textbf{1.0000} $\\pm$ 0.0000 & \\textbf{1.0000} $\\pm$ 0.0000 & \\textbf{1.0000} $\\pm$ 0.0000 & \\textbf{1.0000} $\\pm$ 0.0000 \\\\"
+    ), "{tex}");
+    assert!(tex.contains("$^{\\dagger}$ &"));
+    assert!(tex.contains("the 95\\% percentile bootstrap interval"));
+    assert!(!tex.contains("95%"));
+}
