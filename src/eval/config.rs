@@ -292,9 +292,12 @@ impl ConfigBuilder {
 
     /// Merges a config layer (a `metrics_config.json` or the app's
     /// settings) over the previous ones, key by key. The layer is checked:
-    /// unknown keys and wrong types are errors naming the key.
+    /// unknown keys, wrong types and values out of range are errors naming
+    /// the key, so the file that holds them can be named too (the range
+    /// checks look at one value at a time, so a layer that passes them on
+    /// its own passes them over any other layers).
     pub fn layer(mut self, layer: &Value) -> Result<Self, Error> {
-        let defaults = default_json();
+        let mut defaults = default_json();
         check_layer(layer, &defaults, "")?;
         if let Value::Object(map) = layer {
             let mut map = map.clone();
@@ -302,7 +305,12 @@ impl ConfigBuilder {
                 let name = p.as_str().unwrap_or_default();
                 self.layer_preset = Some(Preset::parse(name)?);
             }
-            merge(&mut self.layers, &Value::Object(map));
+            let map = Value::Object(map);
+            merge(&mut defaults, &map);
+            let alone: Config = serde_json::from_value(defaults)
+                .map_err(|e| Error::new(ErrorKind::Config, format!("metrics config: {e}")))?;
+            alone.check_ranges()?;
+            merge(&mut self.layers, &map);
         }
         Ok(self)
     }

@@ -101,9 +101,13 @@ pub fn compile_schema(schema: &Value) -> Result<jsonschema::Validator, Error> {
         .should_validate_formats(false)
         .build(schema)
         .map_err(|e| {
+            // The instance here is the schema itself: its JSON pointer says
+            // which keyword of the user's schema is wrong.
+            let at = e.instance_path().to_string();
+            let at = if at.is_empty() { "/".to_string() } else { at };
             Error::new(
                 ErrorKind::Schema,
-                format!("the schema is not a valid JSON Schema (draft-07): {e}"),
+                format!("the schema is not a valid JSON Schema (draft-07): at `{at}`: {e}"),
             )
         })
 }
@@ -558,6 +562,20 @@ pub fn evaluate_owned<F: IntoDocFile>(
     )
 }
 
+/// Whether a prediction file holds exactly the truth file's records: as
+/// many, and each equal to the truth's at the same position (its id-map key
+/// and its value). Empty files are not flagged (there is nothing to mistake).
+/// Stops at the first difference, so a real model's file costs one record.
+fn same_records(truth: &DocFile, preds: &DocFile) -> bool {
+    !truth.records.is_empty()
+        && truth.records.len() == preds.records.len()
+        && truth
+            .records
+            .iter()
+            .zip(&preds.records)
+            .all(|(t, p)| t.key == p.key && truth.forest.get(t.root) == preds.forest.get(p.root))
+}
+
 fn evaluate_docs(
     input: EvalInput<DocFile>,
     config: &Config,
@@ -585,6 +603,16 @@ fn evaluate_docs(
     } = input;
 
     let truth_name = truth_file.name.clone();
+    for m in &models {
+        if same_records(&truth_file, &m.file) {
+            warnings.push(format!(
+                "{} ({}): this file holds exactly the records of the ground truth {truth_name} \
+                 (same ids, same values, same order): is it the ground-truth file again? \
+                 Its perfect scores say nothing about a model",
+                m.file.name, m.name
+            ));
+        }
+    }
     let truth = read_truth(truth_file, config.id_field.as_deref(), &mut warnings);
     if truth.documents.is_empty() {
         warnings.push(format!("{truth_name}: the ground truth has no records"));

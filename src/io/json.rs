@@ -149,8 +149,20 @@ pub(crate) fn parse_jsonl_records(file_name: &str, text: &str) -> Result<RecordF
         if line.trim().is_empty() {
             continue;
         }
-        let value: Value = serde_json::from_str(line)
-            .map_err(|e| json_error(file_name, line, line_no, &e, Unit::Line))?;
+        let value: Value = serde_json::from_str(line).map_err(|e| {
+            let error = json_error(file_name, line, line_no, &e, Unit::Line);
+            if e.classify() == Category::Eof && continues_on_next_lines(text, line) {
+                Error {
+                    message: "this record continues on the next line: JSONL holds one \
+                              record per line (pretty-printed JSON? save it as .json, or \
+                              write each record on one line)"
+                        .to_owned(),
+                    ..error
+                }
+            } else {
+                error
+            }
+        })?;
         match value {
             Value::Object(mut fields) => {
                 nfc_record(&mut fields, Some(line));
@@ -179,6 +191,20 @@ pub(crate) fn parse_jsonl_records(file_name: &str, text: &str) -> Result<RecordF
         name: file_name.to_owned(),
         records,
     })
+}
+
+/// Whether the JSON value that starts on `line` (a slice of `text`) ends on
+/// a later line: a record written over several lines. Only asked after a
+/// line failed, so it costs one extra parse of the rest of the file.
+fn continues_on_next_lines(text: &str, line: &str) -> bool {
+    let start = (line.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+    let rest = text.get(start..).unwrap_or("");
+    matches!(
+        serde_json::Deserializer::from_str(rest)
+            .into_iter::<de::IgnoredAny>()
+            .next(),
+        Some(Ok(_))
+    )
 }
 
 /// A JSONL file read straight into a forest, or `None` when any line is
@@ -275,10 +301,30 @@ fn json_error(
     if e.line() == 0 {
         return error;
     }
+    // A raw line break inside a string: serde_json stops just after it
+    // (column 0 of the next line); point at the line break itself, the end
+    // of the line where the string was left open.
+    if e.column() == 0 && e.line() > 1 && is_control_in_string(e) {
+        let previous = line_text(text, e.line() - 1);
+        return error.at(first_line + e.line() - 2, previous.chars().count() + 1);
+    }
     // serde_json's column is the 1-based byte column of the byte it stopped
     // at; errors about a literal point at the literal's start instead.
     let byte_column = literal_start.map_or(e.column(), |start| start + 1);
     error.at(first_line + e.line() - 1, char_column(line, byte_column))
+}
+
+/// Whether serde_json stopped at a raw control character inside a string.
+fn is_control_in_string(e: &serde_json::Error) -> bool {
+    e.to_string().starts_with("control character")
+}
+
+/// At most `max` characters of `text`, with `…` when cut.
+fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", text.get(..end).unwrap_or(text)),
+        None => text.to_owned(),
+    }
 }
 
 /// A message a person understands for serde_json's error (`line` is the
@@ -317,6 +363,37 @@ fn json_message(line: &str, e: &serde_json::Error, unit: Unit) -> (String, Optio
                 "NaN and Infinity are not valid JSON numbers; write null or a string".to_owned(),
                 Some(literal_start),
             );
+        }
+        "expected ident" | "expected value"
+            if literal
+                .bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_alphabetic()) =>
+        {
+            return (
+                format!(
+                    "invalid literal `{}`: expected a JSON value (strings need double \
+                     quotes; the only bare words are true, false and null)",
+                    shorten(literal, 20)
+                ),
+                Some(literal_start),
+            );
+        }
+        "expected value"
+            if line
+                .as_bytes()
+                .get(e.column().saturating_sub(1))
+                .is_some_and(|&b| b == b'/') =>
+        {
+            "expected value (comments are not allowed in JSON)"
+        }
+        m if m.starts_with("control character") => {
+            "unescaped control character in a string: is a closing `\"` missing? \
+             (a line break or tab inside a string must be written \\n or \\t)"
+        }
+        "unexpected end of hex escape" | "lone leading surrogate in hex escape" => {
+            "invalid `\\u` escape: it needs four hex digits, and a high surrogate \
+             (\\uD800–\\uDBFF) must be followed by a low one (\\uDC00–\\uDFFF)"
         }
         "recursion limit exceeded" => {
             "nesting too deep: arrays and objects may be nested at most 127 levels deep"

@@ -217,10 +217,11 @@ fn json_nan_and_infinity_are_errors() {
             "{text}"
         );
     }
-    // Other bare words keep serde_json's message.
+    // Other bare words are named, at their first character.
     assert_eq!(
         parse_err("t.json", b"[{\"a\": nope}]", ErrorKind::Syntax),
-        "t.json:1:9: expected ident"
+        "t.json:1:8: invalid literal `nope`: expected a JSON value (strings need double \
+         quotes; the only bare words are true, false and null)"
     );
 }
 
@@ -337,6 +338,12 @@ fn jsonl_truncated_last_line() {
 fn jsonl_pretty_printed_record_is_an_error_on_its_first_line() {
     assert_eq!(
         parse_err("p.jsonl", b"{\n  \"id\": 1\n}\n", ErrorKind::Syntax),
+        "p.jsonl:1:1: this record continues on the next line: JSONL holds one record \
+         per line (pretty-printed JSON? save it as .json, or write each record on one line)"
+    );
+    // A record that never ends is truncated, not pretty-printed.
+    assert_eq!(
+        parse_err("p.jsonl", b"{\n  \"id\": 1\n", ErrorKind::Syntax),
         "p.jsonl:1:1: unexpected end of line while parsing an object (is it truncated?)"
     );
 }
