@@ -7,5 +7,6 @@ mod common;
 mod exporters;
 mod html_report;
 mod io_adapters;
+mod malformed;
 mod properties;
 mod spec_examples;
