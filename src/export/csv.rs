@@ -4,7 +4,8 @@
 //! missed,spurious,true_negative,precision,recall,f1,accuracy,cer,mean_cer`,
 //! numbers at full precision (the shortest text that reads back as the same
 //! `f64`), `null` as an empty cell — and [`neutralise`], the one escaper,
-//! which defuses spreadsheet formulas in untrusted text. Quoting is the
+//! which shows hidden characters and defuses spreadsheet formulas in
+//! untrusted text. Quoting is the
 //! `csv` crate's. [`ExportOptions`] is ignored: CSV is for further
 //! computation, so nothing is rounded.
 //!
@@ -89,14 +90,24 @@ fn optional(x: Option<f64>) -> Cow<'static, str> {
     x.map_or(Cow::Borrowed(""), number)
 }
 
-/// Defuses formula injection in untrusted text: a cell that starts with
-/// `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so a
-/// spreadsheet shows it as text instead of evaluating it. Everything else
-/// is returned as is (quoting is the CSV writer's job).
+/// Defuses untrusted text for a spreadsheet, in two steps:
+///
+/// 1. hidden characters are shown ([`super::reveal_hidden`], the rule every
+///    text exporter shares): line breaks and tabs become a space, control
+///    characters, bidi controls and zero-width spaces their code point
+///    `[U+202E]`, so a name cannot hide or reorder what a reader sees;
+/// 2. formula injection (OWASP, "CSV Injection"): a cell that then starts
+///    with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading
+///    `'`, so a spreadsheet shows it as text instead of evaluating it.
+///
+/// Step 1 comes first so that a hidden character cannot shield a formula
+/// (`\u{200B}=cmd()` becomes `[U+200B]=cmd()`, which starts no formula).
+/// Quoting is the CSV writer's job. Numbers never go through here.
 pub fn neutralise(text: &str) -> Cow<'_, str> {
-    match text.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => Cow::Owned(format!("'{text}")),
-        _ => Cow::Borrowed(text),
+    let shown = super::reveal_hidden(text);
+    match shown.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => Cow::Owned(format!("'{shown}")),
+        _ => shown,
     }
 }
 
@@ -110,8 +121,17 @@ mod tests {
         assert_eq!(neutralise("+1"), "'+1");
         assert_eq!(neutralise("-1+2"), "'-1+2");
         assert_eq!(neutralise("@SUM(A1)"), "'@SUM(A1)");
-        assert_eq!(neutralise("\tx"), "'\tx");
-        assert_eq!(neutralise("\rx"), "'\rx");
+        // A leading tab or CR is a space once shown, which starts nothing.
+        assert_eq!(neutralise("\t=x"), " =x");
+        assert_eq!(neutralise("\r=x"), " =x");
+    }
+
+    #[test]
+    fn hidden_characters_are_shown_and_cannot_shield_a_formula() {
+        assert_eq!(neutralise("a\u{202E}b"), "a[U+202E]b");
+        assert_eq!(neutralise("\u{200B}=cmd()"), "[U+200B]=cmd()");
+        assert_eq!(neutralise("line\nbreak"), "line break");
+        assert_eq!(neutralise("=\u{7}"), "'=[U+0007]");
     }
 
     #[test]

@@ -1152,11 +1152,11 @@ fn bdi(text: &str) -> String {
 ///
 /// * `&` `<` `>` `"` `'` become `&amp;` `&lt;` `&gt;` `&quot;` `&#39;`;
 /// * whitespace control characters (newline, tab, …) become spaces;
-/// * characters that would hide or reorder text — other control characters,
-///   the bidirectional controls U+061C, U+200E, U+200F, U+202A–U+202E,
-///   U+2066–U+2069 — and the noncharacters (U+FDD0–U+FDEF, U+FFFE, U+FFFF,
-///   …) become a visible `[U+202E]`, so a reader sees that they were there
-///   (and the page stays well-formed XML, which forbids most of them).
+/// * characters that would hide or reorder text ([`super::is_hidden`]:
+///   other control characters, bidi controls, zero-width spaces,
+///   noncharacters) become a visible `[U+202E]`, so a reader sees that they
+///   were there (and the page stays well-formed XML, which forbids most of
+///   them) — the rule of [`super::reveal_hidden`].
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
@@ -1167,23 +1167,11 @@ pub fn escape(text: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             c if c.is_control() && c.is_whitespace() => out.push(' '),
-            c if is_hidden(c) => out.push_str(&format!("[U+{:04X}]", c as u32)),
+            c if super::is_hidden(c) => out.push_str(&format!("[U+{:04X}]", c as u32)),
             c => out.push(c),
         }
     }
     out
-}
-
-/// Characters [`escape`] shows as their code point.
-fn is_hidden(c: char) -> bool {
-    let code = c as u32;
-    c.is_control()
-        || matches!(
-            c,
-            '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
-        )
-        || (0xFDD0..=0xFDEF).contains(&code)
-        || code & 0xFFFE == 0xFFFE
 }
 
 // ---------------------------------------------------------------------------

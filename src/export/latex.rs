@@ -200,18 +200,14 @@ fn push_table<const N: usize>(
 ///   before it;
 /// * a `-` followed by another `-` gets `{}` after it, so `--` stays two
 ///   hyphens instead of becoming a dash;
-/// * whitespace control characters (newline, tab, …) become spaces, other
-///   control characters are removed.
+/// * whitespace control characters (newline, tab, …) become spaces, and
+///   other hidden characters (control characters, bidi controls, zero-width
+///   spaces: [`super::is_hidden`]) become their code point, `[U+202E]`
+///   (typeset `{[}U+202E{]}`), by the shared rule [`super::reveal_hidden`].
 pub fn escape(text: &str) -> String {
-    // Controls first, so that removing one cannot bring two hyphens together.
-    let mut chars = text
-        .chars()
-        .filter_map(|c| match c {
-            c if c.is_control() && c.is_whitespace() => Some(' '),
-            c if c.is_control() => None,
-            c => Some(c),
-        })
-        .peekable();
+    // Hidden characters first: what they become is escaped like any text.
+    let shown = super::reveal_hidden(text);
+    let mut chars = shown.chars().peekable();
     let mut out = String::with_capacity(text.len() + 8);
     while let Some(c) = chars.next() {
         match c {
@@ -284,10 +280,10 @@ mod tests {
 
     fn expected(text: &str) -> String {
         text.chars()
-            .filter_map(|c| match c {
-                c if c.is_control() && c.is_whitespace() => Some(' '),
-                c if c.is_control() => None,
-                c => Some(c),
+            .map(|c| match c {
+                c if c.is_control() && c.is_whitespace() => " ".to_string(),
+                c if crate::export::is_hidden(c) => format!("[U+{:04X}]", c as u32),
+                c => c.to_string(),
             })
             .collect()
     }
@@ -340,9 +336,15 @@ mod tests {
     }
 
     #[test]
-    fn control_characters_are_removed_or_spaced() {
-        assert_eq!(escape("a\nb\r\tc\u{0}d\u{7f}e\u{1b}[0m"), "a b  cde{[}0m");
-        // A removed control character cannot join two hyphens into a dash.
-        assert_eq!(escape("-\u{0}-"), "-{}-");
+    fn control_and_bidi_characters_are_spaced_or_shown() {
+        assert_eq!(
+            escape("a\nb\r\tc\u{0}d\u{7f}e\u{1b}[0m"),
+            "a b  c{[}U+0000{]}d{[}U+007F{]}e{[}U+001B{]}{[}0m"
+        );
+        assert_eq!(escape("-\u{0}-"), "-{[}U+0000{]}-");
+        assert_eq!(
+            escape("exe\u{202E}fdp\u{200B}"),
+            "exe{[}U+202E{]}fdp{[}U+200B{]}"
+        );
     }
 }

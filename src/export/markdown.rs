@@ -121,17 +121,17 @@ fn micro_caption(report: &Report) -> String {
 ///   math);
 /// * `<`, `>`, `&` become `&lt;`, `&gt;`, `&amp;` (no raw HTML, no
 ///   autolinks, no entity references);
-/// * control characters (newlines and tabs included) become spaces, and
-///   the text is trimmed;
+/// * whitespace control characters (newlines, tabs) become spaces, other
+///   hidden characters (control characters, bidi controls, zero-width
+///   spaces: [`super::is_hidden`]) their code point `[U+202E]` (written
+///   `\[U+202E\]`), by the shared rule [`super::reveal_hidden`]; the text
+///   is trimmed;
 /// * a leading `#`, `+`, `-` or `=`, and the `.` or `)` of a leading
 ///   ordered-list marker (digits, then `.` or `)`, then a space or the end:
 ///   `1. x`, `2)`), get a backslash so the text cannot open a heading or a
 ///   list.
 pub fn escape(text: &str) -> String {
-    let one_line: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+    let one_line = super::reveal_hidden(text);
     let text = one_line.trim();
 
     // Byte position of the `.`/`)` of a leading ordered-list marker.
@@ -216,7 +216,11 @@ mod tests {
     fn expected(text: &str) -> String {
         let spaced: String = text
             .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
+            .map(|c| match c {
+                c if c.is_control() && c.is_whitespace() => " ".to_string(),
+                c if crate::export::is_hidden(c) => format!("[U+{:04X}]", c as u32),
+                c => c.to_string(),
+            })
             .collect();
         spaced.trim().to_string()
     }
@@ -265,8 +269,9 @@ mod tests {
     fn newlines_and_controls_become_spaces() {
         assert_eq!(
             escape("line one\nline two\r\n\tend\u{0}"),
-            "line one line two   end"
+            "line one line two   end\\[U+0000\\]"
         );
+        assert_eq!(escape("a\u{202E}b"), "a\\[U+202E\\]b");
         assert_eq!(escape("\n  padded  \n"), "padded");
     }
 

@@ -5,8 +5,10 @@
 //! SPEC §5, unrounded), [`markdown`] and [`latex`] (the two tables of M4 for
 //! papers and READMEs), [`csv`] (the per-field table, full precision),
 //! [`html`] (the whole report as one self-contained page to share) — and
-//! the rules they share: how a table number is printed (`Number`) and
-//! which value of a column is the best one (`best_of`).
+//! the rules they share: how a table number is printed (`Number`), which
+//! value of a column is the best one (`best_of`), and which characters are
+//! hidden and shown as their code point instead ([`is_hidden`],
+//! [`reveal_hidden`]).
 //!
 //! Every exporter is `render(&Report, &ExportOptions) -> String` with one
 //! number formatter and one escaper for its format. Untrusted text (model
@@ -232,6 +234,61 @@ pub(crate) enum Best {
 /// the same. `None`, NaN and infinities are not ranked; when fewer than two
 /// values are ranked, nothing is best (a column of one model has no
 /// winner).
+/// Characters that would hide or reorder text a reader is shown: control
+/// characters (C0, DEL, C1), the bidirectional controls and marks (U+061C,
+/// U+200E, U+200F, U+202A–U+202E, U+2066–U+2069; Unicode TR 9), the
+/// invisible separators that can hide a difference between two names
+/// (U+200B zero-width space, U+2060 word joiner, U+FEFF zero-width
+/// no-break space) and the noncharacters (U+FDD0–U+FDEF and every
+/// U+xxFFFE / U+xxFFFF). U+200C and U+200D (zero-width non-joiner and
+/// joiner) are not among them: Persian, Indic scripts and emoji sequences
+/// need them.
+pub fn is_hidden(c: char) -> bool {
+    let code = c as u32;
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061C}'
+                | '\u{200B}'
+                | '\u{200E}'
+                | '\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{FEFF}'
+        )
+        || (0xFDD0..=0xFDEF).contains(&code)
+        || code & 0xFFFE == 0xFFFE
+}
+
+/// The one rule every text exporter (HTML, Markdown, LaTeX, CSV) applies to
+/// untrusted text before its own escaping: whitespace control characters
+/// (line breaks, tabs) become a space, and every other [hidden](is_hidden)
+/// character becomes its code point in brackets, `[U+202E]`, so a reader
+/// sees that it was there and it cannot reorder or hide anything. JSON
+/// keeps the exact text and writes these characters as `\u` escapes
+/// instead ([`json`]).
+///
+/// ```
+/// use fieldscope::export::reveal_hidden;
+/// assert_eq!(reveal_hidden("a\u{202E}b\tc"), "a[U+202E]b c");
+/// assert_eq!(reveal_hidden("plain"), "plain");
+/// ```
+pub fn reveal_hidden(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if c.is_control() && c.is_whitespace() => out.push(' '),
+            c if is_hidden(c) => out.push_str(&format!("[U+{:04X}]", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 pub(crate) fn best_of(values: &[Option<f64>], best: Best) -> Vec<bool> {
     let ranked: Vec<f64> = values
         .iter()

@@ -6,6 +6,7 @@ mod cli;
 mod common;
 mod exporters;
 mod html_report;
+mod injection;
 mod io_adapters;
 mod malformed;
 mod properties;
