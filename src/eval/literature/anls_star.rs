@@ -335,6 +335,17 @@ mod tests {
     }
 
     #[test]
+    fn ties_in_the_matching_go_the_way_munkres_breaks_them() {
+        // Both truth items average 1/3 against the prediction (one key of
+        // three right). munkres 1.1.4 matches the first: 1 / (3 + 3), the
+        // unmatched item adding its 3 leaves; the other choice would give
+        // 1 / (3 + 2). The package itself returns 0.16666666666666666.
+        let gt = json!([{"c": "x", "b": "z"}, {"b": "z", "c": "x", "a": "z"}]);
+        let pred = json!([{"b": "z", "c": "y", "a": "y"}]);
+        assert_eq!(s(gt, pred), 1.0 / 6.0);
+    }
+
+    #[test]
     fn an_empty_truth_list_against_a_string_is_undefined() {
         assert_eq!(anls_star(&json!([]), &json!("x")), None);
     }

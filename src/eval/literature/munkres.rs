@@ -3,19 +3,18 @@
 //! runs it, floating-point steps and tie-breaking included, because ANLS\*
 //! (`anls_star`) takes its list matching from that package.
 //!
-//! Why not `pathfinding::kuhn_munkres`, which the line items use? The two
-//! agree on the optimal *total*, but when several assignments reach it they
-//! pick different ones, and ANLS\* divides by a length that depends on the
-//! pairs chosen: with truth `[{"a":"x","b":"y"}, {"c":"z"}]` and
-//! prediction `[{"q":"1"}]` (every pair scores 0) munkres matches the first
-//! truth item (length 3 + 1 = 4) where another optimal assignment would give
-//! length 2 + 2 = 4 — equal here, but with `[{"a":"x","b":"y"}, {"a":"z"}]`
-//! against `[{"b":"1"}]` it is 2 + 1 = 3 against 2 + 2 = 4, so the score
-//! itself changes. Scaling the weights to integers (as `items.rs` does,
-//! 1e9) would also merge values closer than 1e-9 and lose the one-ulp bonus
-//! `anls_star` gives exact matches. Reproducing the reference means running
-//! its algorithm: this port. Its optimality is checked against
-//! `pathfinding` in the tests below.
+//! Why not `pathfinding::kuhn_munkres`, which the line items use? Both find
+//! an optimal *total*, but when several assignments reach it they may pick
+//! different ones, and ANLS\* divides by a length that depends on the pairs
+//! chosen. Truth `[{"c":"x","b":"z"}, {"b":"z","c":"x","a":"z"}]` against
+//! `[{"b":"z","c":"y","a":"y"}]`: both pairs average 1/3 (one key of
+//! three right); munkres matches the first truth item, giving
+//! 1 / (3 + 3) = 1/6 (the unmatched item's 3 leaves count), where matching
+//! the second would give 1 / (3 + 2) = 1/5. Scaling the weights to integers
+//! (as `items.rs` does, ×1e9) would also merge values closer than 1e-9 and
+//! lose the one-ulp bonus `anls_star` gives exact matches. Reproducing the
+//! reference means running its algorithm: this port (about 200 lines). Its
+//! optimality is checked against `pathfinding` in the tests below.
 //!
 //! Owns: one function, [`compute`]. Depends on: nothing.
 
