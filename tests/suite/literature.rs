@@ -90,11 +90,14 @@ fn fieldscope(extra: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// (model, ANLS*, nTED, Donut F1, per-document ANLS*, per-document nTED)
+type Reference = (&'static str, f64, f64, f64, [f64; 3], [f64; 3]);
+
 /// The example's values from the reference packages (on each truth record
 /// and its prediction without `id` and `cost`): per model ANLS*, nTED
 /// (`np.mean`), Donut F1 (`cal_f1` over the three documents), then the
 /// per-document ANLS* and nTED.
-const REFERENCE: [(&str, f64, f64, f64, [f64; 3], [f64; 3]); 2] = [
+const REFERENCE: [Reference; 2] = [
     (
         "careful",
         0.7934583934583935,
