@@ -386,10 +386,14 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
     };
     let (config, input) = load_inputs(&args.input)?;
     // The literature metrics read the files too; copies only when asked.
-    let literature_input: Option<(DocFile, Vec<DocFile>)> = metrics.any().then(|| {
+    let literature_input: Option<(DocFile, Vec<(String, DocFile)>)> = metrics.any().then(|| {
         (
             input.truth.clone(),
-            input.models.iter().map(|m| m.file.clone()).collect(),
+            input
+                .models
+                .iter()
+                .map(|m| (m.name.clone(), m.file.clone()))
+                .collect(),
         )
     });
 
@@ -415,7 +419,7 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
             _ => e,
         })?;
     if let Some((truth, files)) = literature_input {
-        let scores = literature::evaluate(
+        let (scores, warnings) = literature::evaluate(
             truth,
             files,
             config.id_field.as_deref(),
@@ -425,6 +429,7 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         for (model, lit) in report.models.iter_mut().zip(scores) {
             model.literature = Some(lit);
         }
+        report.warnings.extend(warnings);
     }
     if let Some(resamples) = args.bootstrap {
         let options = BootstrapOptions {

@@ -70,11 +70,24 @@
 //!   reproduced at the top level ([`anls_star`]). An empty truth list
 //!   against a string makes the package raise; we return `None`.
 //!
-//! Owns: the score of one (truth, prediction) pair. Depends on: `strsim`,
-//! [`super::munkres`], [`super::python`]. Pure.
+//! # Cost
+//!
+//! Every level of lists scores all item pairs and runs the Hungarian
+//! algorithm on them, so the work grows with the product of the lists'
+//! sizes (and the cube of the longer). [`anls_star_bounded`] counts it —
+//! one unit per node pair, per character pair of a Levenshtein distance
+//! (over 64, the bit-parallel speed-up), per byte of a kept score or copied
+//! value, per matrix cell of each Hungarian scan — and gives up past a
+//! budget ([`super::MAX_WORK`] for the report).
+//!
+//! Owns: the score of one (truth, prediction) pair. Depends on:
+//! `eval::distance` (Levenshtein, equal to `strsim`'s), [`super::munkres`],
+//! [`super::python`]. Pure.
 
-use super::munkres;
+use super::munkres::{self, Failure};
 use super::python::{py_str, python_eq, python_split_join};
+use super::{Budget, TooLarge};
+use crate::eval::distance::levenshtein;
 use serde_json::{Map, Value};
 
 /// The package's threshold τ: similarities below it count as 0.
@@ -84,7 +97,7 @@ pub const THRESHOLD: f64 = 0.5;
 ///
 /// `None` where the package raises or could not finish (an empty truth
 /// list against a predicted string; a Hungarian run that does not finish,
-/// never seen).
+/// never seen). No bound on the work: see [`anls_star_bounded`].
 ///
 /// ```
 /// use fieldscope::eval::literature::anls_star::anls_star;
@@ -94,20 +107,44 @@ pub const THRESHOLD: f64 = 0.5;
 /// assert!((s - 9.0 / 11.0).abs() < 1e-15);
 /// ```
 pub fn anls_star(gt: &Value, pred: &Value) -> Option<f64> {
+    anls_star_bounded(gt, pred, u64::MAX).ok().flatten()
+}
+
+/// [`anls_star`] within `max_work` units of work (see the module
+/// documentation); [`TooLarge`] past it.
+pub fn anls_star_bounded(gt: &Value, pred: &Value, max_work: u64) -> Result<Option<f64>, TooLarge> {
+    let mut budget = Budget::new(max_work);
     if let (Value::Array(options), Value::String(_)) = (gt, pred) {
         if options.iter().all(Value::is_string) {
             // Compatibility mode for ST-VQA-like data: a tuple of options,
             // each a leaf of length 1; the best average wins.
-            return options
-                .iter()
-                .map(|o| leaf_score(o, pred))
-                .fold(None, |best: Option<f64>, s| {
-                    Some(best.map_or(s, |b| b.max(s)))
-                });
+            let mut best: Option<f64> = None;
+            for o in options {
+                let s = leaf_score(o, pred, &mut budget)?;
+                best = Some(best.map_or(s, |b| b.max(s)));
+            }
+            return Ok(best);
         }
     }
-    let scored = score(gt, pred)?;
-    Some(mean(&scored.nls, scored.len))
+    match score(gt, pred, &mut budget) {
+        Ok(scored) => Ok(Some(mean(&scored.nls, scored.len))),
+        Err(Stop::Undefined) => Ok(None),
+        Err(Stop::TooLarge) => Err(TooLarge),
+    }
+}
+
+/// Why a score could not be computed.
+enum Stop {
+    /// The package raises (or its Hungarian run would not finish).
+    Undefined,
+    /// Over the work budget.
+    TooLarge,
+}
+
+impl From<TooLarge> for Stop {
+    fn from(_: TooLarge) -> Stop {
+        Stop::TooLarge
+    }
 }
 
 /// `sum(nls) / length`, or 1.0 when the length is 0 (the package's
@@ -153,67 +190,101 @@ fn is_leaf(v: &Value) -> bool {
     matches!(v, Value::Bool(_) | Value::Number(_) | Value::String(_))
 }
 
-/// The thresholded similarity of two leaves (`ANLSLeaf.nls_list`).
-fn leaf_score(gt: &Value, pred: &Value) -> f64 {
+/// The thresholded similarity of two leaves (`ANLSLeaf.nls_list`):
+/// `1 − lev(a, b) / max(|a|, |b|)` on the normalised texts, 0 below
+/// [`THRESHOLD`]. Costs `(shorter / 64 + 1) × longer` units.
+fn leaf_score(gt: &Value, pred: &Value, budget: &mut Budget) -> Result<f64, TooLarge> {
     let a = python_split_join(&py_str(gt).to_lowercase());
     let b = python_split_join(&py_str(pred).to_lowercase());
-    let longest = a.chars().count().max(b.chars().count());
+    let (la, lb) = (a.chars().count() as u64, b.chars().count() as u64);
+    budget.spend(
+        (la.min(lb) / 64 + 1)
+            .saturating_mul(la.max(lb))
+            .saturating_add(1),
+    )?;
+    let longest = la.max(lb);
     let value = if longest == 0 {
         0.0
     } else {
-        strsim::levenshtein(&a, &b) as f64 / longest as f64
+        levenshtein(&a, &b) as f64 / longest as f64
     };
     let s = 1.0 - value;
-    if s < THRESHOLD {
-        0.0
-    } else {
-        s
+    Ok(if s < THRESHOLD { 0.0 } else { s })
+}
+
+/// The size of a value in units, about the bytes a copy of it holds (32
+/// per node, plus its text): what cloning or comparing it costs.
+fn units(v: &Value) -> u64 {
+    match v {
+        Value::Array(items) => 32 + items.iter().map(units).sum::<u64>(),
+        Value::Object(map) => {
+            32 + map
+                .iter()
+                .map(|(k, v)| k.len() as u64 + units(v))
+                .sum::<u64>()
+        }
+        Value::String(s) => 32 + s.len() as u64,
+        _ => 32,
     }
 }
 
-fn score(gt: &Value, pred: &Value) -> Option<Scored> {
-    let mismatch = |gt: &Value| Scored {
-        nls: vec![0.0],
-        len: tree_len(gt).max(tree_len(pred)),
-        chosen: gt.clone(),
+fn score(gt: &Value, pred: &Value, budget: &mut Budget) -> Result<Scored, Stop> {
+    budget.spend(1)?;
+    let mut mismatch = |gt: &Value| -> Result<Scored, Stop> {
+        budget.spend(units(gt) + units(pred))?;
+        Ok(Scored {
+            nls: vec![0.0],
+            len: tree_len(gt).max(tree_len(pred)),
+            chosen: gt.clone(),
+        })
     };
-    Some(match gt {
+    Ok(match gt {
         Value::Null => {
             let hit = is_none_y(pred);
+            budget.spend(units(pred))?;
             Scored {
                 nls: vec![if hit { 1.0 } else { 0.0 }],
                 len: 1.max(tree_len(pred)),
                 chosen: if hit { pred.clone() } else { Value::Null },
             }
         }
-        Value::Bool(_) | Value::Number(_) | Value::String(_) => Scored {
-            nls: vec![if is_leaf(pred) {
-                leaf_score(gt, pred)
+        Value::Bool(_) | Value::Number(_) | Value::String(_) => {
+            let s = if is_leaf(pred) {
+                leaf_score(gt, pred, budget)?
             } else {
+                budget.spend(units(pred))?;
                 0.0
-            }],
-            len: 1.max(tree_len(pred)),
-            chosen: gt.clone(),
-        },
+            };
+            budget.spend(units(gt))?;
+            Scored {
+                nls: vec![s],
+                len: 1.max(tree_len(pred)),
+                chosen: gt.clone(),
+            }
+        }
         Value::Array(g) => match pred {
-            Value::Array(p) => score_lists(g, p)?,
-            _ => mismatch(gt),
+            Value::Array(p) => score_lists(g, p, budget)?,
+            _ => mismatch(gt)?,
         },
         Value::Object(g) => match pred {
-            Value::Object(p) => score_objects(g, p)?,
-            _ => mismatch(gt),
+            Value::Object(p) => score_objects(g, p, budget)?,
+            _ => mismatch(gt)?,
         },
     })
 }
 
 /// `ANLSList` against a list: Hungarian matching on the pairs' averages.
-fn score_lists(g: &[Value], p: &[Value]) -> Option<Scored> {
+fn score_lists(g: &[Value], p: &[Value], budget: &mut Budget) -> Result<Scored, Stop> {
     let (n, m) = (g.len(), p.len());
+    // The two tables, before they are allocated: a kept score and its
+    // average hold about 72 bytes.
+    budget.spend((n as u64).saturating_mul(m as u64).saturating_mul(72))?;
     let mut cells = Vec::with_capacity(n * m);
     let mut avg = Vec::with_capacity(n * m);
     for gt in g {
         for pred in p {
-            let s = score(gt, pred)?;
+            let s = score(gt, pred, budget)?;
+            budget.spend(8 * s.nls.len() as u64 + units(pred))?;
             let mut a = mean(&s.nls, s.len);
             if python_eq(pred, &s.chosen) {
                 // "Slightly favor exact matches to break ties."
@@ -226,7 +297,14 @@ fn score_lists(g: &[Value], p: &[Value]) -> Option<Scored> {
     let pairs = if n == 0 || m == 0 {
         Vec::new()
     } else {
-        munkres::compute(&avg, n, m)?
+        let mut left = budget.0;
+        let pairs = munkres::compute_bounded(&avg, n, m, &mut left);
+        budget.0 = left;
+        match pairs {
+            Ok(pairs) => pairs,
+            Err(Failure::Unsolvable) => return Err(Stop::Undefined),
+            Err(Failure::OverBudget) => return Err(Stop::TooLarge),
+        }
     };
     let mut row_used = vec![false; n];
     let mut col_used = vec![false; m];
@@ -246,6 +324,7 @@ fn score_lists(g: &[Value], p: &[Value]) -> Option<Scored> {
     for (i, gt) in g.iter().enumerate() {
         if !row_used[i] {
             len += tree_len(gt);
+            budget.spend(units(gt))?;
             chosen.push(gt.clone());
         }
     }
@@ -254,7 +333,7 @@ fn score_lists(g: &[Value], p: &[Value]) -> Option<Scored> {
             len += tree_len(pred);
         }
     }
-    Some(Scored {
+    Ok(Scored {
         nls,
         len,
         chosen: Value::Array(chosen),
@@ -262,14 +341,18 @@ fn score_lists(g: &[Value], p: &[Value]) -> Option<Scored> {
 }
 
 /// `ANLSDict` against an object.
-fn score_objects(g: &Map<String, Value>, p: &Map<String, Value>) -> Option<Scored> {
+fn score_objects(
+    g: &Map<String, Value>,
+    p: &Map<String, Value>,
+    budget: &mut Budget,
+) -> Result<Scored, Stop> {
     const MISSING: Value = Value::Null;
     let mut nls = Vec::new();
     let mut len = 0;
     let mut chosen = Map::new();
     for (k, gv) in g {
         let pv = p.get(k);
-        let s = score(gv, pv.unwrap_or(&MISSING))?;
+        let s = score(gv, pv.unwrap_or(&MISSING), budget)?;
         len += s.len;
         nls.extend_from_slice(&s.nls);
         if !(is_none_y(&s.chosen) && pv.is_none()) {
@@ -280,7 +363,7 @@ fn score_objects(g: &Map<String, Value>, p: &Map<String, Value>) -> Option<Score
         if g.contains_key(k) {
             continue;
         }
-        let s = score(&MISSING, pv)?;
+        let s = score(&MISSING, pv, budget)?;
         len += s.len;
         if is_none_y(pv) {
             // A hallucinated None-y key: counted in the length only.
@@ -289,7 +372,7 @@ fn score_objects(g: &Map<String, Value>, p: &Map<String, Value>) -> Option<Score
         nls.extend_from_slice(&s.nls);
         chosen.insert(k.clone(), s.chosen);
     }
-    Some(Scored {
+    Ok(Scored {
         nls,
         len,
         chosen: Value::Object(chosen),
@@ -343,6 +426,59 @@ mod tests {
         let gt = json!([{"c": "x", "b": "z"}, {"b": "z", "c": "x", "a": "z"}]);
         let pred = json!([{"b": "z", "c": "y", "a": "y"}]);
         assert_eq!(s(gt, pred), 1.0 / 6.0);
+    }
+
+    #[test]
+    fn a_huge_list_is_refused_quickly_not_computed() {
+        // 3 000 × 3 000 items: 9 million pairs and a 3 000² Hungarian run
+        // (hours in the package); over the budget before any pair is
+        // scored.
+        let gt = Value::Array((0..3000).map(|i| json!(format!("item {i}"))).collect());
+        let pred = Value::Array(
+            (0..3000)
+                .map(|i| json!(format!("item {}", i + 1)))
+                .collect(),
+        );
+        let start = std::time::Instant::now();
+        assert_eq!(
+            anls_star_bounded(
+                &json!({"a": gt}),
+                &json!({"a": pred}),
+                crate::eval::literature::MAX_WORK
+            ),
+            Err(TooLarge)
+        );
+        assert!(start.elapsed().as_secs() < 5);
+    }
+
+    #[test]
+    fn the_budget_does_not_change_a_score_it_allows() {
+        let gt = json!({"items": [{"a": "x", "b": 1}, {"a": "y", "b": 2}], "t": "total"});
+        let pred = json!({"items": [{"a": "y", "b": 2}, {"a": "x", "b": 3}], "t": "totl"});
+        // By hand: items match crosswise, 3 of 4 leaves exact (b 3 vs "1":
+        // 0); "totl" vs "total" 1 − 1/5. Σ = 3 + 0.8 over ℓ = 5.
+        assert_eq!(anls_star(&gt, &pred), Some(3.8 / 5.0));
+        assert_eq!(anls_star_bounded(&gt, &pred, 100_000), Ok(Some(3.8 / 5.0)));
+        assert_eq!(anls_star_bounded(&gt, &pred, 100), Err(TooLarge));
+    }
+
+    #[test]
+    fn nesting_as_deep_as_the_readers_allow_is_fine() {
+        // 126 levels of objects and lists (the readers stop at 127).
+        let mut gt = json!("x");
+        let mut pred = json!("y");
+        for level in 0..126 {
+            if level % 2 == 0 {
+                gt = json!([gt]);
+                pred = json!([pred]);
+            } else {
+                gt = json!({ "k": gt });
+                pred = json!({ "k": pred });
+            }
+        }
+        // One leaf, "x" against "y": below the threshold.
+        assert_eq!(anls_star(&gt, &pred), Some(0.0));
+        assert_eq!(anls_star(&gt, &gt), Some(1.0));
     }
 
     #[test]

@@ -49,8 +49,20 @@
 //! * **F1 with no pair on either side** divides 0 by 0, which raises
 //!   `ZeroDivisionError` in Python; we report `None` (JSON `null`).
 //!
+//! # Cost
+//!
+//! Zhang–Shasha takes Σ over the key-root pairs of the product of their
+//! subtree sizes — (Σ_{key roots i of A} |A_i|) × (Σ_{key roots j of B}
+//! |B_j|), at most |A|·|B|·min(depth, leaves)² — plus the Levenshtein
+//! distances of the leaf pairs, and holds two |A|×|B| tables.
+//! [`nted_bounded`] computes those numbers first and refuses
+//! ([`super::TooLarge`]) what is over its budget ([`super::MAX_WORK`] for
+//! the report; the tables count 8 bytes a cell) before allocating
+//! anything; the leaf distances are charged as they are computed.
+//!
 //! Owns: normalisation, the tree, Zhang–Shasha, the pairs. Depends on:
-//! `strsim`, [`super::python`]. Pure.
+//! `eval::distance` (Levenshtein, equal to NLTK's `edit_distance` with
+//! unit costs), [`super::python`]. Pure.
 //!
 //! Zhang–Shasha is written here (about 60 lines): the crates.io search
 //! found `tree-edit-distance` (a different algorithm and cost model, no
@@ -58,6 +70,8 @@
 //! Zhang–Shasha with arbitrary insert/remove/update costs.
 
 use super::python::{py_str, python_strip};
+use super::{Budget, TooLarge};
+use crate::eval::distance::levenshtein;
 use rustc_hash::FxHashMap;
 use serde_json::{Map, Value};
 
@@ -182,6 +196,12 @@ impl Tree {
         roots.sort_unstable();
         roots
     }
+
+    /// Σ over the key roots of their subtree sizes: one side's factor of
+    /// Zhang–Shasha's work.
+    fn keyroot_work(&self, keyroots: &[usize]) -> u64 {
+        keyroots.iter().map(|&i| (i - self.lmd[i] + 1) as u64).sum()
+    }
 }
 
 /// A node's label read as the cost functions read it.
@@ -189,18 +209,23 @@ struct Label<'a> {
     leaf: bool,
     /// The label without every `<leaf>` (for a leaf), the label otherwise.
     text: std::borrow::Cow<'a, str>,
+    /// Its length in code points.
+    chars: u64,
 }
 
 impl<'a> Label<'a> {
     fn of(label: &'a str) -> Label<'a> {
         if label.contains("<leaf>") {
+            let text = label.replace("<leaf>", "");
             Label {
                 leaf: true,
-                text: label.replace("<leaf>", "").into(),
+                chars: text.chars().count() as u64,
+                text: text.into(),
             }
         } else {
             Label {
                 leaf: false,
+                chars: label.chars().count() as u64,
                 text: label.into(),
             }
         }
@@ -209,38 +234,61 @@ impl<'a> Label<'a> {
     /// `insert_and_remove_cost`.
     fn insert_remove(&self) -> u64 {
         if self.leaf {
-            self.text.chars().count() as u64
+            self.chars
         } else {
             1
         }
     }
 
-    /// `update_cost`.
-    fn update(&self, other: &Label<'_>) -> u64 {
-        match (self.leaf, other.leaf) {
-            (true, true) => strsim::levenshtein(&self.text, &other.text) as u64,
-            (false, true) => 1 + other.text.chars().count() as u64,
-            (true, false) => 1 + self.text.chars().count() as u64,
+    /// `update_cost`; two leaves' distance is charged to `budget`
+    /// (`(shorter / 64 + 1) × longer`).
+    fn update(&self, other: &Label<'_>, budget: &mut Budget) -> Result<u64, TooLarge> {
+        Ok(match (self.leaf, other.leaf) {
+            (true, true) => {
+                let (a, b) = (self.chars, other.chars);
+                budget.spend((a.min(b) / 64 + 1).saturating_mul(a.max(b)))?;
+                levenshtein(&self.text, &other.text) as u64
+            }
+            (false, true) => 1 + other.chars,
+            (true, false) => 1 + self.chars,
             (false, false) => u64::from(self.text != other.text),
-        }
+        })
     }
 }
 
-/// The Zhang–Shasha tree edit distance from `a` to `b` (`zss.distance`).
-fn ted(a: &Tree, b: &Tree) -> u64 {
+/// The Zhang–Shasha tree edit distance from `a` to `b` (`zss.distance`),
+/// within `budget` (see the module documentation).
+///
+/// `treedist(i, j)` is kept for every node pair (`td`); for each pair of
+/// key roots `(i, j)` the forest distances between the prefixes
+/// `lmd(i)..=x` and `lmd(j)..=y` are filled in (`fd`): removing `x`,
+/// inserting `y`, and either updating `x` into `y` (when both prefixes are
+/// whole subtrees, which also sets `td`) or replacing the two subtrees by
+/// their `td`. Costs are integers, as `zss` computes them in floats.
+fn ted(a: &Tree, b: &Tree, budget: &mut Budget) -> Result<u64, TooLarge> {
+    let (ka, kb) = (a.keyroots(), b.keyroots());
+    let (na, nb) = (a.labels.len(), b.labels.len());
+    // Before anything is allocated: the time, then the two tables of
+    // 4-byte cells.
+    budget.spend(a.keyroot_work(&ka).saturating_mul(b.keyroot_work(&kb)))?;
+    budget.spend(((na as u64 + 1) * (nb as u64 + 1)).saturating_mul(8))?;
     let la: Vec<Label<'_>> = a.labels.iter().map(|l| Label::of(l)).collect();
     let lb: Vec<Label<'_>> = b.labels.iter().map(|l| Label::of(l)).collect();
-    let (na, nb) = (la.len(), lb.len());
     let del: Vec<u64> = la.iter().map(Label::insert_remove).collect();
     let ins: Vec<u64> = lb.iter().map(Label::insert_remove).collect();
-    let upd: Vec<u64> = la
-        .iter()
-        .flat_map(|x| lb.iter().map(move |y| x.update(y)))
-        .collect();
-    let mut td = vec![0u64; na * nb];
-    let mut fd: Vec<u64> = Vec::new();
-    for &i in &a.keyroots() {
-        for &j in &b.keyroots() {
+    // Every distance is at most removing all of `a` and inserting all of
+    // `b`; when that fits in 32 bits, so does every cell.
+    if del.iter().chain(&ins).sum::<u64>() > u64::from(u32::MAX) {
+        return Err(TooLarge);
+    }
+    let (del, ins): (Vec<u32>, Vec<u32>) = (
+        del.into_iter().map(|c| c as u32).collect(),
+        ins.into_iter().map(|c| c as u32).collect(),
+    );
+    let mut td = vec![0u32; na * nb];
+    let mut fd: Vec<u32> = Vec::new();
+    for &i in &ka {
+        for &j in &kb {
             let (li, lj) = (a.lmd[i], b.lmd[j]);
             let m = i - li + 2;
             let n = j - lj + 2;
@@ -259,7 +307,10 @@ fn ted(a: &Tree, b: &Tree) -> u64 {
                     let remove = fd[(x - 1) * n + y] + del[an];
                     let insert = fd[x * n + y - 1] + ins[bn];
                     if a.lmd[an] == li && b.lmd[bn] == lj {
-                        let update = fd[(x - 1) * n + y - 1] + upd[an * nb + bn];
+                        // At most the cost of removing `an` and inserting
+                        // `bn`, so it fits too.
+                        let cost = la[an].update(&lb[bn], budget)? as u32;
+                        let update = fd[(x - 1) * n + y - 1] + cost;
                         let best = remove.min(insert).min(update);
                         fd[x * n + y] = best;
                         td[an * nb + bn] = best;
@@ -274,7 +325,7 @@ fn ted(a: &Tree, b: &Tree) -> u64 {
         }
     }
     // Both trees have a root, so neither is empty.
-    td.last().copied().unwrap_or(0)
+    Ok(u64::from(td.last().copied().unwrap_or(0)))
 }
 
 /// `JSONParseEvaluator().cal_acc(pred, answer)`: the nTED accuracy of one
@@ -290,20 +341,27 @@ fn ted(a: &Tree, b: &Tree) -> u64 {
 /// // the prediction lacks one subtree: 1 + 2 + 5 + 1 = 9.
 /// assert_eq!(nted(&pred, &gt), 0.5);
 /// ```
+///
+/// No bound on the work: see [`nted_bounded`]. NaN only if the
+/// documents hold more than 4×10⁹ characters between them (the tables'
+/// cells are 32-bit).
 pub fn nted(pred: &Value, gt: &Value) -> f64 {
+    nted_bounded(pred, gt, u64::MAX).unwrap_or(f64::NAN)
+}
+
+/// [`nted`] within `max_work` units (see the module documentation);
+/// [`TooLarge`] past it.
+pub fn nted_bounded(pred: &Value, gt: &Value, max_work: u64) -> Result<f64, TooLarge> {
+    let mut budget = Budget::new(max_work);
     let p = Tree::of(&normalize(pred));
     let g = Tree::of(&normalize(gt));
     let empty = Tree::of(&Value::Object(Map::new()));
-    let d = ted(&p, &g) as f64;
-    let d0 = ted(&empty, &g) as f64;
+    let d = ted(&p, &g, &mut budget)? as f64;
+    let d0 = ted(&empty, &g, &mut budget)? as f64;
     // numpy: x / 0 is inf (or nan for 0 / 0); Python's max(0, v) keeps 0
     // unless v > 0.
     let v = 1.0 - d / d0;
-    if v > 0.0 {
-        v
-    } else {
-        0.0
-    }
+    Ok(if v > 0.0 { v } else { 0.0 })
 }
 
 /// The flattened `(path, value)` pairs of a normalised document
@@ -424,6 +482,54 @@ mod tests {
         let gt = json!({"k": "v", "items": [{"n": "a"}, {"n": "b"}]});
         assert_eq!(nted(&gt, &gt), 1.0);
         assert_eq!(nted(&json!(null), &gt), 0.0);
+    }
+
+    #[test]
+    fn a_huge_document_is_refused_before_any_table_is_allocated() {
+        // 20 000 leaves a side: 4×10⁸ cells (1.6 GB of tables) and more
+        // time; refused at once.
+        let big = |tag: &str| json!({"items": (0..20_000).map(|i| json!(format!("{tag}{i}"))).collect::<Vec<_>>()});
+        let start = std::time::Instant::now();
+        assert_eq!(
+            nted_bounded(&big("a"), &big("b"), super::super::MAX_WORK),
+            Err(TooLarge)
+        );
+        assert!(start.elapsed().as_secs() < 5);
+    }
+
+    #[test]
+    fn the_budget_does_not_change_a_value_it_allows() {
+        let gt = json!({"name": "cake", "items": [{"n": "a"}, {"n": "b"}]});
+        let pred = json!({"name": "cave", "items": [{"n": "a"}]});
+        // TED(∅, gt): name 1 + cake 4 + items 1 + 2 subtrees + 2 keys n +
+        // 2 leaves = 12; pred: cake→cave 1, one subtree (1 + 1 + 1) = 4.
+        assert_eq!(nted(&pred, &gt), 1.0 - 4.0 / 12.0);
+        assert_eq!(nted_bounded(&pred, &gt, 10_000), Ok(1.0 - 4.0 / 12.0));
+        assert_eq!(nted_bounded(&pred, &gt, 50), Err(TooLarge));
+    }
+
+    #[test]
+    fn nesting_as_deep_as_the_readers_allow_is_fine() {
+        let mut gt = json!("x");
+        for level in 0..126 {
+            gt = if level % 2 == 0 {
+                json!([gt])
+            } else {
+                json!({ "k": gt })
+            };
+        }
+        let gt = json!({ "k": gt });
+        // Lists of one object keep it, the innermost ["x"] is a list of
+        // strings: one pair under 64 keys (Donut gives the same).
+        let path = vec!["k"; 64].join(".");
+        assert_eq!(flatten(&normalize(&gt)), [(path, "x".to_string())]);
+        assert_eq!(nted(&gt, &gt), 1.0);
+        let mut deep = json!({"k": "x"});
+        for _ in 0..126 {
+            deep = json!({ "k": deep });
+        }
+        assert_eq!(nted(&deep, &deep), 1.0);
+        assert_eq!(F1Counts::of(&deep, &deep), F1Counts { tp: 1, fn_or_fp: 0 });
     }
 
     #[test]

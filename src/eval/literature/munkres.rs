@@ -16,7 +16,8 @@
 //! reference means running its algorithm: this port (about 200 lines). Its
 //! optimality is checked against `pathfinding` in the tests below.
 //!
-//! Owns: one function, [`compute`]. Depends on: nothing.
+//! Owns: [`compute`] and its bounded form [`compute_bounded`]. Depends on:
+//! nothing.
 
 /// The cell marks of the algorithm.
 const NONE: u8 = 0;
@@ -33,13 +34,44 @@ const PRIME: u8 = 2;
 /// Returns `None` where the package would raise (`UnsolvableMatrix`,
 /// which cannot happen for finite input) or when the step budget runs out
 /// (a guard against floating-point cycling, which would hang the
-/// reference; never seen).
+/// reference; never seen). No bound on the work: see [`compute_bounded`].
 pub fn compute(profit: &[f64], rows: usize, cols: usize) -> Option<Vec<(usize, usize)>> {
+    let mut unbounded = u64::MAX;
+    compute_bounded(profit, rows, cols, &mut unbounded).ok()
+}
+
+/// Why [`compute_bounded`] gave no assignment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// Where the package raises (or would cycle).
+    Unsolvable,
+    /// The work would exceed the budget.
+    OverBudget,
+}
+
+/// [`compute`] within `budget` units of work, taken from it: 9 n² for the
+/// padded matrix and its marks (bytes), then n² for each step and for
+/// each search for a zero inside step 4 (each scans the matrix at most a
+/// constant number of times). Fails with [`Failure::OverBudget`] before
+/// allocating when the matrix alone is over it, and as soon as the budget
+/// runs out.
+pub fn compute_bounded(
+    profit: &[f64],
+    rows: usize,
+    cols: usize,
+    budget: &mut u64,
+) -> Result<Vec<(usize, usize)>, Failure> {
     if rows == 0 || cols == 0 || profit.len() != rows * cols {
-        return None;
+        return Err(Failure::Unsolvable);
     }
-    let maximum = profit.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let n = rows.max(cols);
+    let square = (n as u64)
+        .checked_mul(n as u64)
+        .ok_or(Failure::OverBudget)?;
+    *budget = budget
+        .checked_sub(square.saturating_mul(9))
+        .ok_or(Failure::OverBudget)?;
+    let maximum = profit.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let mut c = vec![0.0f64; n * n];
     for i in 0..rows {
         for j in 0..cols {
@@ -53,27 +85,41 @@ pub fn compute(profit: &[f64], rows: usize, cols: usize) -> Option<Vec<(usize, u
         row_covered: vec![false; n],
         col_covered: vec![false; n],
         z0: (0, 0),
+        square,
+        budget: *budget,
     };
     let mut step = 1u8;
     // Each pass through steps 3–6 either adds a starred zero (at most n
     // times) or covers a row (at most n times between additions); the
-    // budget is far above what a correct run needs.
-    let mut budget: u64 = 64 + 16 * (n as u64).pow(3);
+    // step count is far above what a correct run needs.
+    let mut steps: u64 = (n as u64)
+        .saturating_pow(3)
+        .saturating_mul(16)
+        .saturating_add(64);
     loop {
-        if budget == 0 {
-            return None;
+        if steps == 0 {
+            return Err(Failure::Unsolvable);
         }
-        budget -= 1;
+        steps -= 1;
+        if !m.charge() {
+            *budget = 0;
+            return Err(Failure::OverBudget);
+        }
         step = match step {
             1 => m.step1(),
             2 => m.step2(),
             3 => m.step3(),
             4 => m.step4(),
             5 => m.step5(),
-            6 => m.step6()?,
+            6 => m.step6().ok_or(Failure::Unsolvable)?,
+            OVER_BUDGET => {
+                *budget = 0;
+                return Err(Failure::OverBudget);
+            }
             _ => break,
         };
     }
+    *budget = m.budget;
     let mut out = Vec::new();
     for i in 0..rows {
         for j in 0..cols {
@@ -82,7 +128,7 @@ pub fn compute(profit: &[f64], rows: usize, cols: usize) -> Option<Vec<(usize, u
             }
         }
     }
-    Some(out)
+    Ok(out)
 }
 
 struct State {
@@ -92,9 +138,27 @@ struct State {
     row_covered: Vec<bool>,
     col_covered: Vec<bool>,
     z0: (usize, usize),
+    /// n², what one scan of the matrix costs.
+    square: u64,
+    /// The work left.
+    budget: u64,
 }
 
+/// What step 4 returns when the budget runs out.
+const OVER_BUDGET: u8 = 0;
+
 impl State {
+    /// Takes one scan's cost from the budget; `false` when it is spent.
+    fn charge(&mut self) -> bool {
+        match self.budget.checked_sub(self.square) {
+            Some(left) => {
+                self.budget = left;
+                true
+            }
+            None => false,
+        }
+    }
+
     fn at(&self, i: usize, j: usize) -> f64 {
         self.c[i * self.n + j]
     }
@@ -152,6 +216,9 @@ impl State {
     fn step4(&mut self) -> u8 {
         let (mut row, mut col) = (0usize, 0usize);
         loop {
+            if !self.charge() {
+                return OVER_BUDGET;
+            }
             match self.find_a_zero(row, col) {
                 None => return 6,
                 Some((r, c)) => {
@@ -317,6 +384,31 @@ mod tests {
         // the first zero of each row in a free column).
         assert_eq!(compute(&[0.0; 6], 2, 3), Some(vec![(0, 0), (1, 1)]));
         assert_eq!(compute(&[0.0; 6], 3, 2), Some(vec![(0, 0), (1, 1)]));
+    }
+
+    #[test]
+    fn the_budget_is_checked_before_the_matrix_is_allocated() {
+        // 1 × 100 000 pads to 10¹⁰ cells: refused at once.
+        let profit = vec![0.5; 100_000];
+        assert_eq!(
+            compute_bounded(&profit, 1, 100_000, &mut 1_000_000),
+            Err(Failure::OverBudget)
+        );
+        // A 2 × 2 needs 36 for the matrix and 4 per step or search.
+        let mut budget = 1000;
+        assert!(compute_bounded(&[0.4, 0.9, 0.5, 0.8], 2, 2, &mut budget).is_ok());
+        assert!(budget < 1000 - 36 && budget % 4 == 0, "{budget}");
+        assert_eq!(
+            compute_bounded(&[0.4, 0.9, 0.5, 0.8], 2, 2, &mut 40),
+            Err(Failure::OverBudget)
+        );
+        // A 300 × 300 matrix of distinct profits runs out of 10⁶ units
+        // (the matrix alone takes 810 000) instead of running on.
+        let profit: Vec<f64> = (0..90_000).map(|k| ((k * 7919) % 90_001) as f64).collect();
+        assert_eq!(
+            compute_bounded(&profit, 300, 300, &mut 1_000_000),
+            Err(Failure::OverBudget)
+        );
     }
 
     #[test]
