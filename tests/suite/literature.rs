@@ -179,3 +179,83 @@ fn an_unknown_metric_is_a_usage_error_naming_it() {
         "{err}"
     );
 }
+
+fn docs(name: &str, text: &str) -> fieldscope::eval::DocFile {
+    fieldscope::io::parse_docs(name, text.as_bytes()).expect("parses")
+}
+
+#[test]
+fn a_job_run_one_document_at_a_time_gives_what_evaluate_gives() {
+    use fieldscope::eval::literature::{evaluate, Job, Metrics};
+    let read = |name: &str| std::fs::read_to_string(example(name)).unwrap();
+    let truth = docs("truth.jsonl", &read("truth.jsonl"));
+    let models = vec![
+        (
+            "careful".to_string(),
+            docs("careful.jsonl", &read("careful.jsonl")),
+        ),
+        ("eager".to_string(), docs("eager.json", &read("eager.json"))),
+    ];
+    let (whole, warnings) = evaluate(truth.clone(), models.clone(), None, Metrics::ALL, true);
+    assert!(warnings.is_empty());
+    let mut job = Job::new(truth, models, None, Metrics::ALL, true);
+    assert_eq!(job.total(), 6);
+    let mut steps = 0;
+    while job.done() < job.total() {
+        assert_eq!(job.step(1), steps + 1);
+        steps += 1;
+    }
+    assert_eq!(job.step(5), 6, "nothing left to do");
+    let (sliced, warnings) = job.finish();
+    assert!(warnings.is_empty());
+    assert_eq!(sliced.len(), 2);
+    for (((name, lit), whole), reference) in sliced.iter().zip(&whole).zip(&REFERENCE) {
+        assert_eq!(name, reference.0);
+        assert_eq!(lit, whole);
+        assert_eq!(lit.anls_star, Some(Some(reference.1)));
+        assert_eq!(lit.nted, Some(Some(reference.2)));
+        assert_eq!(lit.donut_f1, Some(Some(reference.3)));
+    }
+}
+
+#[test]
+fn a_document_too_large_is_refused_with_a_warning_and_leaves_the_mean_undefined() {
+    use fieldscope::eval::literature::{evaluate, Metrics};
+    // d1 is small; d2 holds 6 000 strings on both sides: 36 million ANLS*
+    // pairs and 36 million Zhang–Shasha cells, over MAX_WORK, refused
+    // before anything is allocated. Donut F1 is linear and still computed.
+    let many: Vec<String> = (0..6000).map(|i| format!("\"v{i}\"")).collect();
+    let big = format!("{{\"id\": \"d2\", \"tags\": [{}]}}", many.join(","));
+    let truth = format!("{{\"id\": \"d1\", \"a\": \"x\"}}\n{big}\n");
+    let pred = format!("{{\"id\": \"d1\", \"a\": \"x\"}}\n{big}\n");
+    let start = std::time::Instant::now();
+    let (reports, warnings) = evaluate(
+        docs("truth.jsonl", &truth),
+        vec![("m".to_string(), docs("m.jsonl", &pred))],
+        None,
+        Metrics::ALL,
+        true,
+    );
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+    let lit = &reports[0];
+    assert_eq!(lit.anls_star, Some(None));
+    assert_eq!(lit.nted, Some(None));
+    // 6 001 pairs, all found: F1 1.
+    assert_eq!(lit.donut_f1, Some(Some(1.0)));
+    let docs = lit.documents.as_ref().unwrap();
+    assert_eq!(docs[0].anls_star, Some(Some(1.0)));
+    assert_eq!(docs[0].nted, Some(Some(1.0)));
+    assert_eq!(docs[1].anls_star, Some(None));
+    assert_eq!(docs[1].nted, Some(None));
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("m: document \"d2\" is too large for ANLS*"),
+        "{}",
+        warnings[0]
+    );
+    assert!(
+        warnings[1].starts_with("m: document \"d2\" is too large for nTED"),
+        "{}",
+        warnings[1]
+    );
+}

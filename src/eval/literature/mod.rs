@@ -390,6 +390,41 @@ mod tests {
         assert_eq!(mean_all(&[], left_to_right), None);
     }
 
+    /// An invoice with 30 line items (vendor, dates, totals), and a
+    /// prediction with the items in reverse order, a few values changed and
+    /// one item missing.
+    fn invoice() -> (Value, Value) {
+        use serde_json::json;
+        let item = |i: usize, name: &str| {
+            json!({"description": format!("{name} {i}"), "qty": i % 7 + 1,
+                   "unit_price": format!("{}.50", i * 3), "amount": format!("{}.00", i * 11)})
+        };
+        let gt_items: Vec<Value> = (0..30).map(|i| item(i, "Widget")).collect();
+        let pred_items: Vec<Value> = (1..30)
+            .rev()
+            .map(|i| item(i, if i % 4 == 0 { "Wdget" } else { "Widget" }))
+            .collect();
+        let head = json!({"invoice_number": "INV-2024-0042", "date": "2024-01-31",
+                          "vendor": {"name": "ACME Corp", "address": "1 Main St", "vat": "DE123456789"},
+                          "total": "1234.50", "currency": "EUR"});
+        let mut gt = head.clone();
+        gt["items"] = Value::Array(gt_items);
+        let mut pred = head;
+        pred["total"] = json!("1243.50");
+        pred["items"] = Value::Array(pred_items);
+        (gt, pred)
+    }
+
+    #[test]
+    fn an_invoice_with_30_line_items_takes_under_1_percent_of_the_budget() {
+        let (gt, pred) = invoice();
+        let a = anls_star::anls_star_bounded(&gt, &pred, MAX_WORK / 100);
+        assert_eq!(a.map(|s| s.is_some()), Ok(true));
+        assert_eq!(a.ok().flatten(), anls_star::anls_star(&gt, &pred));
+        let n = donut::nted_bounded(&pred, &gt, MAX_WORK / 100);
+        assert_eq!(n, Ok(donut::nted(&pred, &gt)));
+    }
+
     #[test]
     fn a_budget_spends_down_and_refuses_what_is_not_left() {
         let mut b = Budget::new(10);
