@@ -259,3 +259,60 @@ fn a_document_too_large_is_refused_with_a_warning_and_leaves_the_mean_undefined(
         warnings[1]
     );
 }
+
+#[test]
+fn the_html_report_gains_a_section_only_when_asked() {
+    let (code, html, err) = fieldscope(&["--metrics", "all", "--format", "html"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(html.contains("<section id=\"literature\">\n<h2>Literature metrics</h2>"));
+    assert!(
+        html.contains("<a href=\"#literature\">"),
+        "listed in the contents"
+    );
+    // careful's ANLS*, nTED and Donut F1 (the references' values, rounded),
+    // the best of each column in bold.
+    for cell in [
+        "<strong>0.7935</strong>",
+        "<strong>0.7919</strong>",
+        "<strong>0.7077</strong>",
+        "0.7463",
+        "0.6931",
+        "0.6571",
+    ] {
+        assert!(html.contains(cell), "{cell}");
+    }
+    let (_, plain, _) = fieldscope(&["--format", "html"]);
+    assert!(!plain.contains("literature"));
+}
+
+#[test]
+fn the_apps_job_on_the_built_in_example_equals_the_files_evaluated_directly() {
+    use fieldscope::eval::literature::{evaluate, Metrics};
+    use fieldscope::synth::{generate, SynthOptions};
+    let data = generate(&SynthOptions {
+        documents: 50,
+        seed: 2024,
+        ..SynthOptions::default()
+    });
+    let truth = docs("truth.jsonl", &data.truth_jsonl);
+    let models: Vec<_> = data
+        .predictions
+        .iter()
+        .map(|(name, jsonl)| (name.clone(), docs(&format!("{name}.jsonl"), jsonl)))
+        .collect();
+    let (direct, _) = evaluate(truth, models, None, Metrics::ALL, true);
+    let session = fieldscope::session::Session::example();
+    let mut job = session.literature_job(Metrics::ALL, true).unwrap();
+    job.step(usize::MAX);
+    let (from_app, _) = job.finish();
+    for ((name, lit), direct) in from_app.iter().zip(&direct) {
+        let (a, b) = (
+            lit.documents.as_ref().unwrap(),
+            direct.documents.as_ref().unwrap(),
+        );
+        for (x, y) in a.iter().zip(b) {
+            assert_eq!(x, y, "{name}");
+        }
+        assert_eq!(lit, direct, "{name}");
+    }
+}
