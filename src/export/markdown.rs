@@ -71,7 +71,7 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
 
     if let Some(columns) = literature_columns(report) {
         out.push('\n');
-        out.push_str(&literature_caption(&columns));
+        out.push_str(&literature_caption(report, &columns));
         out.push_str("\n\n| Model |");
         for (name, _) in &columns {
             out.push_str(&format!(" {} |", name.replace('*', "\\*")));
@@ -166,10 +166,11 @@ fn micro_caption(report: &Report) -> String {
 }
 
 /// The caption of the literature table (only when `--metrics` asked).
-fn literature_caption(columns: &[LiteratureColumn]) -> String {
+fn literature_caption(report: &Report, columns: &[LiteratureColumn]) -> String {
     format!(
-        "The literature's metrics, computed as their reference implementations do \
+        "The literature's metrics on {}, computed as their reference implementations do \
          (not part of SPEC.md; — where undefined): {}",
+        documents_phrase(report),
         literature_sentence(columns).replace('*', "\\*")
     )
 }

@@ -21,8 +21,8 @@ A missing prediction is passed as `None` to both references.
 
 Requirements (this script installs nothing):
 
-    pip install anls_star "munkres==1.1.4" numpy
-    pip install --no-deps donut-python zss nltk
+    pip install anls_star==1.0.1 munkres==1.1.4 numpy six regex tqdm click joblib
+    pip install --no-deps donut-python==1.0.9 zss==1.2.0 nltk
 
 `munkres==1.1.4` is the classic implementation `anls_star` was written
 against (its tie-breaking decides some ANLS* scores); the package name's
