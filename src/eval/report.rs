@@ -111,8 +111,10 @@ pub struct ModelReport {
 
 /// The literature's metrics for one model (not part of SPEC §5; see
 /// `crate::eval::literature`). Each key is present only when its metric
-/// was asked for; its value is `null` where the metric is undefined
-/// (no documents; Donut's F1 with no field on either side).
+/// was asked for; its value is `null` where the metric is undefined (no
+/// documents; Donut's F1 with no field on either side; a document the
+/// reference raises on, or one over `literature::MAX_WORK`, which also
+/// makes the dataset's mean `null`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LiteratureReport {
     /// Mean over the truth documents of ANLS\* (Peer et al., 2024).
