@@ -7,6 +7,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::bootstrap::{bootstrap_report, BootstrapOptions};
+use crate::eval::literature;
 use crate::eval::{evaluate_owned, Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Preset};
 use crate::export::{render, ExportOptions, Format};
 use crate::io::{parse_docs, parse_json_value};
@@ -127,6 +128,10 @@ struct EvalArgs {
     /// Add per-document details (each field's truth, prediction, outcome, similarity, CER) to the JSON report.
     #[arg(long)]
     details: bool,
+
+    /// Also compute the literature's metrics: a comma-separated list of anls_star (ANLS*, Peer et al. 2024), nted (Donut's tree-edit-distance accuracy) and donut_f1 (Donut's field F1), or all. They appear in the JSON report as models[i].literature (per document too with --details) and as an extra table in markdown and latex; the default report is unchanged.
+    #[arg(long, value_name = "LIST")]
+    metrics: Option<String>,
 
     /// Write the report to FILE instead of standard output.
     #[arg(long, value_name = "FILE")]
@@ -375,7 +380,22 @@ fn load_inputs(args: &InputArgs) -> Result<(Config, EvalInput<DocFile>), Error> 
 fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error> {
     let format: Format = args.format.parse()?;
 
+    let metrics = match &args.metrics {
+        Some(list) => literature::Metrics::parse(list)?,
+        None => literature::Metrics::default(),
+    };
     let (config, input) = load_inputs(&args.input)?;
+    // The literature metrics read the files too; copies only when asked.
+    let literature_input: Option<(DocFile, Vec<(String, DocFile)>)> = metrics.any().then(|| {
+        (
+            input.truth.clone(),
+            input
+                .models
+                .iter()
+                .map(|m| (m.name.clone(), m.file.clone()))
+                .collect(),
+        )
+    });
 
     if let Some(n) = args.bootstrap {
         if n == 0 {
@@ -398,6 +418,19 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
             Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
             _ => e,
         })?;
+    if let Some((truth, files)) = literature_input {
+        let (scores, warnings) = literature::evaluate(
+            truth,
+            files,
+            config.id_field.as_deref(),
+            metrics,
+            args.details,
+        );
+        for (model, lit) in report.models.iter_mut().zip(scores) {
+            model.literature = Some(lit);
+        }
+        report.warnings.extend(warnings);
+    }
     if let Some(resamples) = args.bootstrap {
         let options = BootstrapOptions {
             resamples,

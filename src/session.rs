@@ -2,13 +2,15 @@
 //!
 //! Owns: the files a user loaded (name, bytes, detected and chosen role,
 //! parse result, model name and cost), the settings panel's configuration
-//! layer, the built-in example, and turning all of it into an evaluation.
+//! layer, the built-in example, and turning all of it into an evaluation
+//! (and, on request, into the literature metrics' job).
 //! A file that fails keeps its error beside it and every other file stays
 //! loaded and evaluated. Depends on `io`, `eval`, `synth`; knows no web
 //! types (the Leptos components in `app` wrap it in a signal).
 
 use crate::error::Error;
-use crate::eval::{evaluate_owned, ConfigBuilder, DocFile, EvalInput, ModelInput, Report};
+use crate::eval::literature;
+use crate::eval::{evaluate_owned, Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Report};
 use crate::io::{parse_docs, parse_json_value};
 use crate::synth::{generate, SynthOptions};
 use serde_json::{Map, Value};
@@ -315,6 +317,44 @@ impl Session {
     /// document browser shows; for large datasets the app asks for them
     /// only when the browser is opened).
     pub fn evaluate_with(&self, details: bool) -> Result<Report, String> {
+        let (config, input) = self.inputs()?;
+        evaluate_owned(input, &config, details).map_err(|e| {
+            let schema_name = self
+                .files
+                .iter()
+                .find(|f| f.role == Role::Schema)
+                .map(|f| f.name.clone());
+            match schema_name {
+                Some(n) if e.kind == crate::error::ErrorKind::Schema => {
+                    format!("{n}: {}", e.message)
+                }
+                _ => e.to_string(),
+            }
+        })
+    }
+
+    /// The literature's metrics (`crate::eval::literature`) on the same
+    /// files and id field as [`Session::evaluate`], as a job to run a
+    /// slice at a time; the per-document values when `details`.
+    pub fn literature_job(
+        &self,
+        metrics: literature::Metrics,
+        details: bool,
+    ) -> Result<literature::Job, String> {
+        let (config, input) = self.inputs()?;
+        let models = input.models.into_iter().map(|m| (m.name, m.file)).collect();
+        Ok(literature::Job::new(
+            input.truth,
+            models,
+            config.id_field.as_deref(),
+            metrics,
+            details,
+        ))
+    }
+
+    /// The configuration and the evaluation's input from the files that
+    /// parsed and the settings.
+    fn inputs(&self) -> Result<(Config, EvalInput<DocFile>), String> {
         let truth = match self.truth().map(|f| (&f.name, &f.parsed)) {
             None => return Err("Load a ground-truth file to see a report.".into()),
             Some((name, Err(_))) => {
@@ -361,19 +401,7 @@ impl Session {
             models,
             schema,
         };
-        evaluate_owned(input, &config, details).map_err(|e| {
-            let schema_name = self
-                .files
-                .iter()
-                .find(|f| f.role == Role::Schema)
-                .map(|f| f.name.clone());
-            match schema_name {
-                Some(n) if e.kind == crate::error::ErrorKind::Schema => {
-                    format!("{n}: {}", e.message)
-                }
-                _ => e.to_string(),
-            }
-        })
+        Ok((config, input))
     }
 }
 

@@ -1,6 +1,7 @@
 //! Take it away: the report as JSON (the same document the CLI prints),
 //! Markdown, LaTeX and CSV tables, the self-contained HTML report, and a
-//! bundle of inputs + settings that re-opens to the same view.
+//! bundle of inputs + settings that re-opens to the same view. The
+//! literature metrics, once computed, are in the HTML, Markdown and LaTeX.
 
 use super::browser::download;
 use super::charts_view::chart_options;
@@ -26,8 +27,17 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
     let buttons = Format::ALL
         .into_iter()
         .map(|format| {
-            let r = report.clone();
+            let report = report.clone();
             let on_click = move |_| {
+                // The literature metrics, once computed, go into the tables
+                // and the HTML report (not the JSON: that stays the CLI's
+                // default report).
+                let r = match (format, state.literature.get_untracked()) {
+                    (Format::Html | Format::Markdown | Format::Latex, Some(lit)) => {
+                        Arc::new(super::literature::with_literature(&report, &lit))
+                    }
+                    _ => report.clone(),
+                };
                 let text = if format == Format::Html {
                     let options = chart_options(state.average.get_untracked(), PaperSize::FullWidth);
                     let charts: Vec<HtmlChart> = all(&r, &options)

@@ -13,6 +13,7 @@ mod documents;
 mod exports;
 mod files;
 mod format;
+mod literature;
 mod report_view;
 mod settings;
 mod uncertainty;
@@ -81,6 +82,10 @@ pub struct AppState {
     /// Bootstrap intervals computed for the current report (error bars in
     /// the score chart); cleared whenever the report changes.
     pub bootstrap: RwSignal<Option<std::sync::Arc<crate::eval::bootstrap::BootstrapReport>>>,
+    /// The literature metrics computed for the current report (the
+    /// literature panel, and the HTML, Markdown and LaTeX exports);
+    /// cleared whenever the report changes.
+    pub literature: RwSignal<Option<literature::Computed>>,
 }
 
 impl AppState {
@@ -109,6 +114,7 @@ impl AppState {
             busy: RwSignal::new(None),
             hold_report,
             bootstrap: RwSignal::new(None),
+            literature: RwSignal::new(None),
         }
     }
 }
@@ -133,6 +139,7 @@ fn App() -> impl IntoView {
     Effect::new(move |_| {
         state.report.track();
         state.bootstrap.set(None);
+        state.literature.set(None);
     });
     // Settings live in the URL fragment, so a link reproduces the view
     // (never the data).

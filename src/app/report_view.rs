@@ -1,4 +1,5 @@
-//! The report: model comparison, accuracy paradox, charts, per-field table,
+//! The report: model comparison, accuracy paradox, uncertainty, literature
+//! metrics, charts, per-field table,
 //! set fields, line items, document-level scores, warnings and exports.
 
 use super::format::{cost, full, opt_ratio, percent, ratio, shown};
@@ -21,6 +22,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
                 <ModelTable state=state report=report.clone() />
                 <ParadoxPanel report=report.clone() />
                 <super::uncertainty::UncertaintyPanel state=state report=report.clone() />
+                <super::literature::LiteraturePanel state=state report=report.clone() />
                 <super::charts_view::ChartsView state=state report=report.clone() />
                 <DocumentScores report=report.clone() />
                 <FieldTable report=report.clone() />

@@ -1307,6 +1307,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             sets: set_reports,
             items,
             document_details: details.then_some(doc_details),
+            literature: None,
         }
     }
 }

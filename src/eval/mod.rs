@@ -16,6 +16,8 @@
 //! * [`sets`] — SPEC §3.3 (M1); [`items`] — SPEC §3.4 (M3).
 //! * [`evaluate`] — the whole pass; [`report`] — SPEC §5's structs.
 //! * [`validate`] — SPEC §3.5's schema validity, on forest values.
+//! * [`literature`] — beside the spec: ANLS\*, Donut's nTED and field F1,
+//!   as their reference implementations compute them.
 //! * [`model`], [`tree`] — the records: `serde_json` objects, or one
 //!   compact forest per file.
 
@@ -27,6 +29,7 @@ pub mod dataset;
 pub mod distance;
 pub mod evaluate;
 pub mod items;
+pub mod literature;
 pub mod model;
 pub mod nfc;
 pub mod normalize;

@@ -102,6 +102,77 @@ pub struct ModelReport {
     /// Only with `--details`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document_details: Option<Vec<DocumentDetail>>,
+    /// The literature's metrics (ANLS\*, Donut's nTED and field F1), only
+    /// when asked for (`--metrics`); absent otherwise, so the default report
+    /// is exactly SPEC §5. Filled in by `crate::eval::literature`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub literature: Option<LiteratureReport>,
+}
+
+/// The literature's metrics for one model (not part of SPEC §5; see
+/// `crate::eval::literature`). Each key is present only when its metric
+/// was asked for; its value is `null` where the metric is undefined (no
+/// documents; Donut's F1 with no field on either side; a document the
+/// reference raises on, or one over `literature::MAX_WORK`, which also
+/// makes the dataset's mean `null`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LiteratureReport {
+    /// Mean over the truth documents of ANLS\* (Peer et al., 2024).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "requested"
+    )]
+    pub anls_star: Option<Option<f64>>,
+    /// Mean over the truth documents of Donut's nTED accuracy.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "requested"
+    )]
+    pub nted: Option<Option<f64>>,
+    /// Donut's field F1, micro over the dataset.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "requested"
+    )]
+    pub donut_f1: Option<Option<f64>>,
+    /// Per truth document, in the truth file's order (only with
+    /// `--details`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub documents: Option<Vec<LiteratureDocument>>,
+}
+
+/// One document's literature metrics (only with `--details`); keys as in
+/// [`LiteratureReport`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LiteratureDocument {
+    pub id: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "requested"
+    )]
+    pub anls_star: Option<Option<f64>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "requested"
+    )]
+    pub nted: Option<Option<f64>>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "requested"
+    )]
+    pub donut_f1: Option<Option<f64>>,
+}
+
+/// A key that is present was requested: `null` reads as `Some(None)`, not
+/// as an absent key.
+fn requested<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Error> {
+    Option::<f64>::deserialize(d).map(Some)
 }
 
 /// One row of the per-field table: the field's pooled counts and strict

@@ -4,7 +4,8 @@
 //! Owns: the HTML layout — summary, warnings, the model comparison table
 //! (macro over documents), the micro table with the hallucination and
 //! abstention rates, the accuracy-paradox explanation when accuracy and F1
-//! rank the models differently, macro over fields, the document-level
+//! rank the models differently, the literature's metrics when the report
+//! carries them, macro over fields, the document-level
 //! scores, one per-field table per model, set fields, line items, the
 //! charts it is given, the definitions of every metric and the effective
 //! configuration — and [`escape`], the one escaper for untrusted text, and
@@ -28,7 +29,10 @@
 //!
 //! Depends on: `crate::eval::report` only.
 
-use super::{best_of, convention_clause, documents_phrase, Best, ExportOptions, MacroF1, Number};
+use super::{
+    best_of, convention_clause, documents_phrase, literature_columns, literature_sentence, Best,
+    ExportOptions, MacroF1, Number,
+};
 use crate::eval::report::{Counts, ModelReport, Report};
 use serde_json::Value;
 
@@ -141,6 +145,7 @@ pub fn render(report: &Report, options: &ExportOptions, charts: &[HtmlChart]) ->
     push_comparison(&mut out, report, options);
     push_micro(&mut out, report, options);
     push_paradox(&mut out, report, options);
+    push_literature(&mut out, report, options);
     push_macro_fields(&mut out, report, options);
     push_document_scores(&mut out, report, options);
     push_fields(&mut out, report, options);
@@ -177,6 +182,9 @@ fn section_list(
     list.push(("micro", "Micro averages"));
     if paradox_pair(report, options).is_some() {
         list.push(("accuracy-paradox", "Accuracy and F1 disagree"));
+    }
+    if literature_columns(report).is_some() {
+        list.push(("literature", "Literature metrics"));
     }
     list.push(("macro-fields", "Macro over fields"));
     list.push(("document-scores", "Document-level scores"));
@@ -312,6 +320,38 @@ fn push_micro(out: &mut String, report: &Report, options: &ExportOptions) {
         ratio_column("Hallucination rate", m, options, |m| m.hallucination_rate).best(Best::Lowest),
         ratio_column("Abstention rate", m, options, |m| m.abstention_rate).best(Best::Lowest),
     ];
+    push_table(out, "", &caption, "Model", &model_names(report), columns);
+    out.push_str("</section>\n");
+}
+
+/// The literature's metrics (ANLS\*, nTED, Donut F1), only when the
+/// report carries them (`--metrics`, or computed in the app).
+fn push_literature(out: &mut String, report: &Report, options: &ExportOptions) {
+    let Some(literature) = literature_columns(report) else {
+        return;
+    };
+    open_section(out, "literature", "Literature metrics", false);
+    let mut caption = format!(
+        "The literature's metrics on {}, computed as their reference implementations do \
+         (not part of SPEC.md; — where undefined): {}",
+        documents_phrase(report),
+        escape(&literature_sentence(&literature)),
+    );
+    if report.models.len() > 1 {
+        caption.push_str(" Bold: the best value of each column.");
+    }
+    let columns = literature
+        .iter()
+        .map(|(name, get)| {
+            Column::new(
+                escape(name),
+                cells(&report.models, |m| {
+                    optional_ratio(m.literature.as_ref().and_then(get).flatten(), options)
+                }),
+            )
+            .best(Best::Highest)
+        })
+        .collect();
     push_table(out, "", &caption, "Model", &model_names(report), columns);
     out.push_str("</section>\n");
 }

@@ -3,7 +3,8 @@
 //!
 //! Owns: the LaTeX layout — the model comparison table (macro over
 //! documents, with M_total, |Pred|, |Truth| and cost) and the micro table,
-//! each with a `\caption` saying exactly which average it shows; the best
+//! each with a `\caption` saying exactly which average it shows, and the
+//! literature's metrics when the report has them (one more table); the best
 //! value of each ranked column in `\textbf{}`; the report's warnings as `%`
 //! comments — and [`escape`], the one escaper for untrusted text. Numbers are
 //! printed by `Number::format` (in `mod.rs`) and never escaped.
@@ -15,7 +16,10 @@
 //!
 //! Depends on: `crate::eval::report` only.
 
-use super::{best_of, convention_clause, documents_phrase, Best, ExportOptions, MacroF1, Number};
+use super::{
+    best_of, convention_clause, documents_phrase, literature_columns, literature_sentence, Best,
+    ExportOptions, MacroF1, Number,
+};
 use crate::eval::report::{ModelReport, Report};
 
 /// What a missing cost reads as (an em dash).
@@ -184,6 +188,43 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
             [column(0, Some(0)), column(1, Some(1)), column(2, None)],
         );
     }
+
+    // The literature's metrics, only when the report has them.
+    if let Some(literature) = literature_columns(report) {
+        out.push('\n');
+        let header: Vec<String> = literature.iter().map(|(name, _)| escape(name)).collect();
+        let mut caption = format!(
+            "The literature's metrics on {}, computed as their reference implementations do \
+             (not part of SPEC.md; --- where undefined): {}",
+            documents_phrase(report),
+            escape(&literature_sentence(&literature)),
+        );
+        if several {
+            caption.push_str(" Bold: the best value of each column.");
+        }
+        let columns: Vec<Column> = literature
+            .iter()
+            .map(|(_, get)| Column {
+                cells: models
+                    .iter()
+                    .map(|m| match m.literature.as_ref().and_then(get).flatten() {
+                        Some(x) => Number::Ratio(x).format(options),
+                        None => NO_COST.to_string(),
+                    })
+                    .collect(),
+                best: Some(Best::Highest),
+            })
+            .collect();
+        push_rows(
+            &mut out,
+            &caption,
+            "tab:fieldscope-literature",
+            &format!("l{}", "r".repeat(columns.len())),
+            &format!("Model & {}", header.join(" & ")),
+            &names,
+            columns.into_iter().map(Column::finish).collect(),
+        );
+    }
     out
 }
 
@@ -198,7 +239,20 @@ fn push_table<const N: usize>(
     names: &[String],
     columns: [Column; N],
 ) {
-    let columns = columns.map(Column::finish);
+    let columns: Vec<Vec<String>> = columns.map(Column::finish).into();
+    push_rows(out, caption, label, spec, header, names, columns);
+}
+
+/// [`push_table`] for finished columns of any number.
+fn push_rows(
+    out: &mut String,
+    caption: &str,
+    label: &str,
+    spec: &str,
+    header: &str,
+    names: &[String],
+    columns: Vec<Vec<String>>,
+) {
     out.push_str("\\begin{table}[htbp]\n");
     out.push_str("  \\centering\n");
     out.push_str(&format!("  \\caption{{{caption}}}\n"));

@@ -3,13 +3,18 @@
 //! Owns: the Markdown layout — the model comparison table (macro over
 //! documents, with M_total, |Pred|, |Truth| and cost), the micro table, a
 //! one-line caption before each saying exactly which average it shows, and
-//! the report's warnings under a "Warnings" heading — and [`escape`], the
+//! the literature's metrics when the report has them (ANLS\*, nTED, Donut
+//! F1: one more caption and table), the report's warnings under a
+//! "Warnings" heading — and [`escape`], the
 //! one escaper for untrusted text. Numbers are printed by
 //! `Number::format` (in `mod.rs`) and never escaped.
 //!
 //! Depends on: `crate::eval::report` only.
 
-use super::{convention_clause, documents_phrase, ExportOptions, MacroF1, Number};
+use super::{
+    convention_clause, documents_phrase, literature_columns, literature_sentence, ExportOptions,
+    LiteratureColumn, MacroF1, Number,
+};
 use crate::eval::report::{ModelReport, Report};
 
 /// What a missing cost reads as.
@@ -61,6 +66,28 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
                     cells[2].clone(),
                 ],
             );
+        }
+    }
+
+    if let Some(columns) = literature_columns(report) {
+        out.push('\n');
+        out.push_str(&literature_caption(report, &columns));
+        out.push_str("\n\n| Model |");
+        for (name, _) in &columns {
+            out.push_str(&format!(" {} |", name.replace('*', "\\*")));
+        }
+        out.push_str("\n| :--- |");
+        out.push_str(&" ---: |".repeat(columns.len()));
+        out.push('\n');
+        for model in &report.models {
+            let mut cells = vec![escape(&model.name)];
+            for (_, get) in &columns {
+                cells.push(match model.literature.as_ref().and_then(get).flatten() {
+                    Some(x) => Number::Ratio(x).format(options),
+                    None => NO_COST.to_string(),
+                });
+            }
+            push_row(&mut out, &cells);
         }
     }
 
@@ -135,6 +162,16 @@ fn micro_caption(report: &Report) -> String {
          models differently from F1).",
         documents_phrase(report),
         convention_clause(report),
+    )
+}
+
+/// The caption of the literature table (only when `--metrics` asked).
+fn literature_caption(report: &Report, columns: &[LiteratureColumn]) -> String {
+    format!(
+        "The literature's metrics on {}, computed as their reference implementations do \
+         (not part of SPEC.md; — where undefined): {}",
+        documents_phrase(report),
+        literature_sentence(columns).replace('*', "\\*")
     )
 }
 

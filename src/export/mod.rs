@@ -31,7 +31,7 @@ pub mod markdown;
 pub mod sweep;
 
 use crate::error::{Error, ErrorKind};
-use crate::eval::report::Report;
+use crate::eval::report::{LiteratureReport, Report};
 use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
@@ -147,6 +147,46 @@ pub fn render(report: &Report, format: Format, options: &ExportOptions) -> Strin
         Format::Csv => csv::render(report, options),
         Format::Html => html::render(report, options, &[]),
     }
+}
+
+/// A column of the literature table: its header and how to read it from a
+/// model's [`LiteratureReport`] (`None` when not asked for,
+/// `Some(None)` when undefined).
+pub(crate) type LiteratureColumn = (&'static str, fn(&LiteratureReport) -> Option<Option<f64>>);
+
+/// The literature metrics any model of the report carries, in a fixed
+/// order (ANLS\*, nTED, Donut F1); `None` when no model has any, so the
+/// default report's exports are unchanged.
+pub(crate) fn literature_columns(report: &Report) -> Option<Vec<LiteratureColumn>> {
+    let all: [LiteratureColumn; 3] = [
+        ("ANLS*", |l| l.anls_star),
+        ("nTED", |l| l.nted),
+        ("Donut F1", |l| l.donut_f1),
+    ];
+    let columns: Vec<LiteratureColumn> = all
+        .into_iter()
+        .filter(|(_, get)| {
+            report
+                .models
+                .iter()
+                .any(|m| m.literature.as_ref().and_then(get).is_some())
+        })
+        .collect();
+    (!columns.is_empty()).then_some(columns)
+}
+
+/// One plain sentence defining the literature columns shown (shared by the
+/// Markdown and LaTeX captions; the LaTeX exporter escapes it).
+pub(crate) fn literature_sentence(columns: &[LiteratureColumn]) -> String {
+    let parts: Vec<&str> = columns
+        .iter()
+        .map(|(name, _)| match *name {
+            "ANLS*" => "ANLS* is the mean over documents of the ANLS* score of the whole record (Peer et al., 2024; threshold 0.5)",
+            "nTED" => "nTED is the mean over documents of max(0, 1 - TED(pred, truth) / TED(empty, truth)) on Donut's normalised trees (Kim et al., 2022)",
+            _ => "Donut F1 is Donut's field F1 over flattened (path, value) pairs, micro over documents",
+        })
+        .collect();
+    format!("{}.", parts.join("; "))
 }
 
 /// The decimals a cost is printed with at most (Markdown, LaTeX, HTML).

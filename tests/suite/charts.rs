@@ -85,6 +85,7 @@ fn model(name: &str, fields: Vec<FieldReport>, items: Option<ItemsReport>) -> Mo
         sets: BTreeMap::new(),
         items,
         document_details: None,
+        literature: None,
     }
 }
 

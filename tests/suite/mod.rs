@@ -8,6 +8,7 @@ mod exporters;
 mod html_report;
 mod injection;
 mod io_adapters;
+mod literature;
 mod malformed;
 mod properties;
 mod spec_examples;
