@@ -1333,7 +1333,7 @@ fn fill(rng: &mut Rng, pattern: &str) -> String {
         .chars()
         .map(|c| match c {
             '9' => rng.digit(10),
-            'A' => rng.uppercase(),
+            'A' => letter(rng, b'A'),
             c => c,
         })
         .collect()
@@ -1344,7 +1344,7 @@ fn fill(rng: &mut Rng, pattern: &str) -> String {
 fn typo(rng: &mut Rng, s: &str) -> String {
     let mut chars: Vec<char> = s.chars().collect();
     if chars.is_empty() {
-        return rng.lowercase().to_string();
+        return letter(rng, b'a').to_string();
     }
     let i = rng.u64(..chars.len() as u64) as usize;
     match rng.u8(0..3) {
@@ -1354,9 +1354,9 @@ fn typo(rng: &mut Rng, s: &str) -> String {
                 let new = if old.is_ascii_digit() {
                     rng.digit(10)
                 } else if old.is_uppercase() {
-                    rng.uppercase()
+                    letter(rng, b'A')
                 } else {
-                    rng.lowercase()
+                    letter(rng, b'a')
                 };
                 if new != old {
                     break new;
@@ -1366,7 +1366,7 @@ fn typo(rng: &mut Rng, s: &str) -> String {
         1 if chars.len() > 1 => {
             chars.remove(i);
         }
-        _ => chars.insert(i, rng.lowercase()),
+        _ => chars.insert(i, letter(rng, b'a')),
     }
     chars.into_iter().collect()
 }
@@ -1403,6 +1403,14 @@ fn splitmix64(x: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// A random ASCII letter from `base` (`b'A'` or `b'a'`), drawn as
+/// `fastrand::Rng::uppercase` and `lowercase` draw it natively (an index
+/// below 26) but from a 64-bit number on every platform, for the reason
+/// given at [`shuffle`].
+fn letter(rng: &mut Rng, base: u8) -> char {
+    char::from(base + rng.u64(..26) as u8)
 }
 
 /// Fisher–Yates as `fastrand::Rng::shuffle` does it, but drawing 64-bit
