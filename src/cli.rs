@@ -129,7 +129,7 @@ struct EvalArgs {
     #[arg(long)]
     details: bool,
 
-    /// Also compute the literature's metrics: a comma-separated list of anls_star (ANLS*, Peer et al. 2024), nted (Donut's tree-edit-distance accuracy) and donut_f1 (Donut's field F1), or all. They appear in the JSON report as models[i].literature (per document too with --details) and as an extra table in markdown and latex; the default report is unchanged.
+    /// Also compute the literature's metrics: a comma-separated list of anls_star (ANLS*, Peer et al. 2024), nted (Donut's tree-edit-distance accuracy) and donut_f1 (Donut's field F1), or all. They appear in the JSON report as models[i].literature (per document too with --details) and as an extra table in markdown, latex and html; without this flag the report is exactly SPEC §5.
     #[arg(long, value_name = "LIST")]
     metrics: Option<String>,
 
