@@ -14,7 +14,11 @@
 //! 3. `draw` — geometry → plotters elements on any `DrawingBackend`,
 //!    rendered to a string with plotters' `SVGBackend::with_string`.
 //!
-//! Depends on: `crate::eval::report` and plotters (SVG backend only, no
+//! A threshold sweep ([`crate::eval::sweep::SweepReport`]) is drawn as a
+//! line chart ([`sweep`], [`sweep_charts`]; data and layout in [`lines`]).
+//!
+//! Depends on: `crate::eval::report` (and `crate::eval::sweep`'s result
+//! structs) and plotters (SVG backend only, no
 //! font files) — no web types, no I/O. The app and the HTML report call
 //! these functions and decide where the SVG goes.
 //!
