@@ -8,7 +8,7 @@
 //! types (the Leptos components in `app` wrap it in a signal).
 
 use crate::error::Error;
-use crate::eval::{evaluate_owned, ConfigBuilder, DocFile, EvalInput, ModelInput, Report};
+use crate::eval::{evaluate_owned, Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Report};
 use crate::io::{parse_docs, parse_json_value};
 use crate::synth::{generate, SynthOptions};
 use serde_json::{Map, Value};
@@ -315,6 +315,15 @@ impl Session {
     /// document browser shows; for large datasets the app asks for them
     /// only when the browser is opened).
     pub fn evaluate_with(&self, details: bool) -> Result<Report, String> {
+        let (input, config) = self.inputs()?;
+        evaluate_owned(input, &config, details).map_err(|e| self.schema_error(e))
+    }
+
+    /// The evaluation's input (the truth and every predictions file that
+    /// parsed) and configuration (config files, then the settings), as
+    /// [`Session::evaluate_with`] evaluates them: what a threshold sweep
+    /// re-evaluates.
+    pub fn inputs(&self) -> Result<(EvalInput<DocFile>, Config), String> {
         let truth = match self.truth().map(|f| (&f.name, &f.parsed)) {
             None => return Err("Load a ground-truth file to see a report.".into()),
             Some((name, Err(_))) => {
@@ -361,19 +370,23 @@ impl Session {
             models,
             schema,
         };
-        evaluate_owned(input, &config, details).map_err(|e| {
-            let schema_name = self
-                .files
-                .iter()
-                .find(|f| f.role == Role::Schema)
-                .map(|f| f.name.clone());
-            match schema_name {
-                Some(n) if e.kind == crate::error::ErrorKind::Schema => {
-                    format!("{n}: {}", e.message)
-                }
-                _ => e.to_string(),
+        Ok((input, config))
+    }
+
+    /// An evaluation error as a message; a schema error names the schema
+    /// file.
+    pub fn schema_error(&self, e: crate::error::Error) -> String {
+        let schema_name = self
+            .files
+            .iter()
+            .find(|f| f.role == Role::Schema)
+            .map(|f| f.name.clone());
+        match schema_name {
+            Some(n) if e.kind == crate::error::ErrorKind::Schema => {
+                format!("{n}: {}", e.message)
             }
-        })
+            _ => e.to_string(),
+        }
     }
 }
 

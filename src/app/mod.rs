@@ -15,6 +15,7 @@ mod files;
 mod format;
 mod report_view;
 mod settings;
+mod sweep_view;
 mod uncertainty;
 
 use crate::eval::Report;

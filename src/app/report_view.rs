@@ -22,6 +22,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
                 <ParadoxPanel report=report.clone() />
                 <super::uncertainty::UncertaintyPanel state=state report=report.clone() />
                 <super::charts_view::ChartsView state=state report=report.clone() />
+                <super::sweep_view::SweepPanel state=state />
                 <DocumentScores report=report.clone() />
                 <FieldTable report=report.clone() />
                 <SetsSection report=report.clone() />
