@@ -274,3 +274,70 @@ pub fn panic_test_requested() -> bool {
         .and_then(|w| w.location().search().ok())
         .is_some_and(|s| s.contains("panic-test"))
 }
+
+thread_local! {
+    /// The PDF worker, started on the first PDF asked for.
+    static PDF_WORKER: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
+}
+
+/// The worker script Trunk writes for `src/bin/pdf_worker.rs` (workers keep
+/// their plain names, no hash).
+const PDF_WORKER_URL: &str = "./fieldscope-pdf_loader.js";
+
+/// Converts a chart's SVG to PDF bytes in the PDF worker (a separate wasm
+/// module, loaded the first time; see `src/bin/pdf_worker.rs`). One
+/// conversion at a time: the caller waits for the answer before asking
+/// again.
+pub async fn svg_to_pdf(svg: &str) -> Result<Vec<u8>, String> {
+    use wasm_bindgen::closure::Closure;
+    let worker = PDF_WORKER.with(|w| -> Result<web_sys::Worker, String> {
+        let mut w = w.borrow_mut();
+        if let Some(worker) = w.as_ref() {
+            return Ok(worker.clone());
+        }
+        let worker = web_sys::Worker::new(PDF_WORKER_URL)
+            .map_err(|_| "the browser could not start the PDF converter".to_string())?;
+        *w = Some(worker.clone());
+        Ok(worker)
+    })?;
+    let svg = svg.to_string();
+    let target = worker.clone();
+    let promise = js_sys::Promise::new(&mut move |resolve, reject| {
+        let on_message = Closure::once_into_js(move |event: web_sys::MessageEvent| {
+            let _ = resolve.call1(&wasm_bindgen::JsValue::NULL, &event.data());
+        });
+        let on_error = Closure::once_into_js(move |_event: wasm_bindgen::JsValue| {
+            let _ = reject.call1(
+                &wasm_bindgen::JsValue::NULL,
+                &wasm_bindgen::JsValue::from_str("the PDF converter could not be loaded"),
+            );
+        });
+        target.set_onmessage(Some(on_message.unchecked_ref()));
+        target.set_onerror(Some(on_error.unchecked_ref()));
+        if target
+            .post_message(&wasm_bindgen::JsValue::from_str(&svg))
+            .is_err()
+        {
+            // The error handler reports it.
+        }
+    });
+    let answer = wasm_bindgen_futures::JsFuture::from(promise).await;
+    worker.set_onmessage(None);
+    worker.set_onerror(None);
+    match answer {
+        Ok(value) => match value.dyn_into::<js_sys::Uint8Array>() {
+            Ok(bytes) => Ok(bytes.to_vec()),
+            Err(value) => Err(value
+                .as_string()
+                .unwrap_or_else(|| "the PDF converter gave no PDF".to_string())),
+        },
+        Err(e) => {
+            // A worker that failed to load is dropped, to be started again.
+            PDF_WORKER.with(|w| w.borrow_mut().take());
+            worker.terminate();
+            Err(e
+                .as_string()
+                .unwrap_or_else(|| "the PDF converter failed".to_string()))
+        }
+    }
+}

@@ -2,12 +2,12 @@
 //! (string similarity, CER or item F1), then the whole evaluation runs
 //! once per value, one value per slice of work between frames, with a
 //! progress bar and a cancel button so the page stays responsive. The
-//! result is the line charts of `crate::charts::sweep_charts` (SVG / PNG
+//! result is the line charts of `crate::charts::sweep_charts` (SVG / PNG / PDF
 //! downloads, like the other charts) and a table of every point, each
 //! cell's full value in `data-value` — the numbers of `fieldscope sweep
 //! --format json` on the same files.
 
-use super::browser::{self, download, download_svg_as_png};
+use super::browser;
 use super::charts_view::chart_options;
 use super::format::{full, opt_ratio, ratio, shown};
 use super::AppState;
@@ -52,35 +52,43 @@ pub fn SweepPanel(state: AppState) -> impl IntoView {
         let which = param.get_untracked();
         leptos::task::spawn_local(async move {
             browser::yield_to_browser().await;
-            let inputs = state.session.with_untracked(|s| s.inputs());
+            let inputs = state.session.try_with_untracked(|s| s.inputs());
             let (input, config) = match inputs {
-                Ok(x) => x,
-                Err(e) => return progress.set(Progress::Failed(e)),
+                None => return,
+                Some(Ok(x)) => x,
+                Some(Err(e)) => {
+                    progress.try_set(Progress::Failed(e));
+                    return;
+                }
             };
             let mut run = SweepRun::new(&input, &config, which, values);
             loop {
-                if cancel.get_untracked() {
-                    // Cancelled, or the files changed (then the panel is
-                    // already back to idle).
-                    if matches!(progress.get_untracked(), Progress::Running(..)) {
-                        progress.set(Progress::Cancelled(run.done(), run.total()));
+                // Cancelled, or the panel is gone (the files changed).
+                match cancel.try_get_untracked() {
+                    None => return,
+                    Some(true) => {
+                        if matches!(progress.try_get_untracked(), Some(Progress::Running(..))) {
+                            progress.try_set(Progress::Cancelled(run.done(), run.total()));
+                        }
+                        return;
                     }
-                    return;
+                    Some(false) => {}
                 }
                 let finished = match run.step(&input) {
                     Ok(f) => f,
                     Err(e) => {
-                        let message = state.session.with_untracked(|s| s.schema_error(e));
-                        return progress.set(Progress::Failed(message));
+                        let message = state.session.try_with_untracked(|s| s.schema_error(e));
+                        progress.try_set(Progress::Failed(message.unwrap_or_default()));
+                        return;
                     }
                 };
-                progress.set(Progress::Running(run.done(), run.total()));
+                progress.try_set(Progress::Running(run.done(), run.total()));
                 if finished {
                     break;
                 }
                 browser::yield_to_browser().await;
             }
-            progress.set(Progress::Done(Arc::new(run.finish())));
+            progress.try_set(Progress::Done(Arc::new(run.finish())));
         });
     };
     let running = move || matches!(progress.get(), Progress::Running(..));
@@ -156,31 +164,7 @@ fn SweepResult(
         }
         charts
             .into_iter()
-            .map(|chart| {
-                let svg_name = format!("fieldscope-{}.svg", chart.id);
-                let png_name = format!("fieldscope-{}.png", chart.id);
-                let svg_for_download = chart.svg.clone();
-                let svg_for_png = chart.svg.clone();
-                let (w, h) = (chart.width_px, chart.height_px);
-                view! {
-                    <figure data-testid=format!("chart-{}", chart.id)>
-                        <div class="svg" inner_html=chart.svg.clone()></div>
-                        <figcaption>{chart.caption.clone()}</figcaption>
-                        <div class="chart-actions">
-                            <button type="button" data-testid=format!("svg-{}", chart.id) on:click=move |_| {
-                                if let Err(e) = download(&svg_name, "image/svg+xml", svg_for_download.as_bytes()) {
-                                    state.notice.set(Some(e));
-                                }
-                            }>"SVG"</button>
-                            <button type="button" data-testid=format!("png-{}", chart.id) on:click=move |_| {
-                                if let Err(e) = download_svg_as_png(&png_name, &svg_for_png, w, h, 300.0 / 96.0) {
-                                    state.notice.set(Some(e));
-                                }
-                            }>"PNG (300 dpi)"</button>
-                        </div>
-                    </figure>
-                }
-            })
+            .map(|chart| super::charts_view::figure(state, chart))
             .collect_view()
             .into_any()
     };

@@ -15,7 +15,7 @@
 //! ([`render_html`]); [`render`] gives it none.
 //!
 //! Two siblings are not report formats: [`sweep`] writes a threshold sweep
-//! as a table, and `pdf` (native only) converts a chart's SVG to a PDF
+//! as a table, and [`pdf`] converts a chart's SVG to a PDF
 //! with embedded fonts.
 //!
 //! Depends on: `crate::eval::report` (plus `crate::eval::sweep`'s result in
@@ -32,9 +32,8 @@ pub mod html;
 pub mod json;
 pub mod latex;
 pub mod markdown;
-// SVG → PDF with embedded fonts (native only: the converter and the font
-// stay out of the wasm bundle).
-#[cfg(not(target_arch = "wasm32"))]
+// SVG → PDF with embedded fonts (in the browser, only the PDF worker
+// calls it).
 pub mod pdf;
 pub mod sweep;
 

@@ -10,8 +10,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,5 +155,48 @@ test('threshold sweep: progress, cancel, then the CLI\'s numbers, charts and dow
   assertCells(await readSweepTable(page), expectedCells(cliSweep('item')), 'item');
   await page.locator('[data-testid=chart-sweep_item_item_f1]').screenshot({ path: join(SHOTS, 'sweep-item.png') });
 
+  assert.deepEqual(errors, [], 'no uncaught errors on the page');
+});
+
+test('PDF download: a separate worker loaded on demand, %PDF with embedded TrueType fonts', async (t) => {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  const requests = [];
+  context.on('request', (r) => requests.push(new URL(r.url()).pathname));
+  await page.goto(server.url + '/');
+  await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 30_000 });
+  // The page's first load does not fetch the converter.
+  assert.deepEqual(requests.filter((p) => p.includes('fieldscope-pdf')), [], 'no PDF worker before a PDF is asked for');
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }),
+    page.click('[data-testid=pdf-metric_bars]'),
+  ]);
+  assert.equal(download.suggestedFilename(), 'fieldscope-metric_bars.pdf');
+  const pdf = readFileSync(await download.path());
+  assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
+  const text = pdf.toString('latin1');
+  assert.ok(text.includes('/CIDFontType2') && text.includes('/FontFile2'), 'an embedded TrueType font');
+  assert.ok(/\/BaseFont \/[A-Z]{6}\+LiberationSans/.test(text), 'Liberation Sans, subsetted');
+  assert.ok(!text.includes('/Type3'), 'no Type 3 font');
+  // 672 px at 96 per inch = 504 pt.
+  assert.match(text, /\/MediaBox \[0 0 504 /);
+  assert.ok(requests.some((p) => p.endsWith('/fieldscope-pdf_bg.wasm')), 'the worker was loaded now');
+  // The same bytes' fonts as poppler sees them, when pdffonts is installed.
+  const file = join(tmp, 'metric_bars.pdf');
+  writeFileSync(file, pdf);
+  const fonts = spawnSync('pdffonts', [file], { encoding: 'utf8' });
+  if (fonts.status === 0) {
+    const rows = fonts.stdout.trim().split('\n').slice(2);
+    assert.ok(rows.length > 0, fonts.stdout);
+    for (const row of rows) {
+      const cols = row.trim().split(/\s+/);
+      assert.equal(cols[cols.length - 5], 'yes', `embedded: ${row}`);
+      assert.ok(!row.includes('Type 3'), row);
+    }
+  }
   assert.deepEqual(errors, [], 'no uncaught errors on the page');
 });
