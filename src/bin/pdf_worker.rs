@@ -2,10 +2,15 @@
 //! by Trunk with `data-type="worker"`, loaded only when someone asks for a
 //! PDF, so the page's first download does not carry svg2pdf and the font).
 //!
-//! Protocol: the page posts a chart's SVG (a string); the worker answers
+//! Protocol: once loaded, the worker posts `"ready"`; then the page posts
+//! a chart's SVG (a string) at a time, and the worker answers
 //! with the PDF's bytes (a `Uint8Array`) or, when the conversion fails, a
 //! string saying why. Conversion is `crate::export::pdf::svg_to_pdf`, the
 //! same as `fieldscope figures`, so the page's PDFs equal the CLI's.
+
+/// The worker's first message (see `app/browser.rs`).
+#[cfg(target_arch = "wasm32")]
+const READY: &str = "ready";
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -29,6 +34,9 @@ fn main() {
         });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
+    // Messages that arrive before the handler is set are lost, so the page
+    // waits for this before sending the first SVG.
+    let _ = scope.post_message(&JsValue::from_str(READY));
 }
 
 #[cfg(not(target_arch = "wasm32"))]
