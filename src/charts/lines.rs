@@ -195,7 +195,7 @@ pub fn sweep_lines(sweep: &SweepReport, metric: SweepMetric) -> Lines {
         SweepParam::Similarity => "a string is exact when its similarity is at least t",
         SweepParam::Cer => "a string is exact when its CER is at most t",
         SweepParam::Item => {
-            "an item is recognised when matched with item F1 at least t (field scores do not depend on t)"
+            "an item is recognised when matched with item F1 at least t; field scores do not depend on t"
         }
     };
     // What `SweepParam::apply` sets besides the key.
