@@ -30,6 +30,8 @@ const policy = [
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "connect-src 'self'",
+  // The PDF converter runs in a Web Worker from this origin.
+  "worker-src 'self'",
   "font-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",

@@ -1,10 +1,12 @@
 //! The command-line tool: arguments, files and exit codes only.
 //!
-//! Owns: parsing `fieldscope eval …` (with `clap`), reading the files,
-//! calling [`crate::io`], [`crate::eval`] and [`crate::export`], and
-//! turning errors into a message and exit status 2. Native only (never
-//! compiled to wasm).
+//! Owns: parsing `fieldscope eval`, `sweep`, `figures` and `synth` (with
+//! `clap`), reading and writing the files, calling [`crate::io`],
+//! [`crate::eval`], [`crate::export`] and [`crate::charts`], and turning
+//! errors into a message and exit status 2. Native only (never compiled to
+//! wasm).
 
+use crate::charts::{self, ChartOptions, PaperSize};
 use crate::error::{Error, ErrorKind};
 use crate::eval::bootstrap::{bootstrap_report, BootstrapOptions};
 use crate::eval::literature;
@@ -50,6 +52,33 @@ enum Command {
         after_help = "Each point is a full evaluation with that one configuration key changed: similarity sets partial_matching.string.exact_threshold (and string_match.method = similarity), cer sets string_match.cer_threshold (and method = cer), item sets item_f1_threshold.\n\nExample:\n  fieldscope sweep --truth truth.jsonl --pred gpt=gpt.jsonl --param cer --format markdown"
     )]
     Sweep(SweepArgs),
+    /// Write every chart of the report, and the threshold-sweep line charts, as SVG and PDF at a paper's sizes, with their captions in captions.md.
+    #[command(
+        after_help = "Writes DIR/ID.svg and DIR/ID.pdf for each chart (metric_bars, outcome_distribution, field_f1_heatmap, pred_vs_truth, cer_distribution, item_metrics when there are line items, sweep_similarity_*, sweep_cer_*, sweep_item_* when there are line items) and DIR/captions.md. Text is 8.5 pt at the chosen width; PDFs embed Liberation Sans (TrueType, subsetted; never Type 3).\n\nExample:\n  fieldscope figures --truth truth.jsonl --pred gpt=gpt.jsonl --pred claude=claude.jsonl --out figures --size column"
+    )]
+    Figures(FiguresArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct FiguresArgs {
+    #[command(flatten)]
+    input: InputArgs,
+
+    /// The directory to write the figures to (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+
+    /// Figure width: column (3.3 in, one column of a two-column paper) or full (7 in).
+    #[arg(long, value_name = "SIZE", default_value = "full")]
+    size: String,
+
+    /// File formats, comma-separated: pdf, svg.
+    #[arg(long, value_name = "LIST", default_value = "pdf,svg")]
+    format: String,
+
+    /// The sweeps' threshold values, comma-separated (default 0, 0.05, …, 1).
+    #[arg(long, value_name = "V,V,…")]
+    values: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -179,6 +208,7 @@ pub fn run(
         Command::Eval(args) => (eval_command(&args, stderr), args.out),
         Command::Sweep(args) => (sweep_command(&args, stderr), args.out),
         Command::Synth(args) => return synth_command(&args, stderr),
+        Command::Figures(args) => (figures_command(&args, stderr), None),
     };
     match result {
         Ok(text) => match &out {
@@ -206,7 +236,7 @@ pub fn run(
 
 /// `fieldscope sweep`: the table of one threshold's sweep.
 fn sweep_command(args: &SweepArgs, stderr: &mut dyn Write) -> Result<String, Error> {
-    use crate::eval::sweep::{default_values, sweep, SweepParam};
+    use crate::eval::sweep::{sweep, SweepParam};
     let format: Format = args.format.parse()?;
     if format == Format::Html {
         return Err(Error::new(
@@ -216,24 +246,7 @@ fn sweep_command(args: &SweepArgs, stderr: &mut dyn Write) -> Result<String, Err
     }
     let param = SweepParam::parse(&args.param)
         .map_err(|e| Error::new(ErrorKind::Usage, format!("--param: {}", e.message)))?;
-    let values = match &args.values {
-        None => default_values(),
-        Some(list) => list
-            .split(',')
-            .map(|v| {
-                v.trim()
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite() && *x >= 0.0)
-                    .ok_or_else(|| {
-                        Error::new(
-                            ErrorKind::Usage,
-                            format!("--values: {:?} is not a non-negative number", v.trim()),
-                        )
-                    })
-            })
-            .collect::<Result<Vec<f64>, Error>>()?,
-    };
+    let values = parse_values(args.values.as_deref())?;
     let (config, input) = load_inputs(&args.input)?;
     let report = sweep(&input, &config, param, &values).map_err(|e| match &args.input.schema {
         Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
@@ -245,6 +258,129 @@ fn sweep_command(args: &SweepArgs, stderr: &mut dyn Write) -> Result<String, Err
         format,
         &ExportOptions::default(),
     ))
+}
+
+/// `--values 0,0.1,0.5` (default 0, 0.05, …, 1): every item a
+/// non-negative number.
+fn parse_values(list: Option<&str>) -> Result<Vec<f64>, Error> {
+    let Some(list) = list else {
+        return Ok(crate::eval::sweep::default_values());
+    };
+    list.split(',')
+        .map(|v| {
+            v.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::Usage,
+                        format!("--values: {:?} is not a non-negative number", v.trim()),
+                    )
+                })
+        })
+        .collect()
+}
+
+/// `fieldscope figures`: every chart of the report and of the three
+/// threshold sweeps as `DIR/ID.svg` and `DIR/ID.pdf`, and `DIR/captions.md`
+/// (each figure's files and caption). Prints the files written, one per
+/// line.
+fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String, Error> {
+    use crate::eval::sweep::{sweep, SweepParam};
+    let (mut pdf, mut svg) = (false, false);
+    for item in args.format.split(',') {
+        match item.trim().to_ascii_lowercase().as_str() {
+            "pdf" => pdf = true,
+            "svg" => svg = true,
+            other => {
+                return Err(Error::new(
+                    ErrorKind::Usage,
+                    format!(
+                        "--format: unknown figure format {other:?}; expected pdf, svg or pdf,svg"
+                    ),
+                ))
+            }
+        }
+    }
+    let size = match args.size.trim().to_ascii_lowercase().as_str() {
+        "column" => PaperSize::SingleColumn,
+        "full" => PaperSize::FullWidth,
+        other => {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                format!("--size: {other:?}; expected column (3.3 in) or full (7 in)"),
+            ))
+        }
+    };
+    let values = parse_values(args.values.as_deref())?;
+    let (config, input) = load_inputs(&args.input)?;
+    let schema_error = |e: Error| match &args.input.schema {
+        Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
+        _ => e,
+    };
+    let options = ChartOptions {
+        size,
+        ..ChartOptions::default()
+    };
+    let report = evaluate_owned(input.clone(), &config, false).map_err(schema_error)?;
+    for w in &report.warnings {
+        let _ = writeln!(stderr, "warning: {w}");
+    }
+    let mut figures = charts::all(&report, &options);
+    for param in SweepParam::ALL {
+        let s = sweep(&input, &config, param, &values).map_err(schema_error)?;
+        figures.extend(charts::sweep_charts(&s, &options));
+    }
+    drop(input);
+
+    let dir = &args.out;
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Error::new(ErrorKind::Io, format!("cannot create the directory: {e}"))
+            .in_file(display_name(dir))
+    })?;
+    let write = |name: String, bytes: &[u8]| -> Result<String, Error> {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).map_err(|e| {
+            Error::new(ErrorKind::Io, format!("cannot write the file: {e}"))
+                .in_file(display_name(&path))
+        })?;
+        Ok(display_name(&path))
+    };
+    let mut written = Vec::new();
+    let mut captions = format!(
+        "# Figures\n\nWritten by fieldscope figures ({}, text {} pt). Each caption says which metric and which average the figure shows.\n\n",
+        match size {
+            PaperSize::SingleColumn => "single column, 3.3 in wide",
+            PaperSize::FullWidth => "full width, 7 in wide",
+        },
+        options.font_pt
+    );
+    for figure in &figures {
+        captions.push_str(&format!(
+            "## {}\n\nFiles: {}\n\n{}\n\n",
+            crate::export::markdown::escape(&figure.title),
+            [(svg, "svg"), (pdf, "pdf")]
+                .iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, ext)| format!("`{}.{ext}`", figure.id))
+                .collect::<Vec<_>>()
+                .join(", "),
+            crate::export::markdown::escape(&figure.caption),
+        ));
+        if svg {
+            written.push(write(format!("{}.svg", figure.id), figure.svg.as_bytes())?);
+        }
+        if pdf {
+            let bytes = crate::export::pdf::svg_to_pdf(&figure.svg)
+                .map_err(|e| e.in_file(format!("{}.pdf", figure.id)))?;
+            written.push(write(format!("{}.pdf", figure.id), &bytes)?);
+        }
+    }
+    written.push(write("captions.md".to_string(), captions.as_bytes())?);
+    let mut out = written.join("\n");
+    out.push('\n');
+    Ok(out)
 }
 
 /// `fieldscope synth`: writes the generated files into `--out`.

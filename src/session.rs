@@ -317,20 +317,8 @@ impl Session {
     /// document browser shows; for large datasets the app asks for them
     /// only when the browser is opened).
     pub fn evaluate_with(&self, details: bool) -> Result<Report, String> {
-        let (config, input) = self.inputs()?;
-        evaluate_owned(input, &config, details).map_err(|e| {
-            let schema_name = self
-                .files
-                .iter()
-                .find(|f| f.role == Role::Schema)
-                .map(|f| f.name.clone());
-            match schema_name {
-                Some(n) if e.kind == crate::error::ErrorKind::Schema => {
-                    format!("{n}: {}", e.message)
-                }
-                _ => e.to_string(),
-            }
-        })
+        let (input, config) = self.inputs()?;
+        evaluate_owned(input, &config, details).map_err(|e| self.schema_error(e))
     }
 
     /// The literature's metrics (`crate::eval::literature`) on the same
@@ -341,7 +329,7 @@ impl Session {
         metrics: literature::Metrics,
         details: bool,
     ) -> Result<literature::Job, String> {
-        let (config, input) = self.inputs()?;
+        let (input, config) = self.inputs()?;
         let models = input.models.into_iter().map(|m| (m.name, m.file)).collect();
         Ok(literature::Job::new(
             input.truth,
@@ -352,9 +340,11 @@ impl Session {
         ))
     }
 
-    /// The configuration and the evaluation's input from the files that
-    /// parsed and the settings.
-    fn inputs(&self) -> Result<(Config, EvalInput<DocFile>), String> {
+    /// The evaluation's input (the truth and every predictions file that
+    /// parsed) and configuration (config files, then the settings), as
+    /// [`Session::evaluate_with`] evaluates them: what a threshold sweep
+    /// re-evaluates.
+    pub fn inputs(&self) -> Result<(EvalInput<DocFile>, Config), String> {
         let truth = match self.truth().map(|f| (&f.name, &f.parsed)) {
             None => return Err("Load a ground-truth file to see a report.".into()),
             Some((name, Err(_))) => {
@@ -401,7 +391,23 @@ impl Session {
             models,
             schema,
         };
-        Ok((config, input))
+        Ok((input, config))
+    }
+
+    /// An evaluation error as a message; a schema error names the schema
+    /// file.
+    pub fn schema_error(&self, e: crate::error::Error) -> String {
+        let schema_name = self
+            .files
+            .iter()
+            .find(|f| f.role == Role::Schema)
+            .map(|f| f.name.clone());
+        match schema_name {
+            Some(n) if e.kind == crate::error::ErrorKind::Schema => {
+                format!("{n}: {}", e.message)
+            }
+            _ => e.to_string(),
+        }
     }
 }
 

@@ -274,3 +274,86 @@ pub fn panic_test_requested() -> bool {
         .and_then(|w| w.location().search().ok())
         .is_some_and(|s| s.contains("panic-test"))
 }
+
+thread_local! {
+    /// The PDF worker, started on the first PDF asked for.
+    static PDF_WORKER: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
+}
+
+/// The worker script Trunk writes for `src/bin/pdf_worker.rs` (workers keep
+/// their plain names, no hash).
+const PDF_WORKER_URL: &str = "./fieldscope-pdf_loader.js";
+
+/// The next message from `worker` (after posting `send`, if any); `Err`
+/// if the worker fails to load or run.
+async fn next_message(
+    worker: &web_sys::Worker,
+    send: Option<&str>,
+) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
+    use wasm_bindgen::closure::Closure;
+    let target = worker.clone();
+    let send = send.map(str::to_string);
+    let promise = js_sys::Promise::new(&mut move |resolve, reject| {
+        let on_message = Closure::once_into_js(move |event: web_sys::MessageEvent| {
+            let _ = resolve.call1(&wasm_bindgen::JsValue::NULL, &event.data());
+        });
+        let on_error = Closure::once_into_js(move |_event: wasm_bindgen::JsValue| {
+            let _ = reject.call1(
+                &wasm_bindgen::JsValue::NULL,
+                &wasm_bindgen::JsValue::from_str("the PDF converter could not be loaded"),
+            );
+        });
+        target.set_onmessage(Some(on_message.unchecked_ref()));
+        target.set_onerror(Some(on_error.unchecked_ref()));
+        if let Some(svg) = &send {
+            // A failure to post shows as the worker's error.
+            let _ = target.post_message(&wasm_bindgen::JsValue::from_str(svg));
+        }
+    });
+    let answer = wasm_bindgen_futures::JsFuture::from(promise).await;
+    worker.set_onmessage(None);
+    worker.set_onerror(None);
+    answer
+}
+
+/// Converts a chart's SVG to PDF bytes in the PDF worker (a separate wasm
+/// module, loaded the first time; see `src/bin/pdf_worker.rs`): start it
+/// and wait for its `"ready"`, then post the SVG and wait for the bytes.
+/// One conversion at a time: the caller waits for the answer before asking
+/// again.
+pub async fn svg_to_pdf(svg: &str) -> Result<Vec<u8>, String> {
+    let existing = PDF_WORKER.with(|w| w.borrow().clone());
+    let answer = match existing {
+        Some(worker) => next_message(&worker, Some(svg)).await.map(|a| (worker, a)),
+        None => match web_sys::Worker::new(PDF_WORKER_URL) {
+            Err(_) => return Err("the browser could not start the PDF converter".to_string()),
+            Ok(worker) => match next_message(&worker, None).await {
+                Err(e) => {
+                    worker.terminate();
+                    Err(e)
+                }
+                Ok(_ready) => {
+                    PDF_WORKER.with(|w| *w.borrow_mut() = Some(worker.clone()));
+                    next_message(&worker, Some(svg)).await.map(|a| (worker, a))
+                }
+            },
+        },
+    };
+    match answer {
+        Ok((_, value)) => match value.dyn_into::<js_sys::Uint8Array>() {
+            Ok(bytes) => Ok(bytes.to_vec()),
+            Err(value) => Err(value
+                .as_string()
+                .unwrap_or_else(|| "the PDF converter gave no PDF".to_string())),
+        },
+        Err(e) => {
+            // A worker that failed is dropped, to be started again.
+            if let Some(w) = PDF_WORKER.with(|w| w.borrow_mut().take()) {
+                w.terminate();
+            }
+            Err(e
+                .as_string()
+                .unwrap_or_else(|| "the PDF converter failed".to_string()))
+        }
+    }
+}

@@ -1,9 +1,11 @@
 //! The charts (SVG from `crate::charts`), each with its caption and SVG /
-//! PNG downloads sized for a paper.
+//! PNG / PDF downloads sized for a paper ([`figure`], also used by the
+//! sweep panel). The PDF is made by the PDF worker (`src/bin/pdf_worker.rs`),
+//! loaded only when a PDF is asked for.
 
-use super::browser::{download, download_svg_as_png};
+use super::browser::{download, download_svg_as_png, svg_to_pdf};
 use super::{AppState, AverageView};
-use crate::charts::{all, Average, ChartOptions, PaperSize};
+use crate::charts::{all, Average, Chart, ChartOptions, PaperSize};
 use crate::eval::report::Report;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -34,31 +36,7 @@ pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
         });
         all(with_intervals.as_ref().unwrap_or(&report), &options)
             .into_iter()
-            .map(|chart| {
-                let svg_name = format!("fieldscope-{}.svg", chart.id);
-                let png_name = format!("fieldscope-{}.png", chart.id);
-                let svg_for_download = chart.svg.clone();
-                let svg_for_png = chart.svg.clone();
-                let (w, h) = (chart.width_px, chart.height_px);
-                view! {
-                    <figure data-testid=format!("chart-{}", chart.id)>
-                        <div class="svg" inner_html=chart.svg.clone()></div>
-                        <figcaption>{chart.caption.clone()}</figcaption>
-                        <div class="chart-actions">
-                            <button type="button" data-testid=format!("svg-{}", chart.id) on:click=move |_| {
-                                if let Err(e) = download(&svg_name, "image/svg+xml", svg_for_download.as_bytes()) {
-                                    state.notice.set(Some(e));
-                                }
-                            }>"SVG"</button>
-                            <button type="button" data-testid=format!("png-{}", chart.id) on:click=move |_| {
-                                if let Err(e) = download_svg_as_png(&png_name, &svg_for_png, w, h, 300.0 / 96.0) {
-                                    state.notice.set(Some(e));
-                                }
-                            }>"PNG (300 dpi)"</button>
-                        </div>
-                    </figure>
-                }
-            })
+            .map(|chart| figure(state, chart))
             .collect_view()
     };
     view! {
@@ -77,5 +55,53 @@ pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
             <p class="hint">"The score chart follows the average chosen above. Colours are the Okabe–Ito colour-blind-safe palette and stay distinguishable in greyscale."</p>
             <div class="chart-grid">{charts}</div>
         </section>
+    }
+}
+
+/// One chart: the SVG, its caption, and its downloads (SVG; PNG at 300
+/// dpi; PDF with embedded fonts, converted by the PDF worker).
+pub fn figure(state: AppState, chart: Chart) -> impl IntoView {
+    let svg_name = format!("fieldscope-{}.svg", chart.id);
+    let png_name = format!("fieldscope-{}.png", chart.id);
+    let pdf_name = format!("fieldscope-{}.pdf", chart.id);
+    let svg_for_download = chart.svg.clone();
+    let svg_for_png = chart.svg.clone();
+    let svg_for_pdf = chart.svg.clone();
+    let (w, h) = (chart.width_px, chart.height_px);
+    let converting = RwSignal::new(false);
+    let pdf = move |_| {
+        converting.set(true);
+        let svg = svg_for_pdf.clone();
+        let name = pdf_name.clone();
+        leptos::task::spawn_local(async move {
+            let result = svg_to_pdf(&svg)
+                .await
+                .and_then(|bytes| download(&name, "application/pdf", &bytes));
+            if let Err(e) = result {
+                state.notice.set(Some(format!("{name}: {e}")));
+            }
+            converting.set(false);
+        });
+    };
+    view! {
+        <figure data-testid=format!("chart-{}", chart.id)>
+            <div class="svg" inner_html=chart.svg.clone()></div>
+            <figcaption>{chart.caption.clone()}</figcaption>
+            <div class="chart-actions">
+                <button type="button" data-testid=format!("svg-{}", chart.id) on:click=move |_| {
+                    if let Err(e) = download(&svg_name, "image/svg+xml", svg_for_download.as_bytes()) {
+                        state.notice.set(Some(e));
+                    }
+                }>"SVG"</button>
+                <button type="button" data-testid=format!("png-{}", chart.id) on:click=move |_| {
+                    if let Err(e) = download_svg_as_png(&png_name, &svg_for_png, w, h, 300.0 / 96.0) {
+                        state.notice.set(Some(e));
+                    }
+                }>"PNG (300 dpi)"</button>
+                <button type="button" data-testid=format!("pdf-{}", chart.id) on:click=pdf disabled=move || converting.get()>
+                    {move || if converting.get() { "PDF …" } else { "PDF" }}
+                </button>
+            </div>
+        </figure>
     }
 }

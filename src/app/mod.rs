@@ -16,6 +16,7 @@ mod format;
 mod literature;
 mod report_view;
 mod settings;
+mod sweep_view;
 mod uncertainty;
 
 use crate::eval::Report;

@@ -24,6 +24,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
                 <super::uncertainty::UncertaintyPanel state=state report=report.clone() />
                 <super::literature::LiteraturePanel state=state report=report.clone() />
                 <super::charts_view::ChartsView state=state report=report.clone() />
+                <super::sweep_view::SweepPanel state=state />
                 <DocumentScores report=report.clone() />
                 <FieldTable report=report.clone() />
                 <SetsSection report=report.clone() />

@@ -11,6 +11,7 @@ use super::layout::{
     BarsLayout, HeatmapLayout, Label, LegendEntry, Mark, StackedLayout, StripsLayout, XAxis,
     NOT_APPLICABLE,
 };
+use super::lines::{Dash, LinesLayout, Marker, Text as LineText};
 use super::style::{self, Metrics, Rgb, GRID, INK, MUTED, WHITE};
 use super::text::{sanitize, xml_escape};
 use plotters::coord::Shift;
@@ -377,6 +378,178 @@ pub fn strips<DB: DrawingBackend>(
     }
     for note in &l.notes {
         pen.note(note, m)?;
+    }
+    Ok(())
+}
+
+/// A polyline, solid or dashed (`(on, off)` in pixels), `stroke` px wide.
+fn polyline<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    points: &[(f64, f64)],
+    color: Rgb,
+    dash: Dash,
+    stroke: u32,
+) -> Outcome<DB> {
+    let pts: Vec<(i32, i32)> = points.iter().map(|&(x, y)| (px(x), px(y))).collect();
+    let style = rgb(color).stroke_width(stroke);
+    match dash {
+        None => area.draw(&PathElement::new(pts, style)),
+        Some((on, off)) => area.draw(&DashedPathElement::new(pts, on, off, style)),
+    }
+}
+
+/// A point marker of radius `r` centred on (x, y): filled with `fill`,
+/// outlined in ink, so shapes differ even without colour.
+fn marker<DB: DrawingBackend>(
+    pen: &Pen<'_, DB>,
+    (x, y): (f64, f64),
+    r: f64,
+    shape: Marker,
+    fill: Rgb,
+) -> Outcome<DB> {
+    let poly = |pts: Vec<(f64, f64)>| -> Outcome<DB> {
+        let pts: Vec<(i32, i32)> = pts.iter().map(|&(a, b)| (px(a), px(b))).collect();
+        pen.area
+            .draw(&Polygon::new(pts.clone(), rgb(fill).filled()))?;
+        let mut closed = pts;
+        if let Some(&first) = closed.first() {
+            closed.push(first);
+        }
+        pen.area
+            .draw(&PathElement::new(closed, rgb(INK).stroke_width(1)))
+    };
+    match shape {
+        Marker::Circle => {
+            let r = r.round().max(1.0) as u32;
+            pen.area
+                .draw(&Circle::new((px(x), px(y)), r, rgb(fill).filled()))?;
+            pen.area
+                .draw(&Circle::new((px(x), px(y)), r, rgb(INK).stroke_width(1)))
+        }
+        Marker::Square => {
+            let s = r * 0.9;
+            poly(vec![
+                (x - s, y - s),
+                (x + s, y - s),
+                (x + s, y + s),
+                (x - s, y + s),
+            ])
+        }
+        Marker::TriangleUp => poly(vec![
+            (x, y - r * 1.2),
+            (x + r * 1.1, y + r * 0.8),
+            (x - r * 1.1, y + r * 0.8),
+        ]),
+        Marker::TriangleDown => poly(vec![
+            (x, y + r * 1.2),
+            (x + r * 1.1, y - r * 0.8),
+            (x - r * 1.1, y - r * 0.8),
+        ]),
+        Marker::Diamond => poly(vec![
+            (x, y - r * 1.3),
+            (x + r * 1.1, y),
+            (x, y + r * 1.3),
+            (x - r * 1.1, y),
+        ]),
+        Marker::Cross => {
+            let s = r * 1.1;
+            let style = rgb(fill).stroke_width(2);
+            pen.area.draw(&PathElement::new(
+                vec![(px(x - s), px(y - s)), (px(x + s), px(y + s))],
+                style,
+            ))?;
+            pen.area.draw(&PathElement::new(
+                vec![(px(x - s), px(y + s)), (px(x + s), px(y - s))],
+                style,
+            ))
+        }
+    }
+}
+
+fn placed<DB: DrawingBackend>(pen: &Pen<'_, DB>, t: &LineText, font: Font) -> Outcome<DB> {
+    let h = if t.right { HPos::Right } else { HPos::Left };
+    pen.text(&t.text, (t.x, t.y), font.anchor(h, VPos::Center))
+}
+
+/// A line chart (threshold sweeps): grid, axes, the configured threshold,
+/// one line per model with its markers, the legend.
+pub fn lines<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    l: &LinesLayout,
+    m: &Metrics,
+) -> Outcome<DB> {
+    let pen = Pen { area };
+    for (x, _) in &l.x_ticks {
+        pen.line((*x, l.y0), (*x, l.y1), GRID)?;
+    }
+    for (y, _) in &l.y_ticks {
+        pen.line((l.x0, *y), (l.x1, *y), GRID)?;
+    }
+    pen.line((l.x0, l.y1), (l.x1, l.y1), INK)?;
+    pen.line((l.x0, l.y0), (l.x0, l.y1), INK)?;
+    for (x, label) in &l.x_ticks {
+        pen.line((*x, l.y1), (*x, l.y1 + 3.0), INK)?;
+        pen.text(
+            label,
+            (*x, l.y1 + 5.0),
+            Font::new(m.small).anchor(HPos::Center, VPos::Top),
+        )?;
+    }
+    for (y, label) in &l.y_ticks {
+        pen.line((l.x0 - 3.0, *y), (l.x0, *y), INK)?;
+        pen.text(
+            label,
+            (l.x0 - 5.0, *y),
+            Font::new(m.small).anchor(HPos::Right, VPos::Center),
+        )?;
+    }
+    pen.text(
+        &l.x_title.text,
+        (l.x_title.x, l.x_title.y),
+        Font::new(m.font).anchor(HPos::Center, VPos::Top),
+    )?;
+    let mut y_title = Font::new(m.font).anchor(HPos::Center, VPos::Center);
+    y_title.rotate = true;
+    pen.text(&l.y_title.text, (l.y_title.x, l.y_title.y), y_title)?;
+    if let Some((x, label)) = &l.threshold {
+        pen.dashed((*x, l.y0), (*x, l.y1), MUTED)?;
+        placed(&pen, label, Font::new(m.small).color(MUTED))?;
+    }
+    for line in &l.lines {
+        if line.points.len() > 1 {
+            polyline(area, &line.points, line.color, line.dash, 2)?;
+        }
+    }
+    for line in &l.lines {
+        for &p in &line.points {
+            marker(&pen, p, l.marker_r, line.marker, line.color)?;
+        }
+    }
+    for e in &l.legend {
+        polyline(
+            area,
+            &[(e.x, e.y), (e.x + e.sample, e.y)],
+            e.color,
+            e.dash,
+            2,
+        )?;
+        marker(
+            &pen,
+            (e.x + e.sample / 2.0, e.y),
+            l.marker_r,
+            e.marker,
+            e.color,
+        )?;
+        pen.text(
+            &e.label,
+            (e.x + e.sample + 4.0, e.y),
+            Font::new(m.font).anchor(HPos::Left, VPos::Center),
+        )?;
+    }
+    for note in &l.notes {
+        let mut f = Font::new(m.small).color(l.note_color);
+        f.italic = true;
+        placed(&pen, note, f)?;
     }
     Ok(())
 }

@@ -14,7 +14,11 @@
 //! 3. `draw` — geometry → plotters elements on any `DrawingBackend`,
 //!    rendered to a string with plotters' `SVGBackend::with_string`.
 //!
-//! Depends on: `crate::eval::report` and plotters (SVG backend only, no
+//! A threshold sweep ([`crate::eval::sweep::SweepReport`]) is drawn as a
+//! line chart ([`sweep`], [`sweep_charts`]; data and layout in [`lines`]).
+//!
+//! Depends on: `crate::eval::report` (and `crate::eval::sweep`'s result
+//! structs) and plotters (SVG backend only, no
 //! font files) — no web types, no I/O. The app and the HTML report call
 //! these functions and decide where the SVG goes.
 //!
@@ -44,10 +48,13 @@
 pub mod data;
 mod draw;
 pub mod layout;
+pub mod lines;
 pub mod style;
 pub mod text;
 
 use crate::eval::report::Report;
+use crate::eval::sweep::{SweepParam, SweepReport};
+use lines::SweepMetric;
 use style::Metrics;
 
 /// Which average of precision, recall, F1 and accuracy a chart shows
@@ -216,4 +223,71 @@ pub fn all(report: &Report, o: &ChartOptions) -> Vec<Chart> {
     ];
     charts.extend(item_metrics(report, o));
     charts
+}
+
+/// A threshold sweep as a line chart: `metric` per model against the
+/// threshold, one line per model (colour, marker and dash all differ), a
+/// dashed vertical line at the configured threshold.
+pub fn sweep(sweep: &SweepReport, metric: SweepMetric, o: &ChartOptions) -> Chart {
+    let m = Metrics::new(o);
+    let data = lines::sweep_lines(sweep, metric);
+    let l = lines::layout(&data, &m);
+    let svg = draw::svg(l.width, l.height, &data.title, |area| {
+        draw::lines(area, &l, &m)
+    });
+    Chart {
+        id: sweep_id(sweep.param, metric),
+        title: data.title,
+        caption: data.caption,
+        svg,
+        width_px: l.width.max(1),
+        height_px: l.height.max(1),
+    }
+}
+
+/// The charts of a sweep for a paper: micro F1 and micro accuracy for the
+/// similarity and CER thresholds; item F1 and item-count accuracy for the
+/// item threshold (field scores do not depend on it), or none when no
+/// model has line items.
+pub fn sweep_charts(s: &SweepReport, o: &ChartOptions) -> Vec<Chart> {
+    let metrics = match s.param {
+        SweepParam::Similarity | SweepParam::Cer => {
+            [SweepMetric::MicroF1, SweepMetric::MicroAccuracy]
+        }
+        SweepParam::Item => {
+            let any = s
+                .models
+                .iter()
+                .flat_map(|m| &m.points)
+                .any(|p| p.item_f1.is_some());
+            if !any {
+                return Vec::new();
+            }
+            [SweepMetric::ItemF1, SweepMetric::ItemCountAccuracy]
+        }
+    };
+    metrics.iter().map(|&metric| sweep(s, metric, o)).collect()
+}
+
+/// `"sweep_<param>_<metric>"`.
+fn sweep_id(param: SweepParam, metric: SweepMetric) -> &'static str {
+    use SweepMetric as M;
+    use SweepParam as P;
+    match (param, metric) {
+        (P::Similarity, M::MicroF1) => "sweep_similarity_micro_f1",
+        (P::Similarity, M::MicroAccuracy) => "sweep_similarity_micro_accuracy",
+        (P::Similarity, M::MacroDocumentsF1) => "sweep_similarity_macro_documents_f1",
+        (P::Similarity, M::ItemF1) => "sweep_similarity_item_f1",
+        (P::Similarity, M::ItemCountAccuracy) => "sweep_similarity_item_count_accuracy",
+        (P::Cer, M::MicroF1) => "sweep_cer_micro_f1",
+        (P::Cer, M::MicroAccuracy) => "sweep_cer_micro_accuracy",
+        (P::Cer, M::MacroDocumentsF1) => "sweep_cer_macro_documents_f1",
+        (P::Cer, M::ItemF1) => "sweep_cer_item_f1",
+        (P::Cer, M::ItemCountAccuracy) => "sweep_cer_item_count_accuracy",
+        (P::Item, M::MicroF1) => "sweep_item_micro_f1",
+        (P::Item, M::MicroAccuracy) => "sweep_item_micro_accuracy",
+        (P::Item, M::MacroDocumentsF1) => "sweep_item_macro_documents_f1",
+        (P::Item, M::ItemF1) => "sweep_item_item_f1",
+        (P::Item, M::ItemCountAccuracy) => "sweep_item_item_count_accuracy",
+    }
 }

@@ -114,6 +114,12 @@ pub struct SweepPoint {
     pub micro_f1: f64,
     pub micro_accuracy: f64,
     pub macro_documents_f1: f64,
+    /// Item F1 (SPEC §3.4); absent when the model has no line items.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_f1: Option<f64>,
+    /// Item-count accuracy (SPEC §3.4); absent without line items.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item_count_accuracy: Option<f64>,
 }
 
 /// One model's curve.
@@ -142,35 +148,95 @@ pub fn sweep(
     param: SweepParam,
     values: &[f64],
 ) -> Result<SweepReport, Error> {
-    let mut models: Vec<SweepModel> = input
-        .models
-        .iter()
-        .map(|m| SweepModel {
-            name: m.name.clone(),
-            points: Vec::with_capacity(values.len()),
-        })
-        .collect();
-    let mut documents = 0;
-    for &value in values {
-        let config = param.apply(config, value)?;
+    let mut run = SweepRun::new(input, config, param, values.to_vec());
+    while !run.step(input)? {}
+    Ok(run.finish())
+}
+
+/// A sweep computed one value at a time, so that the browser app can run
+/// one evaluation per frame (and stop); [`sweep`] runs it to the end. Each
+/// step is the same full evaluation, so the points do not depend on how
+/// the work was sliced.
+#[derive(Debug, Clone)]
+pub struct SweepRun {
+    param: SweepParam,
+    config: Config,
+    values: Vec<f64>,
+    next: usize,
+    documents: usize,
+    models: Vec<SweepModel>,
+}
+
+impl SweepRun {
+    /// A sweep of `param` over `values` (in that order) for the models of
+    /// `input`; nothing is evaluated yet.
+    pub fn new(
+        input: &EvalInput<DocFile>,
+        config: &Config,
+        param: SweepParam,
+        values: Vec<f64>,
+    ) -> SweepRun {
+        let models = input
+            .models
+            .iter()
+            .map(|m| SweepModel {
+                name: m.name.clone(),
+                points: Vec::with_capacity(values.len()),
+            })
+            .collect();
+        SweepRun {
+            param,
+            config: config.clone(),
+            values,
+            next: 0,
+            documents: 0,
+            models,
+        }
+    }
+
+    /// Values evaluated so far.
+    pub fn done(&self) -> usize {
+        self.next
+    }
+
+    /// Values in the sweep.
+    pub fn total(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Evaluates the next value on `input` (the same input given to
+    /// [`SweepRun::new`]); `Ok(true)` once every value is done.
+    pub fn step(&mut self, input: &EvalInput<DocFile>) -> Result<bool, Error> {
+        let Some(&value) = self.values.get(self.next) else {
+            return Ok(true);
+        };
+        let config = self.param.apply(&self.config, value)?;
         let report = evaluate_owned(input.clone(), &config, false)?;
-        documents = report.documents;
-        for (curve, m) in models.iter_mut().zip(&report.models) {
+        self.documents = report.documents;
+        for (curve, m) in self.models.iter_mut().zip(&report.models) {
             curve.points.push(SweepPoint {
                 value,
                 micro_f1: m.micro.f1,
                 micro_accuracy: m.micro.accuracy,
                 macro_documents_f1: m.macro_documents.f1,
+                item_f1: m.items.as_ref().map(|i| i.f1),
+                item_count_accuracy: m.items.as_ref().map(|i| i.item_count_accuracy),
             });
         }
+        self.next += 1;
+        Ok(self.next >= self.values.len())
     }
-    Ok(SweepReport {
-        param,
-        key: param.key().to_string(),
-        configured: param.current(config),
-        documents,
-        models,
-    })
+
+    /// The result (only the values evaluated so far, if stopped early).
+    pub fn finish(self) -> SweepReport {
+        SweepReport {
+            param: self.param,
+            key: self.param.key().to_string(),
+            configured: self.param.current(&self.config),
+            documents: self.documents,
+            models: self.models,
+        }
+    }
 }
 
 #[cfg(test)]

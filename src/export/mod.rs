@@ -14,9 +14,13 @@
 //! never do. The HTML exporter also takes the charts to inline
 //! ([`render_html`]); [`render`] gives it none.
 //!
-//! Depends on: `crate::eval::report` only (plus `crate::error` for the one
-//! error [`Format::from_str`] returns). Never does I/O: the caller writes
-//! the string wherever it wants.
+//! Two siblings are not report formats: [`sweep`] writes a threshold sweep
+//! as a table, and [`pdf`] converts a chart's SVG to a PDF
+//! with embedded fonts.
+//!
+//! Depends on: `crate::eval::report` (plus `crate::eval::sweep`'s result in
+//! [`sweep`], svg2pdf in `pdf`, and `crate::error` for the errors). Never
+//! does I/O: the caller writes the string (or bytes) wherever it wants.
 //!
 //! Adding a format: a sibling module with the same `render`
 //! signature, a [`Format`] variant, its entry in [`Format::ALL`] and one arm
@@ -28,6 +32,9 @@ pub mod html;
 pub mod json;
 pub mod latex;
 pub mod markdown;
+// SVG → PDF with embedded fonts (in the browser, only the PDF worker
+// calls it).
+pub mod pdf;
 pub mod sweep;
 
 use crate::error::{Error, ErrorKind};

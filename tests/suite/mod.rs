@@ -5,6 +5,7 @@ mod charts;
 mod cli;
 mod common;
 mod exporters;
+mod figures;
 mod html_report;
 mod injection;
 mod io_adapters;
