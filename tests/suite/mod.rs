@@ -11,3 +11,4 @@ mod io_adapters;
 mod malformed;
 mod properties;
 mod spec_examples;
+mod streaming;
