@@ -54,6 +54,15 @@
 //! header row, has zero records: that is a valid file of those formats.
 //! [`parse_json_value`] rejects an empty file.
 //!
+//! # Large JSONL files
+//!
+//! [`JsonlIndex`] reads a JSONL file through any `Read + Seek` in one
+//! checking pass that keeps only each record's offset, length and line,
+//! then hands records to the evaluation one at a time
+//! ([`crate::eval::RecordSource`]): the same records, lines and errors as
+//! [`parse_docs`], in memory proportional to the number of records rather
+//! than their size. The command-line tool uses it for large files.
+//!
 //! # JSON errors
 //!
 //! serde_json's syntax errors keep their line and get a column counted in
