@@ -192,24 +192,35 @@ impl<R: Read + Seek> RecordSource for JsonlIndex<R> {
 
     fn fetch(&mut self, i: usize) -> Result<NodeId, Error> {
         let span = self.spans[i];
-        if span.offset != self.position {
-            // Within the buffer a relative seek moves in it; otherwise (or
-            // from an unknown position) the reader seeks.
-            let delta = i64::try_from(span.offset)
-                .ok()
-                .zip(i64::try_from(self.position).ok())
-                .map(|(to, from)| to - from);
-            let moved = match delta {
-                Some(delta) => self.reader.seek_relative(delta),
-                None => self.reader.seek(SeekFrom::Start(span.offset)).map(drop),
-            };
-            if let Err(e) = moved {
-                self.position = u64::MAX;
-                return Err(self.changed(i, &e.to_string()));
-            }
+        // In file order the next record is in the buffer, or just past it:
+        // read through the buffer. Anywhere else (a prediction file in
+        // another order than the truth) seek and read just the record, so
+        // that a jump does not cost a whole buffer.
+        let near = span.offset >= self.position
+            && span.offset - self.position <= (self.reader.buffer().len() + BUFFER / 4) as u64;
+        let moved = if span.offset == self.position {
+            Ok(())
+        } else if near {
+            // Within the buffer this moves in it; past it, it seeks.
+            self.reader
+                .seek_relative((span.offset - self.position) as i64)
+        } else {
+            self.reader.seek(SeekFrom::Start(span.offset)).map(drop)
+        };
+        if let Err(e) = moved {
+            self.position = u64::MAX;
+            return Err(self.changed(i, &e.to_string()));
         }
         self.buf.clear();
-        let read = (&mut self.reader).take(span.len).read_to_end(&mut self.buf);
+        let read = if near {
+            (&mut self.reader).take(span.len).read_to_end(&mut self.buf)
+        } else {
+            // The buffer is empty after the seek: read past it.
+            self.reader
+                .get_mut()
+                .take(span.len)
+                .read_to_end(&mut self.buf)
+        };
         self.position = span.offset + self.buf.len() as u64;
         if let Err(e) = read {
             self.position = u64::MAX;
