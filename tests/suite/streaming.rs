@@ -11,6 +11,7 @@ use fieldscope::eval::evaluate::evaluate_sources;
 use fieldscope::eval::{evaluate_owned, Config, EvalInput, ModelInput, Preset};
 use fieldscope::io::{parse_docs, JsonlIndex};
 use fieldscope::synth::{generate, SynthOptions};
+use proptest::prelude::*;
 use serde_json::Value;
 use std::ffi::OsString;
 use std::io::Cursor;
@@ -298,4 +299,60 @@ fn every_malformed_jsonl_file_gives_the_same_error_or_warnings() {
         checked += 1;
     }
     assert!(checked >= 15, "{checked} JSONL cases");
+}
+
+/// Pieces of JSONL lines, good and bad, for the property below.
+const PIECES: [&[u8]; 16] = [
+    b"{\"id\": \"a\", \"x\": 1}\n",
+    b"{\"id\": \"b\", \"x\": [1, {\"y\": \"\\u00e9\"}]}\n",
+    b"{\"id\": \"c\", \"t\": \"caf\xC3\xA9\"}\r\n",
+    b"\n",
+    b"  \t\r\n",
+    b"{\"id\": \"d\", \"x\": ",
+    b"[1, 2]\n",
+    b"{\"id\" 1}\n",
+    b"\xE9\n",
+    b"\xC3",
+    b"{\"x\": NaN}\n",
+    b"{\"x\": 1e400}\n",
+    b"\"text\"\n",
+    b"{\"id\": \"a\", \"x\": 2}\n",
+    b"\x00",
+    b"{\"e\\u0301\": \"Mu\xCC\x88ller\"}\n",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Any file built from those pieces (with or without a BOM): the index
+    /// and `parse_docs` agree on the error, or on every record.
+    #[test]
+    fn the_index_reads_what_parse_docs_reads(
+        bom in any::<bool>(),
+        pieces in proptest::collection::vec(0..PIECES.len(), 0..12),
+    ) {
+        let mut bytes = Vec::new();
+        if bom {
+            bytes.extend_from_slice(b"\xEF\xBB\xBF");
+        }
+        for p in pieces {
+            bytes.extend_from_slice(PIECES[p]);
+        }
+        let whole = parse_docs("p.jsonl", &bytes);
+        let index = JsonlIndex::new("p.jsonl", Cursor::new(bytes.clone()));
+        match (whole, index) {
+            (Ok(file), Ok(mut index)) => {
+                use fieldscope::eval::RecordSource;
+                prop_assert_eq!(index.len(), file.records.len());
+                for i in 0..index.len() {
+                    let root = index.fetch(i).unwrap();
+                    let want = file.forest.get(file.records[i].root);
+                    prop_assert!(index.forest().get(root).same(want));
+                    prop_assert_eq!(index.info(i).line, file.records[i].line);
+                }
+            }
+            (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => prop_assert!(false, "parse_docs {:?}, index {:?}", a.err(), b.err()),
+        }
+    }
 }
