@@ -5,14 +5,21 @@
 //! [`crate::eval`], [`crate::export`] and [`crate::charts`], and turning
 //! errors into a message and exit status 2. Native only (never compiled to
 //! wasm).
+//!
+//! `eval` reads a large JSONL file (or any, with `--stream always`) one
+//! record at a time ([`crate::io::JsonlIndex`] over the open file) instead
+//! of holding it: the report is the same either way.
 
 use crate::charts::{self, ChartOptions, PaperSize};
 use crate::error::{Error, ErrorKind};
 use crate::eval::bootstrap::{bootstrap_report, BootstrapOptions};
+use crate::eval::evaluate::evaluate_sources;
 use crate::eval::literature;
+use crate::eval::source::{RecordInfo, RecordSource};
+use crate::eval::tree::{Forest, NodeId};
 use crate::eval::{evaluate_owned, Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Preset};
 use crate::export::{render, ExportOptions, Format};
-use crate::io::{parse_docs, parse_json_value};
+use crate::io::{format_of_name, parse_docs, parse_json_value, FileFormat, JsonlIndex};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::Write;
@@ -177,6 +184,157 @@ struct EvalArgs {
     /// Significance level of the paired tests, after the Holm correction.
     #[arg(long, value_name = "ALPHA", default_value_t = 0.05)]
     alpha: f64,
+
+    /// Read .jsonl/.ndjson files one record at a time instead of holding them in memory: auto (files of 256 MiB or more), always or never. The report is the same; streaming keeps memory to the per-document state but reads each file several times.
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    stream: String,
+}
+
+/// `--stream auto` streams JSONL files of this many bytes or more: below
+/// it, holding the file (about 1.8× its size) is cheap and the in-memory
+/// passes are faster than reading the file again for each.
+pub const STREAM_AUTO_BYTES: u64 = 256 << 20;
+
+/// When `eval` streams a JSONL file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stream {
+    Auto,
+    Always,
+    Never,
+}
+
+impl Stream {
+    fn parse(text: &str) -> Result<Stream, Error> {
+        match text.trim() {
+            "auto" => Ok(Stream::Auto),
+            "always" => Ok(Stream::Always),
+            "never" => Ok(Stream::Never),
+            other => Err(Error::new(
+                ErrorKind::Usage,
+                format!("--stream {other:?}: expected auto, always or never"),
+            )),
+        }
+    }
+}
+
+/// A file as `eval` reads it: held in memory, or an indexed JSONL file
+/// read one record at a time.
+#[derive(Debug)]
+enum Source {
+    Memory(DocFile),
+    Stream(JsonlIndex<std::fs::File>),
+}
+
+impl Source {
+    /// Opens `path`: streamed when `when` says so and it is JSONL by its
+    /// name, else read and parsed whole.
+    fn open(path: &Path, when: Stream) -> Result<Source, Error> {
+        let name = display_name(path);
+        let jsonl = format_of_name(&name) == Some(FileFormat::Jsonl);
+        let stream = jsonl
+            && match when {
+                Stream::Never => false,
+                Stream::Always => true,
+                Stream::Auto => std::fs::metadata(path).is_ok_and(|m| m.len() >= STREAM_AUTO_BYTES),
+            };
+        if stream {
+            let file = std::fs::File::open(path).map_err(|e| {
+                Error::new(ErrorKind::Io, format!("cannot read the file: {e}")).in_file(&*name)
+            })?;
+            Ok(Source::Stream(JsonlIndex::new(&name, file)?))
+        } else {
+            Ok(Source::Memory(parse_docs(&name, &read_file(path)?)?))
+        }
+    }
+}
+
+impl Source {
+    /// The file held in memory; an error for a streamed one (the callers
+    /// that need whole files open them with [`Stream::Never`]).
+    fn resident(&self) -> Result<&DocFile, Error> {
+        match self {
+            Source::Memory(f) => Ok(f),
+            Source::Stream(f) => Err(Error::new(
+                ErrorKind::Usage,
+                format!(
+                    "{} is streamed, but this needs the whole file in memory",
+                    f.name()
+                ),
+            )),
+        }
+    }
+}
+
+impl RecordSource for Source {
+    fn name(&self) -> &str {
+        match self {
+            Source::Memory(f) => f.name(),
+            Source::Stream(f) => f.name(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Source::Memory(f) => f.len(),
+            Source::Stream(f) => f.len(),
+        }
+    }
+
+    fn info(&self, i: usize) -> RecordInfo<'_> {
+        match self {
+            Source::Memory(f) => f.info(i),
+            Source::Stream(f) => f.info(i),
+        }
+    }
+
+    fn fetch(&mut self, i: usize) -> Result<NodeId, Error> {
+        match self {
+            Source::Memory(f) => f.fetch(i),
+            Source::Stream(f) => f.fetch(i),
+        }
+    }
+
+    fn forest(&self) -> &Forest {
+        match self {
+            Source::Memory(f) => f.forest(),
+            Source::Stream(f) => f.forest(),
+        }
+    }
+
+    fn forest_mut(&mut self) -> &mut Forest {
+        match self {
+            Source::Memory(f) => f.forest_mut(),
+            Source::Stream(f) => f.forest_mut(),
+        }
+    }
+
+    fn resident(&self) -> bool {
+        match self {
+            Source::Memory(f) => f.resident(),
+            Source::Stream(f) => f.resident(),
+        }
+    }
+
+    fn as_doc_file(&self) -> Option<&DocFile> {
+        match self {
+            Source::Memory(f) => Some(f),
+            Source::Stream(_) => None,
+        }
+    }
+
+    fn digest(&mut self) -> Result<u64, Error> {
+        match self {
+            Source::Memory(f) => f.digest(),
+            Source::Stream(f) => f.digest(),
+        }
+    }
+
+    fn shrink(&mut self) {
+        match self {
+            Source::Memory(f) => f.shrink(),
+            Source::Stream(f) => f.shrink(),
+        }
+    }
 }
 
 /// Runs the tool with `args` (including the program name), writing the
@@ -445,8 +603,20 @@ fn split_pred(spec: &str) -> Result<(String, PathBuf), Error> {
 }
 
 /// Reads the files of `input` and builds the configuration (the config
-/// file, then `--preset`), for `eval` and `sweep`.
+/// file, then `--preset`), for `sweep`: every file in memory.
 fn load_inputs(args: &InputArgs) -> Result<(Config, EvalInput<DocFile>), Error> {
+    load_inputs_with(args, |path| {
+        parse_docs(&display_name(path), &read_file(path)?)
+    })
+}
+
+/// [`load_inputs`] with `open` reading each records file (in the order
+/// truth, schema, predictions, so that the first error is the same
+/// whatever `open` does).
+fn load_inputs_with<S>(
+    args: &InputArgs,
+    mut open: impl FnMut(&Path) -> Result<S, Error>,
+) -> Result<(Config, EvalInput<S>), Error> {
     let mut builder = ConfigBuilder::new();
     if let Some(path) = &args.config {
         let value = parse_json_value(&display_name(path), &read_file(path)?)?;
@@ -462,7 +632,7 @@ fn load_inputs(args: &InputArgs) -> Result<(Config, EvalInput<DocFile>), Error> 
     }
     let config = builder.build()?;
 
-    let truth = parse_docs(&display_name(&args.truth), &read_file(&args.truth)?)?;
+    let truth = open(&args.truth)?;
     let schema = match &args.schema {
         Some(path) => Some(parse_json_value(&display_name(path), &read_file(path)?)?),
         None => None,
@@ -470,7 +640,7 @@ fn load_inputs(args: &InputArgs) -> Result<(Config, EvalInput<DocFile>), Error> 
     let mut models = Vec::with_capacity(args.preds.len());
     for spec in &args.preds {
         let (name, path) = split_pred(spec)?;
-        let file = parse_docs(&display_name(&path), &read_file(&path)?)?;
+        let file = open(&path)?;
         models.push(ModelInput::new(name, file));
     }
     for spec in &args.costs {
@@ -520,18 +690,29 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         Some(list) => literature::Metrics::parse(list)?,
         None => literature::Metrics::default(),
     };
-    let (config, input) = load_inputs(&args.input)?;
+    let mut stream = Stream::parse(&args.stream)?;
+    // The literature metrics read each file whole, as their reference
+    // implementations do: with --metrics nothing is streamed.
+    if metrics.any() {
+        if stream == Stream::Always {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                "--metrics reads every file whole: it cannot be combined with --stream always",
+            ));
+        }
+        stream = Stream::Never;
+    }
+    let (config, input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
     // The literature metrics read the files too; copies only when asked.
-    let literature_input: Option<(DocFile, Vec<(String, DocFile)>)> = metrics.any().then(|| {
-        (
-            input.truth.clone(),
-            input
-                .models
-                .iter()
-                .map(|m| (m.name.clone(), m.file.clone()))
-                .collect(),
-        )
-    });
+    let literature_input = if metrics.any() {
+        let mut files = Vec::with_capacity(input.models.len());
+        for m in &input.models {
+            files.push((m.name.clone(), m.file.resident()?.clone()));
+        }
+        Some((input.truth.resident()?.clone(), files))
+    } else {
+        None
+    };
 
     if let Some(n) = args.bootstrap {
         if n == 0 {
@@ -550,7 +731,7 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
     // The bootstrap resamples each document's counts, which the details carry.
     let details = args.details || args.bootstrap.is_some();
     let mut report =
-        evaluate_owned(input, &config, details).map_err(|e| match &args.input.schema {
+        evaluate_sources(input, &config, details).map_err(|e| match &args.input.schema {
             Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
             _ => e,
         })?;
@@ -561,7 +742,7 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
             config.id_field.as_deref(),
             metrics,
             args.details,
-        );
+        )?;
         for (model, lit) in report.models.iter_mut().zip(scores) {
             model.literature = Some(lit);
         }

@@ -331,13 +331,14 @@ impl Session {
     ) -> Result<literature::Job, String> {
         let (input, config) = self.inputs()?;
         let models = input.models.into_iter().map(|m| (m.name, m.file)).collect();
-        Ok(literature::Job::new(
+        literature::Job::new(
             input.truth,
             models,
             config.id_field.as_deref(),
             metrics,
             details,
-        ))
+        )
+        .map_err(|e| e.to_string())
     }
 
     /// The evaluation's input (the truth and every predictions file that

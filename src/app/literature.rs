@@ -69,7 +69,9 @@ pub fn LiteraturePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                 }
                 let began = js_sys::Date::now();
                 while job.done() < total && js_sys::Date::now() - began < SLICE_MS {
-                    job.step(1);
+                    if let Err(e) = job.step(1) {
+                        return progress.set(Progress::Failed(e.to_string()));
+                    }
                 }
                 progress.set(Progress::Running(job.done(), total));
                 browser::yield_to_browser().await;

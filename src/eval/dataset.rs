@@ -4,10 +4,15 @@
 //! Owns: reading a record's id, choosing the id field, the extension
 //! fallback, the raw-output payload extraction, and the warnings all of
 //! these produce. Pure (parsing a model's text with `serde_json` is not
-//! I/O); depends on `model`, `config`.
+//! I/O); depends on `source`, `tree`, `config`.
+//!
+//! Files are read through [`RecordSource`], one pass each; what is kept
+//! per record is its id and where its payload is (a record position, and
+//! for a resident source the payload's node), never a copy of its value.
 
-use crate::eval::model::{DocFile, DocRecord};
+use crate::error::{Error, ErrorKind};
 use crate::eval::nfc::nfc_map;
+use crate::eval::source::RecordSource;
 use crate::eval::tree::{Forest, Json, NodeId};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value};
@@ -51,73 +56,159 @@ impl IdScheme {
 #[derive(Debug, Clone)]
 pub struct TruthDocument {
     pub id: String,
-    /// A JSON object in [`Truth::forest`].
-    pub root: NodeId,
+    /// The record's position in the truth's [`RecordSource`].
+    pub record: usize,
+}
+
+/// Where a prediction's payload is (SPEC §1.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Payload {
+    /// The model's raw output did not parse to a JSON object.
+    Invalid,
+    /// A node of a resident source's forest: the record, or the object
+    /// parsed from its raw output.
+    At(NodeId),
+    /// The record itself, read again from a non-resident source.
+    Record,
+    /// The object parsed again from the record's raw output, read again
+    /// from a non-resident source.
+    Raw,
 }
 
 /// A prediction document.
 #[derive(Debug, Clone)]
 pub struct PredDocument {
     pub id: String,
-    /// The payload (an object in [`Predictions::forest`]: the record, or
-    /// the object parsed from its raw output); `None` when the model's raw
-    /// output did not parse to a JSON object (SPEC §1.3).
-    pub root: Option<NodeId>,
-    /// A top-level key of the record that is not evaluated: the id key
-    /// found by the fallback of SPEC §1.2 when the record is its own
-    /// payload (the key an id came from is never a field).
-    pub skip: Option<&'static str>,
+    /// The record's position in the model's [`RecordSource`].
+    pub record: usize,
+    pub payload: Payload,
+    /// Whether the payload is the model's raw output, parsed.
+    pub raw: bool,
+    /// The id key found by the fallback of SPEC §1.2, if any (it is not a
+    /// field, and raw output is looked for beside it).
+    pub fallback_key: Option<&'static str>,
 }
 
 impl PredDocument {
+    /// A top-level key of the payload that is not evaluated: the fallback
+    /// id key when the record is its own payload (the key an id came from
+    /// is never a field).
+    pub fn skip(&self) -> Option<&'static str> {
+        if self.raw {
+            None
+        } else {
+            self.fallback_key
+        }
+    }
+
+    /// Whether the payload is an object (the record, or raw output that
+    /// parsed).
+    pub fn has_payload(&self) -> bool {
+        self.payload != Payload::Invalid
+    }
+
     /// Whether a top-level key of this prediction is evaluated under
     /// `scheme` (SPEC §1.2): not the id field, not metadata, not the
     /// fallback id key.
     pub fn is_evaluated(&self, scheme: &IdScheme, key: &str) -> bool {
-        scheme.is_evaluated(key) && Some(key) != self.skip
+        scheme.is_evaluated(key) && Some(key) != self.skip()
     }
 }
 
 /// The ground truth, ready to evaluate.
 #[derive(Debug, Clone)]
-pub struct Truth {
+pub struct Truth<S> {
     pub scheme: IdScheme,
     pub documents: Vec<TruthDocument>,
     /// Top-level keys seen in any truth record (for raw-output detection).
     pub top_level_keys: HashSet<String>,
     /// The records.
-    pub forest: Forest,
+    pub source: S,
 }
 
-impl Truth {
-    /// The evaluated fields of document `d` as a `serde_json` object.
-    pub fn fields_value(&self, d: usize) -> Value {
-        let skip = |k: &str| !self.scheme.is_evaluated(k);
-        self.forest
-            .get(self.documents[d].root)
-            .to_value_without(&skip)
+impl<S: RecordSource> Truth<S> {
+    /// Makes document `d` readable in `self.source.forest()`; its root.
+    pub fn fetch(&mut self, d: usize) -> Result<NodeId, Error> {
+        self.source.fetch(self.documents[d].record)
     }
+
+    /// The evaluated fields of document `d` as a `serde_json` object.
+    pub fn fields_value(&mut self, d: usize) -> Result<Value, Error> {
+        let root = self.fetch(d)?;
+        let skip = |k: &str| !self.scheme.is_evaluated(k);
+        Ok(self.source.forest().get(root).to_value_without(&skip))
+    }
+}
+
+/// What finding a record's raw output needs from the truth (SPEC §1.3).
+#[derive(Debug, Clone)]
+struct RawRule {
+    id_field: Option<String>,
+    truth_keys: HashSet<String>,
 }
 
 /// A model's predictions matched to the truth.
 #[derive(Debug, Clone)]
-pub struct Predictions {
+pub struct Predictions<S> {
     /// For each truth document (same order), its prediction if any.
     pub by_truth: Vec<Option<PredDocument>>,
     /// Σ of numeric `cost` values on the file's records (SPEC §3.6).
     pub cost: Option<f64>,
-    /// The records and the objects parsed from raw output.
-    pub forest: Forest,
+    /// The records (and, when resident, the objects parsed from raw
+    /// output).
+    pub source: S,
+    rule: RawRule,
 }
 
-impl Predictions {
+impl<S: RecordSource> Predictions<S> {
+    /// Makes the payload of the prediction for truth document `d`
+    /// readable in `self.source.forest()`: its root, or `None` when there
+    /// is no prediction or its raw output did not parse.
+    pub fn fetch(&mut self, d: usize) -> Result<Option<NodeId>, Error> {
+        let Some(doc) = self.by_truth.get(d).and_then(Option::as_ref) else {
+            return Ok(None);
+        };
+        match doc.payload {
+            Payload::Invalid => Ok(None),
+            Payload::At(node) => Ok(Some(node)),
+            Payload::Record => self.source.fetch(doc.record).map(Some),
+            Payload::Raw => {
+                let (record, fallback_key) = (doc.record, doc.fallback_key);
+                let root = self.source.fetch(record)?;
+                let rule = &self.rule;
+                let text = payload_text(
+                    self.source.forest().get(root),
+                    rule.id_field.as_deref(),
+                    fallback_key,
+                    &rule.truth_keys,
+                )
+                .map(str::to_owned);
+                let parsed =
+                    text.and_then(|t| parse_model_output_into(self.source.forest_mut(), &t));
+                match parsed {
+                    Some(root) => Ok(Some(root)),
+                    None => Err(Error::new(
+                        ErrorKind::Io,
+                        "the file changed while it was being read (a record's raw output no longer parses)",
+                    )
+                    .in_file(self.source.name())
+                    .in_record(self.source.info(record).describe())),
+                }
+            }
+        }
+    }
+
     /// The evaluated fields of the prediction for truth document `d`, as a
     /// `serde_json` object (`None` when there is none or it did not parse).
-    pub fn fields_value(&self, d: usize, scheme: &IdScheme) -> Option<Value> {
-        let doc = self.by_truth.get(d)?.as_ref()?;
-        let root = doc.root?;
+    pub fn fields_value(&mut self, d: usize, scheme: &IdScheme) -> Result<Option<Value>, Error> {
+        let Some(root) = self.fetch(d)? else {
+            return Ok(None);
+        };
+        let Some(doc) = self.by_truth[d].as_ref() else {
+            return Ok(None);
+        };
         let skip = |k: &str| !doc.is_evaluated(scheme, k);
-        Some(self.forest.get(root).to_value_without(&skip))
+        Ok(Some(self.source.forest().get(root).to_value_without(&skip)))
     }
 }
 
@@ -138,46 +229,71 @@ fn id_text(v: Json<'_>) -> Option<String> {
     v.as_number().map(|n| n.to_string())
 }
 
-fn has_id(forest: &Forest, r: &DocRecord, field: &str) -> bool {
-    forest.get(r.root).get(field).and_then(id_text).is_some()
-}
-
-/// Reads the ground truth: chooses the id field, drops duplicates (the
-/// first wins) and says so in `warnings`.
-pub fn read_truth(file: DocFile, id_field: Option<&str>, warnings: &mut Vec<String>) -> Truth {
-    let from_keys = !file.records.is_empty() && file.records.iter().all(|r| r.key.is_some());
-    let forest = &file.forest;
-    let field = match id_field {
-        Some(f) => Some(f.to_string()),
-        None => ID_CANDIDATES
-            .iter()
-            .find(|c| !file.records.is_empty() && file.records.iter().all(|r| has_id(forest, r, c)))
-            .map(|c| c.to_string()),
+/// Reads the ground truth in one pass over `source`: chooses the id
+/// field, drops duplicates (the first wins) and says so in `warnings`.
+pub fn read_truth<S: RecordSource>(
+    mut source: S,
+    id_field: Option<&str>,
+    warnings: &mut Vec<String>,
+) -> Result<Truth<S>, Error> {
+    let n = source.len();
+    let from_keys = n > 0 && (0..n).all(|i| source.info(i).key.is_some());
+    // Each candidate id field with the ids read so far; a candidate is
+    // dropped at the first record without it (SPEC §1.1: the first
+    // candidate every record carries), unless it was asked for.
+    let names: Vec<&str> = match id_field {
+        Some(f) => vec![f],
+        None => ID_CANDIDATES.to_vec(),
     };
-    let scheme = IdScheme { from_keys, field };
-    if scheme.by_position() && !file.records.is_empty() {
-        warnings.push(format!(
-            "{}: no id field ({}) is carried by every record; documents are matched by their position",
-            file.name,
-            ID_CANDIDATES.join(", ")
-        ));
-    }
-    let mut seen = FxHashSet::default();
-    let mut documents = Vec::with_capacity(file.records.len());
+    let mut candidates: Vec<Option<Vec<Option<String>>>> =
+        names.iter().map(|_| Some(Vec::with_capacity(n))).collect();
     let mut top_level_keys = HashSet::new();
-    let mut missing_ids = Vec::new();
-    let mut duplicates = Vec::new();
-    for r in file.records {
-        let fields = forest.get(r.root);
+    for i in 0..n {
+        let root = source.fetch(i)?;
+        let fields = source.forest().get(root);
         for (k, _) in fields.entries() {
             if !top_level_keys.contains(k) {
                 top_level_keys.insert(k.to_string());
             }
         }
+        for (name, ids) in names.iter().zip(&mut candidates) {
+            let Some(list) = ids else { continue };
+            let id = fields.get(name).and_then(id_text);
+            if id.is_none() && id_field.is_none() {
+                *ids = None;
+            } else {
+                list.push(id);
+            }
+        }
+    }
+    let chosen = match id_field {
+        Some(_) => candidates.swap_remove(0).map(|ids| (0, ids)),
+        None if n == 0 => None,
+        None => candidates
+            .into_iter()
+            .enumerate()
+            .find_map(|(c, ids)| ids.map(|ids| (c, ids))),
+    };
+    let field = chosen.as_ref().map(|(c, _)| names[*c].to_string());
+    let mut ids = chosen.map(|(_, ids)| ids).unwrap_or_default();
+    let scheme = IdScheme { from_keys, field };
+    if scheme.by_position() && n > 0 {
+        warnings.push(format!(
+            "{}: no id field ({}) is carried by every record; documents are matched by their position",
+            source.name(),
+            ID_CANDIDATES.join(", ")
+        ));
+    }
+    let mut seen = FxHashSet::default();
+    let mut documents = Vec::with_capacity(n);
+    let mut missing_ids = Vec::new();
+    let mut duplicates = Vec::new();
+    for i in 0..n {
+        let r = source.info(i);
         let id = if scheme.from_keys {
-            r.key.clone()
-        } else if let Some(f) = &scheme.field {
-            fields.get(f).and_then(id_text)
+            r.key.map(str::to_owned)
+        } else if scheme.field.is_some() {
+            ids.get_mut(i).and_then(Option::take)
         } else {
             Some(position_id(r.index))
         };
@@ -189,12 +305,12 @@ pub fn read_truth(file: DocFile, id_field: Option<&str>, warnings: &mut Vec<Stri
             duplicates.push(format!("{id:?} ({})", r.describe()));
             continue;
         }
-        documents.push(TruthDocument { id, root: r.root });
+        documents.push(TruthDocument { id, record: i });
     }
     if !missing_ids.is_empty() {
         warnings.push(format!(
             "{}: {} record(s) have no `{}` id and are identified by position: {}",
-            file.name,
+            source.name(),
             missing_ids.len(),
             scheme.field.as_deref().unwrap_or("id"),
             list_some(&missing_ids)
@@ -203,17 +319,17 @@ pub fn read_truth(file: DocFile, id_field: Option<&str>, warnings: &mut Vec<Stri
     if !duplicates.is_empty() {
         warnings.push(format!(
             "{}: {} duplicate id(s); the first record with each id is used: {}",
-            file.name,
+            source.name(),
             duplicates.len(),
             list_some(&duplicates)
         ));
     }
-    Truth {
+    Ok(Truth {
         scheme,
         documents,
         top_level_keys,
-        forest: file.forest,
-    }
+        source,
+    })
 }
 
 /// `#3` for the record at index 2.
@@ -254,35 +370,33 @@ pub fn strip_extension(id: &str) -> &str {
 /// Reads one model's prediction file and matches it to the truth: ids,
 /// duplicates, the extension fallback, raw output (SPEC §1.1, §1.3) and
 /// cost (SPEC §3.6).
-pub fn read_predictions(
+pub fn read_predictions<S: RecordSource, T>(
     model: &str,
-    file: DocFile,
-    truth: &Truth,
+    mut source: S,
+    truth: &Truth<T>,
     warnings: &mut Vec<String>,
-) -> Predictions {
+) -> Result<Predictions<S>, Error> {
     let id_field = truth.scheme.field.as_deref();
-    let DocFile {
-        name: file_name,
-        mut forest,
-        records,
-    } = file;
-    let mut docs: Vec<PredDocument> = Vec::with_capacity(records.len());
+    let resident = source.resident();
+    let mut docs: Vec<PredDocument> = Vec::with_capacity(source.len());
     let mut seen = FxHashSet::default();
     let mut duplicates = Vec::new();
     let mut fallback_ids = 0usize;
     let mut unparsed = Vec::new();
     let mut cost: Option<f64> = None;
-    for r in records {
-        let fields = forest.get(r.root);
+    for i in 0..source.len() {
+        let root = source.fetch(i)?;
+        let r = source.info(i);
+        let fields = source.forest().get(root);
         if let Some(c) = fields.get("cost").and_then(Json::as_f64) {
             cost = Some(cost.unwrap_or(0.0) + c);
         }
-        let batch = batch_content(fields);
+        let batch = batch_content(fields).is_some();
         // The key a fallback id came from is not evaluated either.
         let mut fallback_key: Option<&'static str> = None;
-        let id = if let Some(key) = &r.key {
-            key.clone()
-        } else if batch.is_some() {
+        let id = if let Some(key) = r.key {
+            key.to_owned()
+        } else if batch {
             fields
                 .get("custom_id")
                 .and_then(id_text)
@@ -306,24 +420,31 @@ pub fn read_predictions(
             duplicates.push(format!("{id:?} ({})", r.describe()));
             continue;
         }
-        let raw_text = match batch {
-            Some(content) => Some(content),
-            None => raw_output_text(fields, id_field, fallback_key, &truth.top_level_keys),
-        };
-        let raw_text = raw_text.map(str::to_owned);
-        let (root, skip) = match raw_text {
-            Some(text) => {
-                let parsed = parse_model_output_into(&mut forest, &text);
-                if parsed.is_none() {
+        let raw_text =
+            payload_text(fields, id_field, fallback_key, &truth.top_level_keys).map(str::to_owned);
+        let raw = raw_text.is_some();
+        let payload = match raw_text {
+            Some(text) => match parse_model_output_into(source.forest_mut(), &text) {
+                None => {
                     unparsed.push(format!("{id:?}"));
+                    Payload::Invalid
                 }
-                (parsed, None)
-            }
-            None => (Some(r.root), fallback_key),
+                Some(node) if resident => Payload::At(node),
+                Some(_) => Payload::Raw,
+            },
+            None if resident => Payload::At(root),
+            None => Payload::Record,
         };
-        docs.push(PredDocument { id, root, skip });
+        docs.push(PredDocument {
+            id,
+            record: i,
+            payload,
+            raw,
+            fallback_key,
+        });
     }
-    forest.shrink();
+    source.shrink();
+    let file_name = source.name().to_owned();
     if fallback_ids > 0 {
         warnings.push(format!(
             "{} ({model}): {fallback_ids} record(s) have no `{}` field; another id field or the position was used",
@@ -408,10 +529,29 @@ pub fn read_predictions(
             list_some(&missing)
         ));
     }
-    Predictions {
+    Ok(Predictions {
         by_truth,
         cost,
-        forest,
+        source,
+        rule: RawRule {
+            id_field: id_field.map(str::to_owned),
+            truth_keys: truth.top_level_keys.clone(),
+        },
+    })
+}
+
+/// The raw text of a record whose payload is a model's output (SPEC
+/// §1.3): an OpenAI Batch API line's content, or the one raw-output field
+/// ([`raw_output_text`]); `None` when the record is its own payload.
+fn payload_text<'r>(
+    fields: Json<'r>,
+    id_field: Option<&str>,
+    fallback_key: Option<&str>,
+    truth_keys: &HashSet<String>,
+) -> Option<&'r str> {
+    match batch_content(fields) {
+        Some(content) => Some(content),
+        None => raw_output_text(fields, id_field, fallback_key, truth_keys),
     }
 }
 
@@ -551,6 +691,7 @@ fn first_balanced_object(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::model::DocFile;
     use serde_json::json;
 
     fn file(name: &str, values: Vec<Value>) -> DocFile {
@@ -558,8 +699,8 @@ mod tests {
     }
 
     /// The evaluated fields of a model's prediction for truth document `d`.
-    fn pred(preds: &Predictions, truth: &Truth, d: usize) -> Option<Value> {
-        preds.fields_value(d, &truth.scheme)
+    fn pred(preds: &mut Predictions<DocFile>, truth: &Truth<DocFile>, d: usize) -> Option<Value> {
+        preds.fields_value(d, &truth.scheme).unwrap()
     }
 
     #[test]
@@ -572,12 +713,12 @@ mod tests {
             ],
         );
         let mut w = vec![];
-        let truth = read_truth(t.clone(), None, &mut w);
+        let mut truth = read_truth(t.clone(), None, &mut w).unwrap();
         assert_eq!(truth.scheme.field.as_deref(), Some("filename"));
         assert_eq!(truth.documents[1].id, "b.png");
-        assert!(truth.fields_value(0).get("filename").is_none());
+        assert!(truth.fields_value(0).unwrap().get("filename").is_none());
         assert!(w.is_empty());
-        let truth = read_truth(t.clone(), Some("doc_id"), &mut w);
+        let truth = read_truth(t.clone(), Some("doc_id"), &mut w).unwrap();
         assert_eq!(truth.documents[0].id, "1");
     }
 
@@ -585,7 +726,7 @@ mod tests {
     fn position_ids_are_warned() {
         let t = file("t.json", vec![json!({"a": 1}), json!({"a": 2})]);
         let mut w = vec![];
-        let truth = read_truth(t.clone(), None, &mut w);
+        let truth = read_truth(t.clone(), None, &mut w).unwrap();
         assert!(truth.scheme.by_position());
         assert_eq!(truth.documents[1].id, "#2");
         assert_eq!(w.len(), 1);
@@ -599,9 +740,9 @@ mod tests {
             vec![json!({"id": "a", "x": 1}), json!({"id": " a ", "x": 2})],
         );
         let mut w = vec![];
-        let truth = read_truth(t.clone(), None, &mut w);
+        let mut truth = read_truth(t.clone(), None, &mut w).unwrap();
         assert_eq!(truth.documents.len(), 1);
-        assert_eq!(truth.fields_value(0)["x"], 1);
+        assert_eq!(truth.fields_value(0).unwrap()["x"], 1);
         assert!(w[0].contains("1 duplicate id(s)"), "{w:?}");
     }
 
@@ -622,8 +763,8 @@ mod tests {
             ],
         );
         let mut w = vec![];
-        let truth = read_truth(t.clone(), None, &mut w);
-        let preds = read_predictions("m", p, &truth, &mut w);
+        let truth = read_truth(t.clone(), None, &mut w).unwrap();
+        let preds = read_predictions("m", p, &truth, &mut w).unwrap();
         assert!(preds.by_truth[0].is_none());
         assert_eq!(preds.by_truth[1].as_ref().unwrap().id, "doc_002");
         assert!(w
@@ -649,9 +790,9 @@ mod tests {
             ],
         );
         let mut w = vec![];
-        let truth = read_truth(t, None, &mut w);
-        let preds = read_predictions("m", p, &truth, &mut w);
-        assert_eq!(pred(&preds, &truth, 0), Some(json!({"x": 1})));
+        let truth = read_truth(t, None, &mut w).unwrap();
+        let mut preds = read_predictions("m", p, &truth, &mut w).unwrap();
+        assert_eq!(pred(&mut preds, &truth, 0), Some(json!({"x": 1})));
         assert!(
             w.iter()
                 .any(|m| m.contains("2 record(s) have no `filename` field")),
@@ -685,11 +826,14 @@ mod tests {
             ],
         );
         let mut w = vec![];
-        let truth = read_truth(t.clone(), None, &mut w);
-        let preds = read_predictions("m", p, &truth, &mut w);
-        assert_eq!(pred(&preds, &truth, 0).unwrap()["total"], 5);
-        assert!(preds.by_truth[1].as_ref().unwrap().root.is_none());
-        assert!(pred(&preds, &truth, 1).is_none());
+        let truth = read_truth(t.clone(), None, &mut w).unwrap();
+        let mut preds = read_predictions("m", p, &truth, &mut w).unwrap();
+        assert_eq!(pred(&mut preds, &truth, 0).unwrap()["total"], 5);
+        assert_eq!(
+            preds.by_truth[1].as_ref().unwrap().payload,
+            Payload::Invalid
+        );
+        assert!(pred(&mut preds, &truth, 1).is_none());
         assert_eq!(preds.cost, Some(0.75));
         assert!(w.iter().any(|m| m.contains("did not parse")));
     }
@@ -699,9 +843,9 @@ mod tests {
         let t = file("t.json", vec![json!({"id": "a", "text": "hello"})]);
         let p = file("p.json", vec![json!({"id": "a", "text": "{\"x\": 1}"})]);
         let mut w = vec![];
-        let truth = read_truth(t.clone(), None, &mut w);
-        let preds = read_predictions("m", p, &truth, &mut w);
-        assert_eq!(pred(&preds, &truth, 0).unwrap()["text"], "{\"x\": 1}");
+        let truth = read_truth(t.clone(), None, &mut w).unwrap();
+        let mut preds = read_predictions("m", p, &truth, &mut w).unwrap();
+        assert_eq!(pred(&mut preds, &truth, 0).unwrap()["text"], "{\"x\": 1}");
     }
 
     #[test]
@@ -716,13 +860,13 @@ mod tests {
             })],
         );
         let mut w = vec![];
-        let truth = read_truth(t.clone(), None, &mut w);
-        let preds = read_predictions("m", p, &truth, &mut w);
+        let truth = read_truth(t.clone(), None, &mut w).unwrap();
+        let mut preds = read_predictions("m", p, &truth, &mut w).unwrap();
         let doc = preds.by_truth[0].as_ref().unwrap();
         assert_eq!(doc.id, "a");
-        assert_eq!(pred(&preds, &truth, 0).unwrap()["total"], 5);
+        assert_eq!(pred(&mut preds, &truth, 0).unwrap()["total"], 5);
         // The id field and the metadata keys are not among the fields.
-        assert_eq!(pred(&preds, &truth, 0).unwrap(), json!({"total": 5}));
+        assert_eq!(pred(&mut preds, &truth, 0).unwrap(), json!({"total": 5}));
     }
 
     #[test]

@@ -5,12 +5,14 @@
 //! set, the pass over documents that records every outcome, and the report
 //! built from the stored counts. Pure: no I/O, no web or plotting types.
 //!
-//! Records are read from one compact forest per file ([`DocFile`]). Paths
-//! and kinds are learnt in passes over every document that keep nothing
-//! but what they learn; then each model is evaluated one document at a
-//! time: the truth document and the prediction are flattened into reused
-//! buffers, compared, counted, and forgotten. Memory is the forests plus
-//! one document's work; a model's forest is dropped once it is evaluated.
+//! Records are read through a [`RecordSource`] per file: one compact
+//! forest per file ([`DocFile`]), or a file read one record at a time.
+//! Paths and kinds are learnt in passes over every document that keep
+//! nothing but what they learn; then every model is evaluated one document
+//! at a time: the truth document and each prediction are fetched,
+//! flattened into reused buffers, compared, counted, and forgotten. Memory
+//! is the sources (all the records for in-memory files, offsets for
+//! streamed ones) plus one document's work and the per-document counts.
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::compare::{Comparer, SchemaHint, Side, ValueType};
@@ -19,7 +21,7 @@ use crate::eval::counts::{
     abstention_rate, document_scores, hallucination_rate, harmonic, macro_over_documents, mean,
     partial_scores, ratio, strict_scores,
 };
-use crate::eval::dataset::{read_predictions, read_truth, IdScheme, PredDocument, Predictions};
+use crate::eval::dataset::{read_predictions, read_truth, IdScheme, Predictions};
 use crate::eval::distance::CerCount;
 use crate::eval::items::{item_f1, match_items, sort_fields, F1Grid, Item};
 use crate::eval::model::{DocFile, RecordFile};
@@ -32,6 +34,7 @@ use crate::eval::report::{
     Outcome, Report, Scores, SetReport,
 };
 use crate::eval::sets::{set_scores, SetCounts};
+use crate::eval::source::{same_records, RecordSource};
 use crate::eval::tree::{Forest, Json, JsonType, NodeId};
 use crate::eval::validate::ForestValidator;
 use serde_json::Value;
@@ -130,6 +133,44 @@ struct FlatDoc<'a> {
 }
 
 impl<'a> FlatDoc<'a> {
+    /// The same buffers, emptied, for values of another lifetime (a
+    /// record read from a file lives until the next is read). Keeps every
+    /// allocation: a `Vec` collected in place from its own emptied
+    /// iterator reuses its memory when the element layouts agree.
+    fn recycle<'b>(self) -> FlatDoc<'b> {
+        fn empty<T, U>(mut v: Vec<T>) -> Vec<U> {
+            v.clear();
+            v.into_iter().filter_map(|_| None).collect()
+        }
+        let FlatDoc {
+            leaves,
+            mut lists,
+            mut items,
+            item_leaves,
+            mut item_types,
+            mut text,
+            mut path,
+            raw,
+            fields,
+        } = self;
+        lists.clear();
+        items.clear();
+        item_types.clear();
+        text.clear();
+        path.clear();
+        FlatDoc {
+            leaves: empty(leaves),
+            lists,
+            items,
+            item_leaves: empty(item_leaves),
+            item_types,
+            text,
+            path,
+            raw: empty(raw),
+            fields: empty(fields),
+        }
+    }
+
     fn clear(&mut self) {
         self.leaves.clear();
         self.lists.clear();
@@ -245,15 +286,18 @@ impl<'c> Paths<'c> {
     /// and, for a present value, the kind it suggests when none is known
     /// yet. `source` is `None` for the truth, `Some(m)` for model `m`.
     /// Adds to `lists` the record's arrays holding an object (sorted by
-    /// path, each path once): the item lists, once kinds are final.
+    /// path, each path once), tagged with `doc`: the item lists, once
+    /// kinds are final.
+    #[allow(clippy::too_many_arguments)]
     fn note_top(
         &mut self,
         forest: &Forest,
         root: NodeId,
         source: Option<usize>,
         cache: &mut PathCache,
-        lists: &mut Vec<(PathId, NodeId)>,
+        lists: &mut Vec<(usize, PathId, NodeId)>,
         extra_skip: Option<&str>,
+        doc: usize,
     ) {
         let mut out = Vec::new();
         let scheme = &self.scheme;
@@ -283,21 +327,23 @@ impl<'c> Paths<'c> {
         lists.extend(
             self.raw
                 .iter()
-                .filter(|&&(_, v)| forest.get(v).elements().any(Json::is_object)),
+                .filter(|&&(_, v)| forest.get(v).elements().any(Json::is_object))
+                .map(|&(p, v)| (doc, p, v)),
         );
     }
 
     /// Second pass, once kinds are final: notes the item fields of the
-    /// item lists among `lists` (from [`Self::note_top`], same forest).
+    /// item lists among `lists` (from [`Self::note_top`], one document's,
+    /// read again into `forest` with the same node ids).
     fn note_items(
         &mut self,
         forest: &Forest,
-        lists: &[(PathId, NodeId)],
+        lists: &[(usize, PathId, NodeId)],
         source: Option<usize>,
         cache: &mut PathCache,
     ) {
         let mut out = Vec::new();
-        for &(list, value) in lists {
+        for &(_, list, value) in lists {
             if self.info[list].kind != Some(Kind::Items) {
                 continue;
             }
@@ -563,6 +609,22 @@ fn evaluate_docs(
     config: &Config,
     details: bool,
 ) -> Result<Report, Error> {
+    evaluate_sources(input, config, details)
+}
+
+/// [`evaluate_owned`] on any [`RecordSource`]s: the in-memory [`DocFile`]s
+/// or files read one record at a time (the command-line tool's
+/// `crate::io::JsonlIndex`). The report is the same whatever the source;
+/// only where records wait between passes differs. Each file is read in
+/// several passes (ids, paths and kinds, item fields, the comparison),
+/// the predictions in the truth's document order.
+///
+/// Errors: those of [`evaluate`], and a source's read errors.
+pub fn evaluate_sources<S: RecordSource>(
+    input: EvalInput<S>,
+    config: &Config,
+    details: bool,
+) -> Result<Report, Error> {
     // Compiled for its errors, then for forest values (same options).
     let validator = match &input.schema {
         Some(schema) => {
@@ -579,19 +641,21 @@ fn evaluate_docs(
     let comparer = Comparer::new(config);
     let mut warnings = Vec::new();
     let EvalInput {
-        truth: truth_file,
-        models,
+        truth: mut truth_file,
+        mut models,
         schema,
     } = input;
 
-    let truth_name = truth_file.name.clone();
-    for m in models.iter().filter(|m| m.file.same_records(&truth_file)) {
-        warnings.push(format!(
-            "{} ({}): the predictions are the ground truth's records, exactly as in {truth_name}; was the truth file given as a prediction file by mistake?",
-            m.file.name, m.name
-        ));
+    let truth_name = truth_file.name().to_owned();
+    for m in &mut models {
+        if same_records(&mut m.file, &mut truth_file)? {
+            warnings.push(format!(
+                "{} ({}): the predictions are the ground truth's records, exactly as in {truth_name}; was the truth file given as a prediction file by mistake?",
+                m.file.name(), m.name
+            ));
+        }
     }
-    let truth = read_truth(truth_file, config.id_field.as_deref(), &mut warnings);
+    let mut truth = read_truth(truth_file, config.id_field.as_deref(), &mut warnings)?;
     if truth.documents.is_empty() {
         warnings.push(format!("{truth_name}: the ground truth has no records"));
     }
@@ -604,13 +668,11 @@ fn evaluate_docs(
             ));
         }
     }
-    let inputs: Vec<(String, Option<f64>, Predictions)> = models
-        .into_iter()
-        .map(|m| {
-            let preds = read_predictions(&m.name, m.file, &truth, &mut warnings);
-            (m.name, m.cost, preds)
-        })
-        .collect();
+    let mut inputs: Vec<(String, Option<f64>, Predictions<S>)> = Vec::with_capacity(models.len());
+    for m in models {
+        let preds = read_predictions(&m.name, m.file, &truth, &mut warnings)?;
+        inputs.push((m.name, m.cost, preds));
+    }
 
     let scheme = truth.scheme.clone();
     let skip_top = |k: &str| !scheme.is_evaluated(k);
@@ -635,78 +697,105 @@ fn evaluate_docs(
     let mut caches: Vec<PathCache> = (0..=inputs.len()).map(|_| PathCache::default()).collect();
     let (truth_cache, model_caches) = caches.split_at_mut(1);
     let truth_cache = &mut truth_cache[0];
+    let documents = truth.documents.len();
     // The truth's present values decide kinds before any prediction's.
     let mut truth_lists = Vec::new();
-    for d in &truth.documents {
+    for d in 0..documents {
+        let root = truth.fetch(d)?;
         paths.note_top(
-            &truth.forest,
-            d.root,
+            truth.source.forest(),
+            root,
             None,
             truth_cache,
             &mut truth_lists,
             None,
+            d,
         );
     }
+    // Then each model's, in the truth's order.
     let mut model_lists = vec![Vec::new(); inputs.len()];
-    for (m, ((_, _, preds), cache)) in inputs.iter().zip(model_caches.iter_mut()).enumerate() {
-        for (root, skip) in pred_roots(preds) {
+    for (m, ((_, _, preds), cache)) in inputs.iter_mut().zip(model_caches.iter_mut()).enumerate() {
+        for d in 0..documents {
+            let Some(root) = preds.fetch(d)? else {
+                continue;
+            };
+            let skip = preds.by_truth[d].as_ref().and_then(|p| p.skip());
             paths.note_top(
-                &preds.forest,
+                preds.source.forest(),
                 root,
                 Some(m),
                 cache,
                 &mut model_lists[m],
                 skip,
+                d,
             );
         }
     }
-    // Kinds are final: item fields, in the same order.
-    paths.note_items(&truth.forest, &truth_lists, None, truth_cache);
-    for (m, ((_, _, preds), cache)) in inputs.iter().zip(model_caches.iter_mut()).enumerate() {
-        paths.note_items(&preds.forest, &model_lists[m], Some(m), cache);
+    // Kinds are final: item fields, in the same order (each document read
+    // again, which gives the nodes noted above).
+    for lists in truth_lists.chunk_by(|a, b| a.0 == b.0) {
+        truth.fetch(lists[0].0)?;
+        paths.note_items(truth.source.forest(), lists, None, truth_cache);
     }
+    drop(truth_lists);
+    for (m, ((_, _, preds), cache)) in inputs.iter_mut().zip(model_caches.iter_mut()).enumerate() {
+        for lists in model_lists[m].chunk_by(|a, b| a.0 == b.0) {
+            preds.fetch(lists[0].0)?;
+            paths.note_items(preds.source.forest(), lists, Some(m), cache);
+        }
+    }
+    drop(model_lists);
     paths.mark_parents();
     paths.fix_types();
 
     // Every model in one pass over the documents, so that each truth
     // document is flattened and normalised once.
-    let mut runs: Vec<ModelRun<'_, '_>> = inputs
-        .iter()
-        .enumerate()
-        .map(|(m, (_, _, preds))| {
-            let valid: Vec<bool> = (0..truth.documents.len())
-                .map(|d| match preds.by_truth[d].as_ref() {
-                    Some(
-                        p @ PredDocument {
-                            root: Some(root), ..
-                        },
-                    ) => validator.as_ref().is_none_or(|v| {
-                        v.is_valid(&preds.forest, *root, &|k: &str| !p.is_evaluated(&scheme, k))
-                    }),
-                    _ => false,
-                })
-                .collect();
-            let has_prediction = preds.by_truth.iter().map(Option::is_some).collect();
-            ModelRun::new(&paths, m, details, valid, has_prediction)
-        })
+    let mut runs: Vec<ModelRun<'_, '_>> = (0..inputs.len())
+        .map(|m| ModelRun::new(&paths, m, details, documents))
         .collect();
-    let (mut truth_doc, mut pred_doc) = (FlatDoc::default(), FlatDoc::default());
+    let (mut truth_buf, mut pred_buf) = (FlatDoc::default(), FlatDoc::default());
     let mut grid = F1Grid::default();
-    for (d, doc) in truth.documents.iter().enumerate() {
-        paths.flatten_doc(&truth.forest, doc.root, &mut truth_doc, truth_cache, None);
-        for ((run, (_, _, preds)), cache) in
-            runs.iter_mut().zip(&inputs).zip(model_caches.iter_mut())
+    for d in 0..documents {
+        let root = truth.fetch(d)?;
+        let mut truth_doc = truth_buf.recycle();
+        paths.flatten_doc(
+            truth.source.forest(),
+            root,
+            &mut truth_doc,
+            truth_cache,
+            None,
+        );
+        for ((run, (_, _, preds)), cache) in runs
+            .iter_mut()
+            .zip(inputs.iter_mut())
+            .zip(model_caches.iter_mut())
         {
-            match preds.by_truth[d].as_ref() {
-                Some(PredDocument {
-                    root: Some(root),
-                    skip,
-                    ..
-                }) => paths.flatten_doc(&preds.forest, *root, &mut pred_doc, cache, *skip),
-                _ => pred_doc.clear(),
-            }
-            run.add_document(d, &doc.id, &truth_doc, &pred_doc, &mut grid);
+            let mut pred_doc = pred_buf.recycle();
+            let has_prediction = preds.by_truth[d].is_some();
+            let root = preds.fetch(d)?;
+            let valid = match (root, preds.by_truth[d].as_ref()) {
+                (Some(root), Some(p)) => {
+                    let forest = preds.source.forest();
+                    paths.flatten_doc(forest, root, &mut pred_doc, cache, p.skip());
+                    validator.as_ref().is_none_or(|v| {
+                        v.is_valid(forest, root, &|k: &str| !p.is_evaluated(&scheme, k))
+                    })
+                }
+                _ => false,
+            };
+            let id = &truth.documents[d].id;
+            run.add_document(
+                d,
+                id,
+                &truth_doc,
+                &pred_doc,
+                &mut grid,
+                valid,
+                has_prediction,
+            );
+            pred_buf = pred_doc.recycle();
         }
+        truth_buf = truth_doc.recycle();
     }
     let mut reports = Vec::with_capacity(inputs.len());
     for (run, (name, cost, preds)) in runs.into_iter().zip(&inputs) {
@@ -730,20 +819,10 @@ fn evaluate_docs(
         fieldscope_report: 1,
         config: config.to_json(),
         warnings,
-        documents: truth.documents.len(),
+        documents,
         models: reports,
         bootstrap: None,
     })
-}
-
-/// The roots of a model's parsed predictions, in truth order, each with
-/// the top-level key it does not evaluate (a fallback id key).
-fn pred_roots(preds: &Predictions) -> impl Iterator<Item = (NodeId, Option<&'static str>)> + '_ {
-    preds
-        .by_truth
-        .iter()
-        .flatten()
-        .filter_map(|d| d.root.map(|r| (r, d.skip)))
 }
 
 /// What the schema says about paths comes first (SPEC §1.2).
@@ -913,14 +992,7 @@ struct ModelRun<'p, 'c> {
 }
 
 impl<'p, 'c> ModelRun<'p, 'c> {
-    fn new(
-        paths: &'p Paths<'c>,
-        m: usize,
-        details: bool,
-        valid: Vec<bool>,
-        has_prediction: Vec<bool>,
-    ) -> Self {
-        let documents = valid.len();
+    fn new(paths: &'p Paths<'c>, m: usize, details: bool, documents: usize) -> Self {
         ModelRun {
             fields: field_set(paths, m),
             rec: Recorder {
@@ -935,13 +1007,15 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             doc_counts: Vec::with_capacity(documents),
             tallies: Vec::with_capacity(documents),
             doc_details: Vec::new(),
-            valid,
-            has_prediction,
+            valid: Vec::with_capacity(documents),
+            has_prediction: Vec::with_capacity(documents),
         }
     }
 
-    /// Compares document `d` (id `id`) of the truth with this model's
-    /// prediction (empty when there is none) and counts every outcome.
+    /// Compares document `d` (id `id`; documents come in order) of the
+    /// truth with this model's prediction (empty when there is none),
+    /// whose schema validity is `valid`, and counts every outcome.
+    #[allow(clippy::too_many_arguments)]
     fn add_document(
         &mut self,
         d: usize,
@@ -949,7 +1023,11 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         truth: &FlatDoc<'_>,
         pred: &FlatDoc<'_>,
         grid: &mut F1Grid,
+        valid: bool,
+        has_prediction: bool,
     ) {
+        self.valid.push(valid);
+        self.has_prediction.push(has_prediction);
         let paths = self.rec.paths;
         let comparer = paths.comparer;
         let config = comparer.config;

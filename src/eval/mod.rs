@@ -20,6 +20,8 @@
 //!   as their reference implementations compute them.
 //! * [`model`], [`tree`] — the records: `serde_json` objects, or one
 //!   compact forest per file.
+//! * [`source`] — how the evaluation reads a file's records: resident in a
+//!   forest, or one at a time from wherever an implementation keeps them.
 
 pub mod bootstrap;
 pub mod compare;
@@ -36,6 +38,7 @@ pub mod normalize;
 pub mod paths;
 pub mod report;
 pub mod sets;
+pub mod source;
 pub mod sweep;
 pub mod tree;
 pub mod validate;
@@ -47,3 +50,4 @@ pub use config::{
 pub use evaluate::{compile_schema, evaluate, evaluate_owned, EvalInput, ModelInput};
 pub use model::{DocFile, DocRecord, Record, RecordFile};
 pub use report::{Counts, ModelReport, Outcome, Report, Scores};
+pub use source::{RecordInfo, RecordSource};

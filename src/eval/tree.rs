@@ -124,6 +124,16 @@ impl Forest {
         self.text.reserve(json_len);
     }
 
+    /// Forgets every value but keeps the interned keys, so that a key has
+    /// the same id before and after (what a per-forest path cache relies
+    /// on). A file read one record at a time reuses one forest this way:
+    /// parsing the same text again after a clear gives the same node ids.
+    pub fn clear_values(&mut self) {
+        self.nodes.clear();
+        self.text.clear();
+        self.stack.clear();
+    }
+
     /// Frees what building needed (the key index, spare capacity).
     pub fn shrink(&mut self) {
         self.stack = Vec::new();
@@ -718,6 +728,64 @@ impl<'f> Json<'f> {
         }
     }
 
+    /// Whether two values are the same, in the same forest or not: the same
+    /// types, numbers with the same representation (`1` is not `1.0`), the
+    /// same strings, and objects with the same keys in the same order.
+    pub fn same(self, other: Json<'_>) -> bool {
+        let (a, b) = (self.node(), other.node());
+        if a.tag != b.tag {
+            return false;
+        }
+        match a.tag {
+            Tag::Null | Tag::False | Tag::True => true,
+            Tag::PosInt | Tag::NegInt | Tag::Float => a.bits64() == b.bits64(),
+            Tag::Str => self.as_str() == other.as_str(),
+            Tag::Array => {
+                a.b == b.b
+                    && self
+                        .elements()
+                        .zip(other.elements())
+                        .all(|(x, y)| x.same(y))
+            }
+            Tag::Object => {
+                a.b == b.b
+                    && self
+                        .entries()
+                        .zip(other.entries())
+                        .all(|((kx, x), (ky, y))| kx == ky && x.same(y))
+            }
+        }
+    }
+
+    /// Feeds the value to `hasher` so that [`Self::same`] values hash
+    /// alike, whatever their forest.
+    pub fn hash_into(self, hasher: &mut impl std::hash::Hasher) {
+        let n = self.node();
+        hasher.write_u8(n.tag as u8);
+        match n.tag {
+            Tag::Null | Tag::False | Tag::True => {}
+            Tag::PosInt | Tag::NegInt | Tag::Float => hasher.write_u64(n.bits64()),
+            Tag::Str => {
+                hasher.write_u32(n.b);
+                hasher.write(self.as_str().unwrap_or_default().as_bytes());
+            }
+            Tag::Array => {
+                hasher.write_u32(n.b);
+                for e in self.elements() {
+                    e.hash_into(hasher);
+                }
+            }
+            Tag::Object => {
+                hasher.write_u32(n.b);
+                for (k, v) in self.entries() {
+                    hasher.write_usize(k.len());
+                    hasher.write(k.as_bytes());
+                    v.hash_into(hasher);
+                }
+            }
+        }
+    }
+
     /// An object without the top-level members `skip` names, as a
     /// `serde_json::Value` (anything else as it is).
     pub fn to_value_without(self, skip: &dyn Fn(&str) -> bool) -> Value {
@@ -852,6 +920,46 @@ mod tests {
             assert_eq!(out, want.to_string(), "{text}");
             assert_eq!(f.get(id).text(), want.to_string(), "{text}");
         }
+    }
+
+    #[test]
+    fn same_values_across_forests_and_after_a_clear() {
+        use std::hash::{BuildHasher, Hasher};
+        let hash = |j: Json<'_>| {
+            let mut h = rustc_hash::FxBuildHasher.build_hasher();
+            j.hash_into(&mut h);
+            h.finish()
+        };
+        let mut f = Forest::default();
+        let mut g = Forest::default();
+        let a = f
+            .parse_record(r#"{"a": [1, "x", {"b": null}], "c": 2.5}"#)
+            .unwrap();
+        g.parse_record(r#"{"zz": 1}"#).unwrap();
+        let b = g
+            .parse_record(r#"{"a":[1,"x",{"b":null}],"c":2.5}"#)
+            .unwrap();
+        assert!(f.get(a).same(g.get(b)));
+        assert_eq!(hash(f.get(a)), hash(g.get(b)));
+        for other in [
+            r#"{"c": 2.5, "a": [1, "x", {"b": null}]}"#,
+            r#"{"a": [1.0, "x", {"b": null}], "c": 2.5}"#,
+            r#"{"a": [1, "x", {"b": false}], "c": 2.5}"#,
+            r#"{"a": [1, "x"], "c": 2.5}"#,
+        ] {
+            let c = g.parse_record(other).unwrap();
+            assert!(!f.get(a).same(g.get(c)), "{other}");
+            assert_ne!(hash(f.get(a)), hash(g.get(c)), "{other}");
+        }
+        // A clear keeps the keys: the same text gets the same nodes.
+        let keys = f.keys.len();
+        f.clear_values();
+        let again = f
+            .parse_record(r#"{"a": [1, "x", {"b": null}], "c": 2.5}"#)
+            .unwrap();
+        assert_eq!(f.keys.len(), keys);
+        assert_eq!(again, a);
+        assert!(f.get(again).same(g.get(b)));
     }
 
     #[test]

@@ -149,36 +149,46 @@ pub(crate) fn parse_jsonl_records(file_name: &str, text: &str) -> Result<RecordF
         if line.trim().is_empty() {
             continue;
         }
-        let value: Value = serde_json::from_str(line)
-            .map_err(|e| json_error(file_name, line, line_no, &e, Unit::Line))?;
-        match value {
-            Value::Object(mut fields) => {
-                nfc_record(&mut fields, Some(line));
-                records.push(Record {
-                    index: records.len(),
-                    line: Some(line_no),
-                    key: None,
-                    fields,
-                });
-            }
-            other => {
-                return Err(Error::new(
-                    ErrorKind::Shape,
-                    format!(
-                        "expected a record (a JSON object) on each line, found {}",
-                        describe_value(&other)
-                    ),
-                )
-                .in_file(file_name)
-                .at_line(line_no)
-                .in_record(format!("record {}", records.len() + 1)));
-            }
-        }
+        let mut fields = jsonl_line(file_name, line, line_no, records.len())?;
+        nfc_record(&mut fields, Some(line));
+        records.push(Record {
+            index: records.len(),
+            line: Some(line_no),
+            key: None,
+            fields,
+        });
     }
     Ok(RecordFile {
         name: file_name.to_owned(),
         records,
     })
+}
+
+/// One non-blank JSONL line (1-based `line_no`, without its `\n`; the
+/// `records`-th record, 0-based) as an object (not yet NFC), or the error
+/// that names it: a syntax error with its column, or a value that is not
+/// an object.
+pub(crate) fn jsonl_line(
+    file_name: &str,
+    line: &str,
+    line_no: usize,
+    records: usize,
+) -> Result<Map<String, Value>, Error> {
+    let value: Value = serde_json::from_str(line)
+        .map_err(|e| json_error(file_name, line, line_no, &e, Unit::Line))?;
+    match value {
+        Value::Object(fields) => Ok(fields),
+        other => Err(Error::new(
+            ErrorKind::Shape,
+            format!(
+                "expected a record (a JSON object) on each line, found {}",
+                describe_value(&other)
+            ),
+        )
+        .in_file(file_name)
+        .at_line(line_no)
+        .in_record(format!("record {}", records + 1))),
+    }
 }
 
 /// A JSONL file read straight into a forest, or `None` when any line is

@@ -54,6 +54,15 @@
 //! header row, has zero records: that is a valid file of those formats.
 //! [`parse_json_value`] rejects an empty file.
 //!
+//! # Large JSONL files
+//!
+//! [`JsonlIndex`] reads a JSONL file through any `Read + Seek` in one
+//! checking pass that keeps only each record's offset, length and line,
+//! then hands records to the evaluation one at a time
+//! ([`crate::eval::RecordSource`]): the same records, lines and errors as
+//! [`parse_docs`], in memory proportional to the number of records rather
+//! than their size. The command-line tool uses it for large files.
+//!
 //! # JSON errors
 //!
 //! serde_json's syntax errors keep their line and get a column counted in
@@ -63,6 +72,7 @@
 
 mod csv;
 mod json;
+mod jsonl_index;
 mod text;
 
 use serde_json::Value;
@@ -70,6 +80,7 @@ use serde_json::Value;
 use crate::error::{Error, ErrorKind};
 use crate::eval::model::{DocFile, RecordFile};
 
+pub use jsonl_index::JsonlIndex;
 pub use text::{decode_text, nfc_value};
 
 /// The format of a records file.
@@ -140,20 +151,8 @@ pub fn parse_json_value(file_name: &str, bytes: &[u8]) -> Result<Value, Error> {
 /// The format of a records file: by the extension of `file_name`, else
 /// sniffed from `text` (see the [module docs](self)).
 pub fn detect_format(file_name: &str, text: &str) -> FileFormat {
-    let extension = file_name
-        .rsplit(['/', '\\'])
-        .next()
-        .and_then(|base| base.rsplit_once('.'))
-        .map_or("", |(_, ext)| ext);
-    for (ext, format) in [
-        ("json", FileFormat::Json),
-        ("jsonl", FileFormat::Jsonl),
-        ("ndjson", FileFormat::Jsonl),
-        ("csv", FileFormat::Csv),
-    ] {
-        if extension.eq_ignore_ascii_case(ext) {
-            return format;
-        }
+    if let Some(format) = format_of_name(file_name) {
+        return format;
     }
     let trimmed = text.trim_start();
     if trimmed.starts_with('[') {
@@ -166,6 +165,25 @@ pub fn detect_format(file_name: &str, text: &str) -> FileFormat {
     } else {
         FileFormat::Csv
     }
+}
+
+/// The format `file_name`'s extension names (case-insensitively: `.json`,
+/// `.jsonl` / `.ndjson`, `.csv`), if any.
+pub fn format_of_name(file_name: &str) -> Option<FileFormat> {
+    let extension = file_name
+        .rsplit(['/', '\\'])
+        .next()
+        .and_then(|base| base.rsplit_once('.'))
+        .map_or("", |(_, ext)| ext);
+    [
+        ("json", FileFormat::Json),
+        ("jsonl", FileFormat::Jsonl),
+        ("ndjson", FileFormat::Jsonl),
+        ("csv", FileFormat::Csv),
+    ]
+    .into_iter()
+    .find(|(ext, _)| extension.eq_ignore_ascii_case(ext))
+    .map(|(_, format)| format)
 }
 
 #[cfg(test)]

@@ -28,13 +28,42 @@ const NUL_SNIFF_LEN: usize = 4096;
 /// the file, are reported as "looks like UTF-16" (such text may even be valid
 /// UTF-8, but it is never a valid JSON or CSV file).
 pub fn decode_text<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, Error> {
+    let bom_len = check_start(file_name, bytes)?;
+    let body = bytes.get(bom_len..).unwrap_or_default();
+    match std::str::from_utf8(body) {
+        Ok(text) => Ok(text),
+        Err(e) => {
+            let bad = e.valid_up_to();
+            let (line, column) = position_in_bytes(body, bad);
+            let byte = body.get(bad).copied().unwrap_or(0);
+            Err(not_utf8(
+                file_name,
+                byte,
+                e.error_len().is_none(),
+                bad + bom_len,
+                (line, column),
+            ))
+        }
+    }
+}
+
+/// How many bytes of a file's start [`check_start`] needs to see to give
+/// the answer it gives on the whole file: a byte-order mark and the part
+/// the UTF-16 heuristic looks at.
+pub(crate) const START_LEN: usize = UTF8_BOM.len() + NUL_SNIFF_LEN;
+
+/// The checks of [`decode_text`] that look at the start of the file only
+/// (the UTF-16 byte-order marks and the NUL heuristic), on `start`: the
+/// file's first [`START_LEN`] bytes (or all of it). Returns the length of
+/// a UTF-8 byte-order mark to skip (0 or 3).
+pub(crate) fn check_start(file_name: &str, start: &[u8]) -> Result<usize, Error> {
     let encoding_error = |message: String, line: usize, column: usize| {
         Error::new(ErrorKind::Encoding, message)
             .in_file(file_name)
             .at(line, column)
     };
-    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
-        let endian = if bytes.starts_with(b"\xFF\xFE") {
+    if start.starts_with(b"\xFF\xFE") || start.starts_with(b"\xFE\xFF") {
+        let endian = if start.starts_with(b"\xFF\xFE") {
             "little"
         } else {
             "big"
@@ -48,9 +77,9 @@ pub fn decode_text<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, Erro
             1,
         ));
     }
-    let (bom_len, body) = match bytes.strip_prefix(UTF8_BOM) {
+    let (bom_len, body) = match start.strip_prefix(UTF8_BOM) {
         Some(rest) => (UTF8_BOM.len(), rest),
-        None => (0, bytes),
+        None => (0, start),
     };
     if let Some(nul) = utf16_nul(body) {
         let (line, column) = position_in_bytes(body, nul);
@@ -64,28 +93,34 @@ pub fn decode_text<'a>(file_name: &str, bytes: &'a [u8]) -> Result<&'a str, Erro
             column,
         ));
     }
-    match std::str::from_utf8(body) {
-        Ok(text) => Ok(text),
-        Err(e) => {
-            let bad = e.valid_up_to();
-            let (line, column) = position_in_bytes(body, bad);
-            let byte = body.get(bad).copied().unwrap_or(0);
-            let what = if e.error_len().is_none() {
-                format!("incomplete UTF-8 sequence (byte 0x{byte:02X}) at the end of the file")
-            } else {
-                format!("invalid byte 0x{byte:02X}")
-            };
-            Err(encoding_error(
-                format!(
-                    "the file is not UTF-8: {what} at byte offset {}; \
-                     save it as UTF-8 (it may be Latin-1 or Windows-1252)",
-                    bad + bom_len
-                ),
-                line,
-                column,
-            ))
-        }
-    }
+    Ok(bom_len)
+}
+
+/// The error for the first byte that is not UTF-8: `byte` at byte
+/// `offset` of the file (counting a byte-order mark), at 1-based `(line,
+/// column)`; `at_end` when it starts a sequence cut off by the end of the
+/// file.
+pub(crate) fn not_utf8(
+    file_name: &str,
+    byte: u8,
+    at_end: bool,
+    offset: usize,
+    (line, column): (usize, usize),
+) -> Error {
+    let what = if at_end {
+        format!("incomplete UTF-8 sequence (byte 0x{byte:02X}) at the end of the file")
+    } else {
+        format!("invalid byte 0x{byte:02X}")
+    };
+    Error::new(
+        ErrorKind::Encoding,
+        format!(
+            "the file is not UTF-8: {what} at byte offset {offset}; \
+             save it as UTF-8 (it may be Latin-1 or Windows-1252)"
+        ),
+    )
+    .in_file(file_name)
+    .at(line, column)
 }
 
 /// The offset of the first NUL byte when NUL bytes look like UTF-16 code

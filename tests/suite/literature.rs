@@ -196,16 +196,17 @@ fn a_job_run_one_document_at_a_time_gives_what_evaluate_gives() {
         ),
         ("eager".to_string(), docs("eager.json", &read("eager.json"))),
     ];
-    let (whole, warnings) = evaluate(truth.clone(), models.clone(), None, Metrics::ALL, true);
+    let (whole, warnings) =
+        evaluate(truth.clone(), models.clone(), None, Metrics::ALL, true).unwrap();
     assert!(warnings.is_empty());
-    let mut job = Job::new(truth, models, None, Metrics::ALL, true);
+    let mut job = Job::new(truth, models, None, Metrics::ALL, true).unwrap();
     assert_eq!(job.total(), 6);
     let mut steps = 0;
     while job.done() < job.total() {
-        assert_eq!(job.step(1), steps + 1);
+        assert_eq!(job.step(1).unwrap(), steps + 1);
         steps += 1;
     }
-    assert_eq!(job.step(5), 6, "nothing left to do");
+    assert_eq!(job.step(5).unwrap(), 6, "nothing left to do");
     let (sliced, warnings) = job.finish();
     assert!(warnings.is_empty());
     assert_eq!(sliced.len(), 2);
@@ -228,15 +229,14 @@ fn a_document_too_large_is_refused_with_a_warning_and_leaves_the_mean_undefined(
     let big = format!("{{\"id\": \"d2\", \"tags\": [{}]}}", many.join(","));
     let truth = format!("{{\"id\": \"d1\", \"a\": \"x\"}}\n{big}\n");
     let pred = format!("{{\"id\": \"d1\", \"a\": \"x\"}}\n{big}\n");
-    let start = std::time::Instant::now();
     let (reports, warnings) = evaluate(
         docs("truth.jsonl", &truth),
         vec![("m".to_string(), docs("m.jsonl", &pred))],
         None,
         Metrics::ALL,
         true,
-    );
-    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+    )
+    .unwrap();
     let lit = &reports[0];
     assert_eq!(lit.anls_star, Some(None));
     assert_eq!(lit.nted, Some(None));
@@ -306,10 +306,10 @@ fn the_apps_job_on_the_built_in_example_equals_the_files_evaluated_directly() {
         nted: false,
         ..Metrics::ALL
     };
-    let (direct, _) = evaluate(truth, models, None, metrics, true);
+    let (direct, _) = evaluate(truth, models, None, metrics, true).unwrap();
     let session = fieldscope::session::Session::example();
     let mut job = session.literature_job(metrics, true).unwrap();
-    job.step(usize::MAX);
+    job.step(usize::MAX).unwrap();
     let (from_app, _) = job.finish();
     for ((name, lit), direct) in from_app.iter().zip(&direct) {
         let (a, b) = (

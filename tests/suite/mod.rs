@@ -13,3 +13,4 @@ mod literature;
 mod malformed;
 mod properties;
 mod spec_examples;
+mod streaming;

@@ -62,6 +62,7 @@ use crate::error::{Error, ErrorKind};
 use crate::eval::dataset::{read_predictions, read_truth, Predictions, Truth};
 use crate::eval::model::DocFile;
 use crate::eval::report::{LiteratureDocument, LiteratureReport};
+use crate::eval::source::RecordSource;
 use serde_json::Value;
 
 /// Which literature metrics to compute.
@@ -156,13 +157,13 @@ pub fn evaluate(
     id_field: Option<&str>,
     metrics: Metrics,
     details: bool,
-) -> (Vec<LiteratureReport>, Vec<String>) {
-    let mut job = Job::new(truth, models, id_field, metrics, details);
+) -> Result<(Vec<LiteratureReport>, Vec<String>), Error> {
+    let mut job = Job::new(truth, models, id_field, metrics, details)?;
     while job.done() < job.total() {
-        job.step(usize::MAX);
+        job.step(usize::MAX)?;
     }
     let (reports, warnings) = job.finish();
-    (reports.into_iter().map(|(_, r)| r).collect(), warnings)
+    Ok((reports.into_iter().map(|(_, r)| r).collect(), warnings))
 }
 
 /// [`evaluate`] a slice at a time, for the app: [`Job::step`] scores the
@@ -171,35 +172,34 @@ pub fn evaluate(
 /// is the same as [`evaluate`]'s, however the steps are sliced.
 #[derive(Debug)]
 pub struct Job {
-    truth: Truth,
-    models: Vec<(String, Predictions, Accumulator)>,
+    truth: Truth<DocFile>,
+    models: Vec<(String, Predictions<DocFile>, Accumulator)>,
     /// Document–model pairs scored so far.
     done: usize,
 }
 
 impl Job {
-    /// Reads and matches the files; scores nothing yet.
+    /// Reads and matches the files; scores nothing yet. (Files in memory
+    /// give no error; the `Result` is the record readers'.)
     pub fn new(
         truth: DocFile,
         models: Vec<(String, DocFile)>,
         id_field: Option<&str>,
         metrics: Metrics,
         details: bool,
-    ) -> Job {
+    ) -> Result<Job, Error> {
         let mut matching = Vec::new();
-        let truth = read_truth(truth, id_field, &mut matching);
-        let models = models
-            .into_iter()
-            .map(|(name, file)| {
-                let preds = read_predictions(&name, file, &truth, &mut matching);
-                (name, preds, Accumulator::new(metrics, details))
-            })
-            .collect();
-        Job {
-            truth,
-            models,
-            done: 0,
+        let truth = read_truth(truth, id_field, &mut matching)?;
+        let mut scored = Vec::with_capacity(models.len());
+        for (name, file) in models {
+            let preds = read_predictions(&name, file, &truth, &mut matching)?;
+            scored.push((name, preds, Accumulator::new(metrics, details)));
         }
+        Ok(Job {
+            truth,
+            models: scored,
+            done: 0,
+        })
     }
 
     /// Document–model pairs to score.
@@ -214,16 +214,16 @@ impl Job {
 
     /// Scores up to `pairs` more document–model pairs; returns
     /// [`Job::done`].
-    pub fn step(&mut self, pairs: usize) -> usize {
+    pub fn step(&mut self, pairs: usize) -> Result<usize, Error> {
         let documents = self.truth.documents.len();
         let end = self.done.saturating_add(pairs).min(self.total());
         while self.done < end {
             let (model, d) = (self.done / documents, self.done % documents);
             let (_, preds, acc) = &mut self.models[model];
-            acc.add_document(&self.truth, preds, d);
+            acc.add_document(&mut self.truth, preds, d)?;
             self.done += 1;
         }
-        self.done
+        Ok(self.done)
     }
 
     /// Each model's report (with its name) and the warnings about
@@ -274,11 +274,17 @@ impl Accumulator {
 
     /// Scores truth document `d` against its prediction in `preds` (the
     /// evaluated fields only; a missing or unparsed prediction is `null`).
-    pub fn add_document(&mut self, truth: &Truth, preds: &Predictions, d: usize) {
-        let gt = truth.fields_value(d);
-        let pred = preds.fields_value(d, &truth.scheme).unwrap_or(Value::Null);
+    pub fn add_document<S: RecordSource, T: RecordSource>(
+        &mut self,
+        truth: &mut Truth<S>,
+        preds: &mut Predictions<T>,
+        d: usize,
+    ) -> Result<(), Error> {
+        let gt = truth.fields_value(d)?;
+        let pred = preds.fields_value(d, &truth.scheme)?.unwrap_or(Value::Null);
         let id = truth.documents.get(d).map_or("", |doc| doc.id.as_str());
         self.add(id, &gt, &pred);
+        Ok(())
     }
 
     /// Scores one document given as JSON values.
