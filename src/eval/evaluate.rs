@@ -519,6 +519,7 @@ pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Rep
         },
         config,
         details,
+        &mut SchemaValidity::default(),
     )
 }
 
@@ -530,6 +531,40 @@ pub fn evaluate_owned<F: IntoDocFile>(
     input: EvalInput<F>,
     config: &Config,
     details: bool,
+) -> Result<Report, Error> {
+    evaluate_owned_cached(input, config, details, &mut SchemaValidity::default())
+}
+
+/// Schema validity (SPEC §3.5) of every model's prediction for every
+/// ground-truth document, kept between evaluations by
+/// [`evaluate_owned_cached`]. It depends only on the files (truth and
+/// predictions, in order), the schema and the id field, never on the other
+/// settings, so an evaluation after a settings change can reuse it.
+#[derive(Debug, Clone, Default)]
+pub struct SchemaValidity {
+    /// Per model, per truth document; empty until computed.
+    valid: Option<Vec<Vec<bool>>>,
+}
+
+impl SchemaValidity {
+    /// Forgets what was computed (the next evaluation validates again).
+    pub fn clear(&mut self) {
+        self.valid = None;
+    }
+}
+
+/// [`evaluate_owned`] that takes each prediction's schema validity from
+/// `validity` when it holds some, and otherwise computes it and stores it
+/// there. The caller keeps `validity` only for the same files, schema and
+/// id field (and clears it otherwise); the report is then byte-identical
+/// to [`evaluate_owned`]'s (a test compares the two for every setting).
+/// A stored validity of the wrong shape (other numbers of models or
+/// documents) is computed again.
+pub fn evaluate_owned_cached<F: IntoDocFile>(
+    input: EvalInput<F>,
+    config: &Config,
+    details: bool,
+    validity: &mut SchemaValidity,
 ) -> Result<Report, Error> {
     let EvalInput {
         truth,
@@ -555,6 +590,7 @@ pub fn evaluate_owned<F: IntoDocFile>(
         },
         config,
         details,
+        validity,
     )
 }
 
@@ -562,20 +598,14 @@ fn evaluate_docs(
     input: EvalInput<DocFile>,
     config: &Config,
     details: bool,
+    validity: &mut SchemaValidity,
 ) -> Result<Report, Error> {
-    // Compiled for its errors, then for forest values (same options).
-    let validator = match &input.schema {
-        Some(schema) => {
-            compile_schema(schema)?;
-            Some(ForestValidator::new(schema).map_err(|e| {
-                Error::new(
-                    ErrorKind::Schema,
-                    format!("the schema is not a valid JSON Schema (draft-07): {e}"),
-                )
-            })?)
-        }
-        None => None,
-    };
+    let cached = validity
+        .valid
+        .take()
+        .filter(|v| v.len() == input.models.len());
+    // Compiled (for its errors) even when the validity is known.
+    let validator = input.schema.as_ref().map(ForestValidator::new).transpose()?;
     let comparer = Comparer::new(config);
     let mut warnings = Vec::new();
     let EvalInput {
@@ -670,22 +700,35 @@ fn evaluate_docs(
 
     // Every model in one pass over the documents, so that each truth
     // document is flattened and normalised once.
+    let valid: Vec<Vec<bool>> = cached
+        .filter(|v| v.iter().all(|m| m.len() == truth.documents.len()))
+        .unwrap_or_else(|| {
+            inputs
+                .iter()
+                .map(|(_, _, preds)| {
+                    (0..truth.documents.len())
+                        .map(|d| match preds.by_truth[d].as_ref() {
+                            Some(
+                                p @ PredDocument {
+                                    root: Some(root), ..
+                                },
+                            ) => validator.as_ref().is_none_or(|v| {
+                                v.is_valid(&preds.forest, *root, &|k: &str| {
+                                    !p.is_evaluated(&scheme, k)
+                                })
+                            }),
+                            _ => false,
+                        })
+                        .collect()
+                })
+                .collect()
+        });
+    validity.valid = Some(valid.clone());
     let mut runs: Vec<ModelRun<'_, '_>> = inputs
         .iter()
+        .zip(valid)
         .enumerate()
-        .map(|(m, (_, _, preds))| {
-            let valid: Vec<bool> = (0..truth.documents.len())
-                .map(|d| match preds.by_truth[d].as_ref() {
-                    Some(
-                        p @ PredDocument {
-                            root: Some(root), ..
-                        },
-                    ) => validator.as_ref().is_none_or(|v| {
-                        v.is_valid(&preds.forest, *root, &|k: &str| !p.is_evaluated(&scheme, k))
-                    }),
-                    _ => false,
-                })
-                .collect();
+        .map(|(m, ((_, _, preds), valid))| {
             let has_prediction = preds.by_truth.iter().map(Option::is_some).collect();
             ModelRun::new(&paths, m, details, valid, has_prediction)
         })
