@@ -463,7 +463,10 @@ pub fn char_diff(truth: &str, prediction: &str) -> Vec<DiffPart> {
     };
     for op in hook.into_inner().into_inner().into_ops() {
         let (tag, o, n) = op.as_tag_tuple();
-        let (o, n) = (old.get(o).unwrap_or_default(), new.get(n).unwrap_or_default());
+        let (o, n) = (
+            old.get(o).unwrap_or_default(),
+            new.get(n).unwrap_or_default(),
+        );
         match tag {
             similar::DiffTag::Equal => push(DiffPart::Same(text(o))),
             similar::DiffTag::Delete => push(DiffPart::Deleted(text(o))),
@@ -794,7 +797,10 @@ mod tests {
             ("macro_f1", json!("mean")),
             ("item_f1_threshold", json!(0.5)),
             ("top_k", json!([1, 2])),
-            ("document_extraction_score.weights.schema_validity", json!(0.5)),
+            (
+                "document_extraction_score.weights.schema_validity",
+                json!(0.5),
+            ),
             ("field_weights", json!({"total": 2})),
         ];
         let fresh = |s: &Session| {
@@ -814,7 +820,11 @@ mod tests {
             assert_eq!(cached, fresh(&one), "{path} = {value}");
             cumulative.set_setting(path, Some(value.clone()));
             let cached = serde_json::to_string(&cumulative.evaluate()).unwrap();
-            assert_eq!(cached, fresh(&cumulative), "accumulated up to {path} = {value}");
+            assert_eq!(
+                cached,
+                fresh(&cumulative),
+                "accumulated up to {path} = {value}"
+            );
         }
         // The validity does change with the files: a model removed, a
         // prediction file made the truth, the schema removed.
@@ -871,7 +881,9 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(7);
         let alphabet = ['a', 'b', 'c', ' ', '1', 'é', '𝔸'];
         let mut random = |len: usize| -> String {
-            (0..len).map(|_| alphabet[rng.usize(..alphabet.len())]).collect()
+            (0..len)
+                .map(|_| alphabet[rng.usize(..alphabet.len())])
+                .collect()
         };
         for round in 0..3000 {
             let max = if round % 10 == 0 { 400 } else { 30 };

@@ -605,7 +605,11 @@ fn evaluate_docs(
         .take()
         .filter(|v| v.len() == input.models.len());
     // Compiled (for its errors) even when the validity is known.
-    let validator = input.schema.as_ref().map(ForestValidator::new).transpose()?;
+    let validator = input
+        .schema
+        .as_ref()
+        .map(ForestValidator::new)
+        .transpose()?;
     let comparer = Comparer::new(config);
     let mut warnings = Vec::new();
     let EvalInput {

@@ -31,8 +31,7 @@ impl ForestValidator {
     /// Whether the record at `root`, without the top-level members for
     /// which `skip` is true, is valid.
     pub fn is_valid(&self, forest: &Forest, root: NodeId, skip: Skip<'_>) -> bool {
-        self.0
-            .is_valid(&forest.get(root).to_value_without(skip))
+        self.0.is_valid(&forest.get(root).to_value_without(skip))
     }
 }
 
