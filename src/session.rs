@@ -5,16 +5,22 @@
 //! layer, the built-in example, and turning all of it into an evaluation
 //! (and, on request, into the literature metrics' job).
 //! A file that fails keeps its error beside it and every other file stays
-//! loaded and evaluated. Depends on `io`, `eval`, `synth`; knows no web
+//! loaded and evaluated. Between evaluations it keeps the predictions'
+//! schema validity ([`SchemaValidity`]) while the files and the id field
+//! stay the same, so that a settings change does not validate every
+//! record again. Depends on `io`, `eval`, `synth`; knows no web
 //! types (the Leptos components in `app` wrap it in a signal).
 
 use crate::error::Error;
 use crate::eval::literature;
-use crate::eval::{evaluate_owned, Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Report};
+use crate::eval::{
+    evaluate_owned_cached, Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Report,
+    SchemaValidity,
+};
 use crate::io::{parse_docs, parse_json_value};
 use crate::synth::{generate, SynthOptions};
 use serde_json::{Map, Value};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// What a loaded file is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,6 +130,40 @@ pub struct Session {
     /// highest precedence). Always a JSON object.
     pub settings: Map<String, Value>,
     next_id: u32,
+    /// The schema validity of the last evaluation and what it was computed
+    /// from (shared by clones; the key keeps it correct for each).
+    validity: Arc<Mutex<Option<(ValidityKey, SchemaValidity)>>>,
+}
+
+/// What the schema validity of an evaluation depends on: every file (the
+/// same bytes, by identity — they are never changed in place —, name and
+/// role, which decide how the bytes parse) and the id field.
+#[derive(Debug)]
+struct ValidityKey {
+    files: Vec<(Arc<Vec<u8>>, String, Role)>,
+    id_field: Option<String>,
+}
+
+impl ValidityKey {
+    fn new(files: &[LoadedFile], id_field: Option<&str>) -> Self {
+        ValidityKey {
+            files: files
+                .iter()
+                .map(|f| (Arc::clone(&f.bytes), f.name.clone(), f.role))
+                .collect(),
+            id_field: id_field.map(str::to_owned),
+        }
+    }
+
+    fn same(&self, other: &ValidityKey) -> bool {
+        self.id_field == other.id_field
+            && self.files.len() == other.files.len()
+            && self
+                .files
+                .iter()
+                .zip(&other.files)
+                .all(|((a, an, ar), (b, bn, br))| Arc::ptr_eq(a, b) && an == bn && ar == br)
+    }
 }
 
 impl Session {
@@ -318,7 +358,20 @@ impl Session {
     /// only when the browser is opened).
     pub fn evaluate_with(&self, details: bool) -> Result<Report, String> {
         let (input, config) = self.inputs()?;
-        evaluate_owned(input, &config, details).map_err(|e| self.schema_error(e))
+        let key = ValidityKey::new(&self.files, config.id_field.as_deref());
+        // A poisoned lock (a panic elsewhere) only costs the cache.
+        let mut slot = self.validity.lock().ok();
+        let mut validity = slot
+            .as_mut()
+            .and_then(|slot| slot.take())
+            .filter(|(k, _)| k.same(&key))
+            .map(|(_, v)| v)
+            .unwrap_or_default();
+        let report = evaluate_owned_cached(input, &config, details, &mut validity);
+        if let Some(slot) = slot.as_mut() {
+            **slot = report.is_ok().then_some((key, validity));
+        }
+        report.map_err(|e| self.schema_error(e))
     }
 
     /// The literature's metrics (`crate::eval::literature`) on the same
@@ -424,21 +477,41 @@ pub enum DiffPart {
 
 /// A character-level diff (Unicode scalar values) of two texts, for showing
 /// near misses; adjacent runs of one kind are merged.
+///
+/// Myers' algorithm with `similar`'s compaction and replace hooks, exactly
+/// what `similar::TextDiff::from_chars` computes (a test compares the two),
+/// called directly so that the browser app carries one diff algorithm
+/// instead of all of `TextDiff`'s (about 100 KB of WebAssembly).
 pub fn char_diff(truth: &str, prediction: &str) -> Vec<DiffPart> {
-    let diff = similar::TextDiff::from_chars(truth, prediction);
+    use similar::algorithms::{myers, Capture, Compact, Replace};
+    let old: Vec<char> = truth.chars().collect();
+    let new: Vec<char> = prediction.chars().collect();
+    let mut hook = Compact::new(Replace::new(Capture::new()), &old[..], &new[..]);
+    // Capture never fails (its error type is `Infallible`).
+    let Ok(()) = myers::diff(&mut hook, &old[..], 0..old.len(), &new[..], 0..new.len());
+    let text = |chars: &[char]| chars.iter().collect::<String>();
     let mut parts: Vec<DiffPart> = Vec::new();
-    for change in diff.iter_all_changes() {
-        let text = change.value().to_string();
-        let part = match change.tag() {
-            similar::ChangeTag::Equal => DiffPart::Same(text),
-            similar::ChangeTag::Delete => DiffPart::Deleted(text),
-            similar::ChangeTag::Insert => DiffPart::Inserted(text),
-        };
-        match (parts.last_mut(), part) {
-            (Some(DiffPart::Same(a)), DiffPart::Same(b))
-            | (Some(DiffPart::Deleted(a)), DiffPart::Deleted(b))
-            | (Some(DiffPart::Inserted(a)), DiffPart::Inserted(b)) => a.push_str(&b),
-            (_, part) => parts.push(part),
+    let mut push = |part: DiffPart| match (parts.last_mut(), part) {
+        (Some(DiffPart::Same(a)), DiffPart::Same(b))
+        | (Some(DiffPart::Deleted(a)), DiffPart::Deleted(b))
+        | (Some(DiffPart::Inserted(a)), DiffPart::Inserted(b)) => a.push_str(&b),
+        (_, part) => parts.push(part),
+    };
+    for op in hook.into_inner().into_inner().into_ops() {
+        let (tag, o, n) = op.as_tag_tuple();
+        let (o, n) = (
+            old.get(o).unwrap_or_default(),
+            new.get(n).unwrap_or_default(),
+        );
+        match tag {
+            similar::DiffTag::Equal => push(DiffPart::Same(text(o))),
+            similar::DiffTag::Delete => push(DiffPart::Deleted(text(o))),
+            similar::DiffTag::Insert => push(DiffPart::Inserted(text(n))),
+            // A replacement reads as its deletion, then its insertion.
+            similar::DiffTag::Replace => {
+                push(DiffPart::Deleted(text(o)));
+                push(DiffPart::Inserted(text(n)));
+            }
         }
     }
     parts
@@ -583,6 +656,7 @@ fn parse_as(name: &str, bytes: &[u8], role: Role) -> Result<Parsed, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn the_example_has_truth_three_models_and_a_schema() {
@@ -727,6 +801,80 @@ mod tests {
         assert_eq!(t.settings, s.settings);
     }
 
+    /// A report computed with the schema validity kept from the previous
+    /// evaluation is byte-identical to one computed from scratch, for every
+    /// key of the settings (each preset and a non-default value of every
+    /// other key, one at a time and accumulated), for id-field changes
+    /// (which change the validity) and for file changes in between.
+    #[test]
+    fn cached_validity_gives_the_reports_of_a_fresh_evaluation() {
+        let settings: Vec<(&str, Value)> = vec![
+            ("preset", json!("exact")),
+            ("preset", json!("not-found")),
+            ("preset", json!("invoice-cer")),
+            ("preset", json!("standard")),
+            ("id_field", json!("id")),
+            ("id_field", json!("no_such_field")),
+            ("id_field", Value::Null),
+            ("absent_values", json!(["NOT_FOUND"])),
+            ("ignored_fields", json!(["notes"])),
+            ("numeric_string_fields", json!(["invoice_number"])),
+            ("date_fields", json!(["due_date"])),
+            ("date_order", json!("mdy")),
+            ("case_sensitive", json!(true)),
+            ("numeric_tolerance", json!(0.01)),
+            ("string_match.method", json!("cer")),
+            ("string_match.cer_threshold", json!(0.3)),
+            ("partial_matching.string.exact_threshold", json!(0.9)),
+            ("partial_matching.string.partial_threshold", json!(0.2)),
+            ("incorrect_counts_as", json!(["fp"])),
+            ("zero_division", json!(1)),
+            ("empty_document_score", json!(0)),
+            ("macro_f1", json!("mean")),
+            ("item_f1_threshold", json!(0.5)),
+            ("top_k", json!([1, 2])),
+            (
+                "document_extraction_score.weights.schema_validity",
+                json!(0.5),
+            ),
+            ("field_weights", json!({"total": 2})),
+        ];
+        let fresh = |s: &Session| {
+            let mut f = s.clone();
+            f.validity = Arc::default();
+            serde_json::to_string(&f.evaluate()).unwrap()
+        };
+        let mut s = Session::example();
+        let mut cumulative = Session::example();
+        assert!(s.evaluate().is_ok());
+        for (path, value) in &settings {
+            let mut one = s.clone();
+            one.set_setting(path, Some(value.clone()));
+            let report = one.evaluate();
+            assert!(report.is_ok(), "{path} = {value}: {report:?}");
+            let cached = serde_json::to_string(&report).unwrap();
+            assert_eq!(cached, fresh(&one), "{path} = {value}");
+            cumulative.set_setting(path, Some(value.clone()));
+            let cached = serde_json::to_string(&cumulative.evaluate()).unwrap();
+            assert_eq!(
+                cached,
+                fresh(&cumulative),
+                "accumulated up to {path} = {value}"
+            );
+        }
+        // The validity does change with the files: a model removed, a
+        // prediction file made the truth, the schema removed.
+        let ids: Vec<u32> = s.files.iter().map(|f| f.id).collect();
+        s.remove(ids[2]);
+        assert_eq!(serde_json::to_string(&s.evaluate()).unwrap(), fresh(&s));
+        s.set_role(ids[1], Role::Truth);
+        assert_eq!(serde_json::to_string(&s.evaluate()).unwrap(), fresh(&s));
+        s.remove(ids[4]);
+        assert_eq!(serde_json::to_string(&s.evaluate()).unwrap(), fresh(&s));
+        // The cache is used: a second evaluation keeps it.
+        assert!(s.validity.lock().unwrap().is_some());
+    }
+
     #[test]
     fn char_diff_marks_insertions_and_deletions() {
         assert_eq!(
@@ -740,6 +888,65 @@ mod tests {
         );
         assert_eq!(char_diff("", "x"), vec![DiffPart::Inserted("x".into())]);
         assert_eq!(char_diff("é𝔸", "é𝔸"), vec![DiffPart::Same("é𝔸".into())]);
+    }
+
+    /// `char_diff` against `similar::TextDiff::from_chars` (what it
+    /// replaces) on random texts over a small alphabet, short and long
+    /// (over 100 characters, where `TextDiff` takes other paths).
+    #[test]
+    fn char_diff_equals_textdiff_from_chars() {
+        fn reference(truth: &str, prediction: &str) -> Vec<DiffPart> {
+            let diff = similar::TextDiff::from_chars(truth, prediction);
+            let mut parts: Vec<DiffPart> = Vec::new();
+            for change in diff.iter_all_changes() {
+                let text = change.value().to_string();
+                let part = match change.tag() {
+                    similar::ChangeTag::Equal => DiffPart::Same(text),
+                    similar::ChangeTag::Delete => DiffPart::Deleted(text),
+                    similar::ChangeTag::Insert => DiffPart::Inserted(text),
+                };
+                match (parts.last_mut(), part) {
+                    (Some(DiffPart::Same(a)), DiffPart::Same(b))
+                    | (Some(DiffPart::Deleted(a)), DiffPart::Deleted(b))
+                    | (Some(DiffPart::Inserted(a)), DiffPart::Inserted(b)) => a.push_str(&b),
+                    (_, part) => parts.push(part),
+                }
+            }
+            parts
+        }
+        let mut rng = fastrand::Rng::with_seed(7);
+        let alphabet = ['a', 'b', 'c', ' ', '1', 'é', '𝔸'];
+        let mut random = |len: usize| -> String {
+            (0..len)
+                .map(|_| alphabet[rng.usize(..alphabet.len())])
+                .collect()
+        };
+        for round in 0..3000 {
+            let max = if round % 10 == 0 { 400 } else { 30 };
+            let truth = random(round % (max + 1));
+            let mut prediction: Vec<char> = truth.chars().collect();
+            // Edits of a copy, so that most pairs are near misses.
+            for _ in 0..(round % 7) {
+                let at = (round * 31 + prediction.len()) % (prediction.len() + 1);
+                match round % 3 {
+                    0 => prediction.insert(at, 'x'),
+                    1 if at < prediction.len() => {
+                        prediction.remove(at);
+                    }
+                    _ => prediction.insert(at, 'é'),
+                }
+            }
+            let prediction: String = if round % 5 == 4 {
+                random(round % (max + 1))
+            } else {
+                prediction.into_iter().collect()
+            };
+            assert_eq!(
+                char_diff(&truth, &prediction),
+                reference(&truth, &prediction),
+                "{truth:?} vs {prediction:?}"
+            );
+        }
     }
 
     #[test]

@@ -565,6 +565,7 @@ pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Rep
         },
         config,
         details,
+        &mut SchemaValidity::default(),
     )
 }
 
@@ -576,6 +577,40 @@ pub fn evaluate_owned<F: IntoDocFile>(
     input: EvalInput<F>,
     config: &Config,
     details: bool,
+) -> Result<Report, Error> {
+    evaluate_owned_cached(input, config, details, &mut SchemaValidity::default())
+}
+
+/// Schema validity (SPEC §3.5) of every model's prediction for every
+/// ground-truth document, kept between evaluations by
+/// [`evaluate_owned_cached`]. It depends only on the files (truth and
+/// predictions, in order), the schema and the id field, never on the other
+/// settings, so an evaluation after a settings change can reuse it.
+#[derive(Debug, Clone, Default)]
+pub struct SchemaValidity {
+    /// Per model, per truth document; empty until computed.
+    valid: Option<Vec<Vec<bool>>>,
+}
+
+impl SchemaValidity {
+    /// Forgets what was computed (the next evaluation validates again).
+    pub fn clear(&mut self) {
+        self.valid = None;
+    }
+}
+
+/// [`evaluate_owned`] that takes each prediction's schema validity from
+/// `validity` when it holds some, and otherwise computes it and stores it
+/// there. The caller keeps `validity` only for the same files, schema and
+/// id field (and clears it otherwise); the report is then byte-identical
+/// to [`evaluate_owned`]'s (a test compares the two for every setting).
+/// A stored validity of the wrong shape (other numbers of models or
+/// documents) is computed again.
+pub fn evaluate_owned_cached<F: IntoDocFile>(
+    input: EvalInput<F>,
+    config: &Config,
+    details: bool,
+    validity: &mut SchemaValidity,
 ) -> Result<Report, Error> {
     let EvalInput {
         truth,
@@ -601,6 +636,7 @@ pub fn evaluate_owned<F: IntoDocFile>(
         },
         config,
         details,
+        validity,
     )
 }
 
@@ -608,8 +644,9 @@ fn evaluate_docs(
     input: EvalInput<DocFile>,
     config: &Config,
     details: bool,
+    validity: &mut SchemaValidity,
 ) -> Result<Report, Error> {
-    evaluate_sources(input, config, details)
+    evaluate_sources_cached(input, config, details, validity)
 }
 
 /// [`evaluate_owned`] on any [`RecordSource`]s: the in-memory [`DocFile`]s
@@ -625,19 +662,27 @@ pub fn evaluate_sources<S: RecordSource>(
     config: &Config,
     details: bool,
 ) -> Result<Report, Error> {
-    // Compiled for its errors, then for forest values (same options).
-    let validator = match &input.schema {
-        Some(schema) => {
-            compile_schema(schema)?;
-            Some(ForestValidator::new(schema).map_err(|e| {
-                Error::new(
-                    ErrorKind::Schema,
-                    format!("the schema is not a valid JSON Schema (draft-07): {e}"),
-                )
-            })?)
-        }
-        None => None,
-    };
+    evaluate_sources_cached(input, config, details, &mut SchemaValidity::default())
+}
+
+/// [`evaluate_sources`] with the schema validity kept in `validity`, as
+/// [`evaluate_owned_cached`] describes.
+fn evaluate_sources_cached<S: RecordSource>(
+    input: EvalInput<S>,
+    config: &Config,
+    details: bool,
+    validity: &mut SchemaValidity,
+) -> Result<Report, Error> {
+    let cached = validity
+        .valid
+        .take()
+        .filter(|v| v.len() == input.models.len());
+    // Compiled (for its errors) even when the validity is known.
+    let validator = input
+        .schema
+        .as_ref()
+        .map(ForestValidator::new)
+        .transpose()?;
     let comparer = Comparer::new(config);
     let mut warnings = Vec::new();
     let EvalInput {
@@ -750,6 +795,10 @@ pub fn evaluate_sources<S: RecordSource>(
 
     // Every model in one pass over the documents, so that each truth
     // document is flattened and normalised once.
+    // Schema validity from an earlier evaluation of the same files, or
+    // computed in the pass below and kept for the next one.
+    let cached = cached.filter(|v| v.iter().all(|m| m.len() == documents));
+    let mut computed: Vec<Vec<bool>> = vec![Vec::new(); inputs.len()];
     let mut runs: Vec<ModelRun<'_, '_>> = (0..inputs.len())
         .map(|m| ModelRun::new(&paths, m, details, documents))
         .collect();
@@ -765,10 +814,11 @@ pub fn evaluate_sources<S: RecordSource>(
             truth_cache,
             None,
         );
-        for ((run, (_, _, preds)), cache) in runs
+        for (m, ((run, (_, _, preds)), cache)) in runs
             .iter_mut()
             .zip(inputs.iter_mut())
             .zip(model_caches.iter_mut())
+            .enumerate()
         {
             let mut pred_doc = pred_buf.recycle();
             let has_prediction = preds.by_truth[d].is_some();
@@ -777,12 +827,18 @@ pub fn evaluate_sources<S: RecordSource>(
                 (Some(root), Some(p)) => {
                     let forest = preds.source.forest();
                     paths.flatten_doc(forest, root, &mut pred_doc, cache, p.skip());
-                    validator.as_ref().is_none_or(|v| {
-                        v.is_valid(forest, root, &|k: &str| !p.is_evaluated(&scheme, k))
-                    })
+                    match &cached {
+                        Some(known) => known[m][d],
+                        None => validator.as_ref().is_none_or(|v| {
+                            v.is_valid(forest, root, &|k: &str| !p.is_evaluated(&scheme, k))
+                        }),
+                    }
                 }
                 _ => false,
             };
+            if cached.is_none() {
+                computed[m].push(valid);
+            }
             let id = &truth.documents[d].id;
             run.add_document(
                 d,
@@ -797,6 +853,7 @@ pub fn evaluate_sources<S: RecordSource>(
         }
         truth_buf = truth_doc.recycle();
     }
+    validity.valid = Some(cached.unwrap_or(computed));
     let mut reports = Vec::with_capacity(inputs.len());
     for (run, (name, cost, preds)) in runs.into_iter().zip(&inputs) {
         let mut report = run.finish(&mut warnings, name);

@@ -47,7 +47,10 @@ pub use compare::ValueType;
 pub use config::{
     Config, ConfigBuilder, DateOrder, IncorrectCountsAs, MacroF1, MatchMethod, Preset,
 };
-pub use evaluate::{compile_schema, evaluate, evaluate_owned, EvalInput, ModelInput};
+pub use evaluate::{
+    compile_schema, evaluate, evaluate_owned, evaluate_owned_cached, EvalInput, ModelInput,
+    SchemaValidity,
+};
 pub use model::{DocFile, DocRecord, Record, RecordFile};
 pub use report::{Counts, ModelReport, Outcome, Report, Scores};
 pub use source::{RecordInfo, RecordSource};
