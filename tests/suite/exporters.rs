@@ -159,6 +159,7 @@ pub fn model(
         sets: BTreeMap::new(),
         items: None,
         document_details: None,
+        document_tallies: None,
     }
 }
 
