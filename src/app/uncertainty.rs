@@ -141,11 +141,13 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                         })
                         .collect_view();
                     view! {
-                        <table class="data numeric" data-testid="bootstrap-table">
+                        <div class="scroll">
+                        <table class="data numeric intervals" data-testid="bootstrap-table">
                             <caption>{caption}</caption>
                             <thead><tr><th scope="col">"Model"</th>{head}</tr></thead>
                             <tbody>{rows}</tbody>
                         </table>
+                        </div>
                         <details><summary>"Paired tests"</summary><ul data-testid="bootstrap-tests">{tests}</ul></details>
                     }
                     .into_any()

@@ -36,6 +36,8 @@
 //! `b`. Under the null hypothesis the differences are centred on 0, so the
 //! two-sided p-value is `(1 + #{b : |δ_b − δ| ≥ |δ|}) / (B + 1)`; with
 //! `δ = 0` it is 1.
+//! The scores tested are [`TESTED`]; `items.f1` only between models that
+//! both have item lists.
 //!
 //! **Holm–Bonferroni** (Holm 1979) over the `m` pairs of one score: with
 //! the p-values sorted ascending `p(1) ≤ … ≤ p(m)`, the adjusted value is
