@@ -425,8 +425,9 @@ fn bootstrap_intervals_and_paired_tests() {
         eager["document_extraction_score"]["high"],
         0.9461538461538462
     );
-    // careful has its 3 items recognised (item F1 = 1); one document has
-    // items: resamples without it have 0/0 = zero_division = 0.
+    // careful has its 3 items recognised (item F1 = 1); the third document
+    // has no items, and the resamples that draw only it (1 in 27) have
+    // 0/0 = zero_division = 0.
     assert_eq!(careful["items"]["f1"]["low"], 0.0);
     assert_eq!(careful["items"]["f1"]["high"], 1.0);
     // Six scores tested, one pair each.
