@@ -4,8 +4,10 @@
 
 use super::format::{cost, full, opt_ratio, percent, ratio, shown};
 use super::{documents, exports, AppState, AverageView};
+use crate::eval::bootstrap::{BootstrapReport, Interval};
 use crate::eval::report::{ModelReport, Report};
 use leptos::prelude::*;
+use std::sync::Arc;
 
 #[component]
 pub fn ReportView(state: AppState) -> impl IntoView {
@@ -20,15 +22,15 @@ pub fn ReportView(state: AppState) -> impl IntoView {
                 <Summary report=report.clone() />
                 <Warnings report=report.clone() />
                 <ModelTable state=state report=report.clone() />
-                <ParadoxPanel report=report.clone() />
+                <ParadoxPanel state=state report=report.clone() />
                 <super::uncertainty::UncertaintyPanel state=state report=report.clone() />
                 <super::literature::LiteraturePanel state=state report=report.clone() />
                 <super::charts_view::ChartsView state=state report=report.clone() />
                 <super::sweep_view::SweepPanel state=state />
-                <DocumentScores report=report.clone() />
+                <DocumentScores state=state report=report.clone() />
                 <FieldTable report=report.clone() />
                 <SetsSection report=report.clone() />
-                <ItemsSection report=report.clone() />
+                <ItemsSection state=state report=report.clone() />
                 <documents::DocumentSection state=state report=report.clone() />
                 <exports::ExportPanel state=state report=report.clone() />
                 <Definitions />
@@ -103,15 +105,56 @@ fn scores_of(m: &ModelReport, avg: AverageView) -> (f64, f64, f64, f64) {
     }
 }
 
-/// A number cell with the full value in `data-value` and the rounded text.
+/// A number cell with the full value in `data-value` and the rounded text;
+/// with a bootstrap interval, `± half-width` after the number, the interval
+/// in `data-low` / `data-high` and the tooltip, and † when the model is
+/// significantly below the best (`below`).
 #[component]
 fn NumCell(
     metric: &'static str,
     value: Option<f64>,
     text: String,
     #[prop(optional)] best: bool,
+    #[prop(optional_no_strip)] interval: Option<Interval>,
+    #[prop(optional)] below: bool,
 ) -> impl IntoView {
-    view! { <td class="num" class:best=best data-metric=metric data-value=full(value)>{text}</td> }
+    let low = interval.map(|i| i.low.to_string());
+    let high = interval.map(|i| i.high.to_string());
+    let title =
+        interval.map(|i| format!("bootstrap interval [{}, {}]", ratio(i.low), ratio(i.high)));
+    view! {
+        <td class="num" class:best=best data-metric=metric data-value=full(value) data-low=low data-high=high title=title>
+            {text}
+            {interval.map(|i| view! { <span class="pm">{format!(" ± {}", ratio(i.half_width()))}</span> })}
+            {below.then(|| view! { <span class="dagger" aria-label="significantly below the best model">" †"</span> })}
+        </td>
+    }
+}
+
+/// The interval of `metric` for model `name`, when the intervals are computed.
+fn interval_of(b: &Option<Arc<BootstrapReport>>, name: &str, metric: &str) -> Option<Interval> {
+    b.as_ref()?.model(name)?.get(metric).copied()
+}
+
+/// Whether model `name` is significantly below the best on `metric`.
+fn below_of(b: &Option<Arc<BootstrapReport>>, name: &str, metric: &str) -> bool {
+    b.as_ref().is_some_and(|b| b.below_best(metric, name))
+}
+
+/// The sentence a caption adds once intervals are computed: the method,
+/// and the test behind † (`marked`: which columns carry it).
+fn interval_note(b: &Option<Arc<BootstrapReport>>, marked: &str) -> String {
+    let Some(b) = b else {
+        return String::new();
+    };
+    format!(
+        " ± = half the width of the {:.0} % percentile bootstrap interval over documents ({} resamples of the {} documents, seed {}; the interval itself in each cell's tooltip). † = {marked} significantly below the best model's (paired bootstrap test, two-sided, Holm-adjusted over the model pairs, α = {}).",
+        b.level * 100.0,
+        b.resamples,
+        b.documents,
+        b.seed,
+        b.alpha
+    )
 }
 
 #[component]
@@ -119,6 +162,9 @@ fn ModelTable(state: AppState, report: Shared) -> impl IntoView {
     let r = report.clone();
     let table = move || {
         let avg = state.average.get();
+        let boot = state.bootstrap.get();
+        let key = avg.key();
+        let metric = |score: &str| format!("{key}.{score}");
         let rows: Vec<(f64, f64, f64)> = r
             .models
             .iter()
@@ -145,7 +191,7 @@ fn ModelTable(state: AppState, report: Shared) -> impl IntoView {
         };
         view! {
             <table class="data numeric" data-testid="model-table" data-average=avg.key()>
-                <caption>{format!("Model comparison — precision, recall and F1 {}. {f1_note} Strict matching: a partial match counts as wrong; M_total = exact + 0.5 × partial.", avg.label().to_lowercase())}</caption>
+                <caption>{format!("Model comparison — precision, recall and F1 {}. {f1_note} Strict matching: a partial match counts as wrong; M_total = exact + 0.5 × partial.{}", avg.label().to_lowercase(), interval_note(&boot, "F1"))}</caption>
                 <thead><tr>
                     <th scope="col">"Model"</th><th scope="col">"M_total"</th><th scope="col">"|Pred|"</th><th scope="col">"|Truth|"</th>
                     <th scope="col">"Precision"</th><th scope="col">"Recall"</th><th scope="col">"F1"</th><th scope="col">"Cost"</th>
@@ -153,15 +199,17 @@ fn ModelTable(state: AppState, report: Shared) -> impl IntoView {
                 <tbody>
                     {r.models.iter().map(|m| {
                         let (p, rc, f, _) = scores_of(m, avg);
+                        let iv = |score: &str| interval_of(&boot, &m.name, &metric(score));
+                        let below = below_of(&boot, &m.name, &metric("f1"));
                         view! {
                             <tr data-model=m.name.clone()>
                                 <th scope="row">{shown(&m.name)}</th>
                                 <NumCell metric="m_total" value=Some(m.m_total) text=format!("{:.1}", m.m_total) />
                                 <NumCell metric="pred_count" value=Some(m.pred_count as f64) text=m.pred_count.to_string() />
                                 <NumCell metric="truth_count" value=Some(m.truth_count as f64) text=m.truth_count.to_string() />
-                                <NumCell metric="precision" value=Some(p) text=ratio(p) best=is(p, bp) />
-                                <NumCell metric="recall" value=Some(rc) text=ratio(rc) best=is(rc, br) />
-                                <NumCell metric="f1" value=Some(f) text=ratio(f) best=is(f, bf) />
+                                <NumCell metric="precision" value=Some(p) text=ratio(p) best=is(p, bp) interval=iv("precision") />
+                                <NumCell metric="recall" value=Some(rc) text=ratio(rc) best=is(rc, br) interval=iv("recall") />
+                                <NumCell metric="f1" value=Some(f) text=ratio(f) best=is(f, bf) interval=iv("f1") below=below />
                                 <NumCell metric="cost" value=m.cost text=cost(m.cost) />
                             </tr>
                         }
@@ -244,7 +292,7 @@ pub fn paradox_explanation(report: &Report) -> Option<String> {
 }
 
 #[component]
-fn ParadoxPanel(report: Shared) -> impl IntoView {
+fn ParadoxPanel(state: AppState, report: Shared) -> impl IntoView {
     let ba = best(
         &report
             .models
@@ -255,11 +303,13 @@ fn ParadoxPanel(report: Shared) -> impl IntoView {
     let bf = best(&report.models.iter().map(|m| m.micro.f1).collect::<Vec<_>>());
     let is = |v: f64, b: Option<f64>| b.is_some_and(|b| (v - b).abs() < 1e-12);
     let explanation = paradox_explanation(&report);
-    view! {
-        <section class="card" aria-labelledby="paradox-heading">
-            <h2 id="paradox-heading">"Accuracy versus F1"</h2>
+    let table = move || {
+        let boot = state.bootstrap.get();
+        let iv = |m: &ModelReport, metric: &str| interval_of(&boot, &m.name, metric);
+        let below = |m: &ModelReport, metric: &str| below_of(&boot, &m.name, metric);
+        view! {
             <table class="data numeric" data-testid="paradox-table">
-                <caption>"Micro averages. Accuracy = (TP + TN) / N also counts true negatives; precision, recall and F1 do not. Hallucination rate = spurious / (spurious + true negatives); abstention rate = missed / |Truth|."</caption>
+                <caption>{format!("Micro averages. Accuracy = (TP + TN) / N also counts true negatives; precision, recall and F1 do not. Hallucination rate = spurious / (spurious + true negatives); abstention rate = missed / |Truth|.{}", interval_note(&boot, "F1 or accuracy"))}</caption>
                 <thead><tr>
                     <th scope="col">"Model"</th><th scope="col">"Precision"</th><th scope="col">"Recall"</th><th scope="col">"F1"</th>
                     <th scope="col">"Accuracy"</th><th scope="col">"Hallucination rate"</th><th scope="col">"Abstention rate"</th>
@@ -268,33 +318,40 @@ fn ParadoxPanel(report: Shared) -> impl IntoView {
                     {report.models.iter().map(|m| view! {
                         <tr data-model=m.name.clone()>
                             <th scope="row">{shown(&m.name)}</th>
-                            <NumCell metric="precision" value=Some(m.micro.precision) text=ratio(m.micro.precision) />
-                            <NumCell metric="recall" value=Some(m.micro.recall) text=ratio(m.micro.recall) />
-                            <NumCell metric="f1" value=Some(m.micro.f1) text=ratio(m.micro.f1) best=is(m.micro.f1, bf) />
-                            <NumCell metric="accuracy" value=Some(m.micro.accuracy) text=ratio(m.micro.accuracy) best=is(m.micro.accuracy, ba) />
+                            <NumCell metric="precision" value=Some(m.micro.precision) text=ratio(m.micro.precision) interval=iv(m, "micro.precision") />
+                            <NumCell metric="recall" value=Some(m.micro.recall) text=ratio(m.micro.recall) interval=iv(m, "micro.recall") />
+                            <NumCell metric="f1" value=Some(m.micro.f1) text=ratio(m.micro.f1) best=is(m.micro.f1, bf) interval=iv(m, "micro.f1") below=below(m, "micro.f1") />
+                            <NumCell metric="accuracy" value=Some(m.micro.accuracy) text=ratio(m.micro.accuracy) best=is(m.micro.accuracy, ba) interval=iv(m, "micro.accuracy") below=below(m, "micro.accuracy") />
                             <NumCell metric="hallucination_rate" value=Some(m.hallucination_rate) text=ratio(m.hallucination_rate) />
                             <NumCell metric="abstention_rate" value=Some(m.abstention_rate) text=ratio(m.abstention_rate) />
                         </tr>
                     }).collect_view()}
                 </tbody>
             </table>
+        }
+    };
+    view! {
+        <section class="card" aria-labelledby="paradox-heading">
+            <h2 id="paradox-heading">"Accuracy versus F1"</h2>
+            {table}
             {explanation.map(|t| view! { <p class="paradox" data-testid="paradox-explanation">{t}</p> })}
         </section>
     }
 }
 
 #[component]
-fn DocumentScores(report: Shared) -> impl IntoView {
+fn DocumentScores(state: AppState, report: Shared) -> impl IntoView {
     let w = &report.config["document_extraction_score"]["weights"];
     let weights = format!(
         "{} · numeric_precision + {} · field_f1_partial + {} · schema_validity",
         w["numeric_precision"], w["field_f1_partial"], w["schema_validity"]
     );
-    view! {
-        <section class="card" aria-labelledby="doc-heading">
-            <h2 id="doc-heading">"Document-level scores"</h2>
+    let table = move || {
+        let boot = state.bootstrap.get();
+        let metric = "document_extraction_score";
+        view! {
             <table class="data numeric" data-testid="document-scores">
-                <caption>{format!("M2's headline: document_extraction_score = {weights} (weights re-spread when numeric_precision is not applicable). CER is pooled: Σ edits / Σ truth characters.")}</caption>
+                <caption>{format!("M2's headline: document_extraction_score = {weights} (weights re-spread when numeric_precision is not applicable). CER is pooled: Σ edits / Σ truth characters.{}", interval_note(&boot, "the extraction score"))}</caption>
                 <thead><tr>
                     <th scope="col">"Model"</th><th scope="col">"Extraction score"</th><th scope="col">"Numeric precision"</th>
                     <th scope="col">"Field F1 (partial)"</th><th scope="col">"Schema validity"</th><th scope="col">"Exact match"</th><th scope="col">"CER"</th>
@@ -303,7 +360,7 @@ fn DocumentScores(report: Shared) -> impl IntoView {
                     {report.models.iter().map(|m| view! {
                         <tr data-model=m.name.clone()>
                             <th scope="row">{shown(&m.name)}</th>
-                            <NumCell metric="document_extraction_score" value=Some(m.document_extraction_score) text=ratio(m.document_extraction_score) />
+                            <NumCell metric="document_extraction_score" value=Some(m.document_extraction_score) text=ratio(m.document_extraction_score) interval=interval_of(&boot, &m.name, metric) below=below_of(&boot, &m.name, metric) />
                             <NumCell metric="numeric_precision" value=m.numeric_precision text=opt_ratio(m.numeric_precision) />
                             <NumCell metric="field_f1_partial" value=Some(m.field_f1_partial) text=ratio(m.field_f1_partial) />
                             <NumCell metric="schema_validity_rate" value=Some(m.schema_validity_rate) text=ratio(m.schema_validity_rate) />
@@ -313,6 +370,12 @@ fn DocumentScores(report: Shared) -> impl IntoView {
                     }).collect_view()}
                 </tbody>
             </table>
+        }
+    };
+    view! {
+        <section class="card" aria-labelledby="doc-heading">
+            <h2 id="doc-heading">"Document-level scores"</h2>
+            {table}
         </section>
     }
 }
@@ -461,29 +524,42 @@ fn SetsSection(report: Shared) -> impl IntoView {
 }
 
 #[component]
-fn ItemsSection(report: Shared) -> impl IntoView {
+fn ItemsSection(state: AppState, report: Shared) -> impl IntoView {
     let any = report.models.iter().any(|m| m.items.is_some());
     let threshold = report.config["item_f1_threshold"].as_f64().unwrap_or(0.85);
-    any.then(|| view! {
-        <section class="card" aria-labelledby="items-heading">
-            <h2 id="items-heading">"Line items (M3)"</h2>
+    let table = move || {
+        let boot = state.bootstrap.get();
+        view! {
             <table class="data numeric" data-testid="items-table">
-                <caption>{format!("Items matched one-to-one maximising total item F1; an item is recognised when matched with item F1 ≥ {threshold}. Item-count accuracy: share of documents whose recognised items equal the truth's count; count match: share where the predicted count equals it.")}</caption>
+                <caption>{format!("Items matched one-to-one maximising total item F1; an item is recognised when matched with item F1 ≥ {threshold}. Item-count accuracy: share of documents whose recognised items equal the truth's count; count match: share where the predicted count equals it.{}", interval_note(&boot, "item F1"))}</caption>
                 <thead><tr>
                     <th scope="col">"Model"</th><th scope="col">"Recognised"</th><th scope="col">"|P items|"</th><th scope="col">"|T items|"</th>
                     <th scope="col">"Item P"</th><th scope="col">"Item R"</th><th scope="col">"Item F1"</th><th scope="col">"Count accuracy"</th><th scope="col">"Count match"</th>
                 </tr></thead>
                 <tbody>
-                    {report.models.iter().filter_map(|m| m.items.clone().map(|i| (m.name.clone(), i))).map(|(name, i)| view! {
-                        <tr data-model=name.clone()>
-                            <th scope="row">{shown(&name)}</th><td class="num">{i.recognised}</td><td class="num">{i.pred_items}</td><td class="num">{i.truth_items}</td>
-                            <td class="num">{ratio(i.precision)}</td><td class="num">{ratio(i.recall)}</td><td class="num">{ratio(i.f1)}</td>
-                            <td class="num">{ratio(i.item_count_accuracy)}</td><td class="num">{ratio(i.item_count_match_rate)}</td>
-                        </tr>
+                    {report.models.iter().filter_map(|m| m.items.clone().map(|i| (m.name.clone(), i))).map(|(name, i)| {
+                        let iv = |metric: &str| interval_of(&boot, &name, metric);
+                        view! {
+                            <tr data-model=name.clone()>
+                                <th scope="row">{shown(&name)}</th><td class="num">{i.recognised}</td><td class="num">{i.pred_items}</td><td class="num">{i.truth_items}</td>
+                                <NumCell metric="items.precision" value=Some(i.precision) text=ratio(i.precision) interval=iv("items.precision") />
+                                <NumCell metric="items.recall" value=Some(i.recall) text=ratio(i.recall) interval=iv("items.recall") />
+                                <NumCell metric="items.f1" value=Some(i.f1) text=ratio(i.f1) interval=iv("items.f1") below=below_of(&boot, &name, "items.f1") />
+                                <td class="num">{ratio(i.item_count_accuracy)}</td><td class="num">{ratio(i.item_count_match_rate)}</td>
+                            </tr>
+                        }
                     }).collect_view()}
                 </tbody>
             </table>
-        </section>
+        }
+    };
+    any.then(|| {
+        view! {
+            <section class="card" aria-labelledby="items-heading">
+                <h2 id="items-heading">"Line items (M3)"</h2>
+                {table}
+            </section>
+        }
     })
 }
 

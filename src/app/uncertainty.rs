@@ -5,10 +5,10 @@
 //! (`export::bootstrap_table`).
 
 use super::{browser, AppState};
-use crate::eval::bootstrap::{Bootstrap, BootstrapOptions, BootstrapReport};
+use crate::eval::bootstrap::{Bootstrap, BootstrapOptions, BootstrapReport, ModelTallies};
 use crate::eval::report::Report;
 use crate::eval::Config;
-use crate::export::{bootstrap_table, ExportOptions};
+use crate::export::{bootstrap_caption, bootstrap_table, ExportOptions};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -48,10 +48,7 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             let models = detailed
                 .models
                 .iter()
-                .map(|m| {
-                    let docs = m.document_details.as_deref().unwrap_or_default();
-                    (m.name.clone(), docs.iter().map(|d| d.counts).collect())
-                })
+                .filter_map(ModelTallies::of)
                 .collect();
             let mut bootstrap = Bootstrap::new(models, &config, options);
             loop {
@@ -96,17 +93,31 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             Some(match table {
                 None => view! { <p class="hint">"No model to resample."</p> }.into_any(),
                 Some(t) => {
+                    let caption = bootstrap_caption(&t);
+                    let head = t
+                        .columns
+                        .iter()
+                        .map(|(_, header, _)| view! { <th scope="col">{*header}</th> })
+                        .collect_view();
                     let rows = t
                         .rows
                         .into_iter()
                         .map(|(name, cells, below)| {
-                            let mark = |i: usize| if below[i] { " †" } else { "" };
+                            let cells = cells
+                                .into_iter()
+                                .zip(below)
+                                .map(|(cell, below)| {
+                                    let text = match cell {
+                                        Some(c) => format!("{c}{}", if below { " †" } else { "" }),
+                                        None => "—".to_string(),
+                                    };
+                                    view! { <td class="num">{text}</td> }
+                                })
+                                .collect_view();
                             view! {
                                 <tr data-model=name.clone()>
                                     <th scope="row">{super::format::shown(&name)}</th>
-                                    <td class="num">{format!("{}{}", cells[0], mark(0))}</td>
-                                    <td class="num">{format!("{}{}", cells[1], mark(1))}</td>
-                                    <td class="num">{cells[2].clone()}</td>
+                                    {cells}
                                 </tr>
                             }
                         })
@@ -130,14 +141,13 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                         })
                         .collect_view();
                     view! {
-                        <table class="data numeric" data-testid="bootstrap-table">
-                            <caption>{format!(
-                                "{:.0} % bootstrap intervals, [low, high] after each estimate ({} resamples of the {} documents, seed {}; percentile method). † = significantly below the best model's F1 in that column (paired bootstrap test, two-sided, Holm-adjusted over the model pairs, α = {}).",
-                                t.level * 100.0, t.resamples, t.documents, t.seed, t.alpha
-                            )}</caption>
-                            <thead><tr><th scope="col">"Model"</th><th scope="col">"Micro F1"</th><th scope="col">"Macro F1 (documents)"</th><th scope="col">"Micro accuracy"</th></tr></thead>
+                        <div class="scroll">
+                        <table class="data numeric intervals" data-testid="bootstrap-table">
+                            <caption>{caption}</caption>
+                            <thead><tr><th scope="col">"Model"</th>{head}</tr></thead>
                             <tbody>{rows}</tbody>
                         </table>
+                        </div>
                         <details><summary>"Paired tests"</summary><ul data-testid="bootstrap-tests">{tests}</ul></details>
                     }
                     .into_any()

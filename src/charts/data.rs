@@ -252,8 +252,7 @@ pub fn metric_bars(report: &Report, average: Average) -> Bars {
 }
 
 /// The bootstrap intervals of precision, recall, F1 and accuracy per model
-/// under `average`, when the report carries them (none for the macro
-/// average over fields, which the bootstrap does not resample).
+/// under `average`, when the report carries them.
 fn score_intervals(report: &Report, average: Average) -> Vec<Vec<(f64, f64)>> {
     let Some(b) = &report.bootstrap else {
         return Vec::new();
@@ -261,7 +260,7 @@ fn score_intervals(report: &Report, average: Average) -> Vec<Vec<(f64, f64)>> {
     let prefix = match average {
         Average::Micro => "micro",
         Average::MacroDocuments => "macro_documents",
-        Average::MacroFields => return Vec::new(),
+        Average::MacroFields => "macro_fields",
     };
     report
         .models

@@ -4,11 +4,18 @@
 //! Owns: the percentile bootstrap over documents, the paired bootstrap test
 //! between models, the Holm correction, and their report
 //! ([`BootstrapReport`], the report's `bootstrap` key). Pure: it reads
-//! each model's per-document counts (as `document_details` carry them) and
-//! recomputes every score with the same functions as the report
-//! ([`strict_scores`] for micro, [`macro_over_documents`]), so a resample
-//! of all documents once each gives back the report's numbers. Depends on
-//! `counts`, `config`, `report` and `fastrand`.
+//! what each document contributes to each model's scores (the
+//! [`DocumentTally`]s an evaluation with details keeps) and recomputes
+//! every headline score of a resample with the report's own functions of
+//! `counts` — [`strict_scores`] (micro), [`macro_over_documents`],
+//! [`macro_over_fields`] (each field's counts summed over the drawn
+//! documents; a field with |Truth| = |Pred| = 0 in the resample is left
+//! out, as SPEC §3.2 says), [`partial_scores`], [`numeric_precision`] and
+//! [`document_extraction_score`] (SPEC §3.5, the weights re-spread when a
+//! resample has no numeric truth value), [`items_summary`] (SPEC §3.4) —
+//! so a resample of all documents once each gives back the report's
+//! numbers exactly, and there is no second formula. Depends on `counts`,
+//! `config`, `report` and `fastrand`.
 //!
 //! **Resampling** (Efron & Tibshirani 1993): documents, not fields, are
 //! drawn — the fields of one document are not independent. Resample `b`
@@ -29,6 +36,8 @@
 //! `b`. Under the null hypothesis the differences are centred on 0, so the
 //! two-sided p-value is `(1 + #{b : |δ_b − δ| ≥ |δ|}) / (B + 1)`; with
 //! `δ = 0` it is 1.
+//! The scores tested are [`TESTED`]; `items.f1` only between models that
+//! both have item lists.
 //!
 //! **Holm–Bonferroni** (Holm 1979) over the `m` pairs of one score: with
 //! the p-values sorted ascending `p(1) ≤ … ≤ p(m)`, the adjusted value is
@@ -36,8 +45,11 @@
 //! significantly when `p̃ ≤ alpha`.
 
 use crate::eval::config::Config;
-use crate::eval::counts::{macro_over_documents, strict_scores};
-use crate::eval::report::{Counts, Report, Scores};
+use crate::eval::counts::{
+    document_extraction_score, items_summary, macro_over_documents, macro_over_fields, mean,
+    numeric_precision, partial_scores, strict_scores,
+};
+use crate::eval::report::{Counts, DocumentTally, ItemTally, ModelReport, Report, Scores};
 use serde::{Deserialize, Serialize};
 
 /// How to resample.
@@ -64,8 +76,11 @@ impl Default for BootstrapOptions {
     }
 }
 
-/// The scores resampled: micro and macro over documents, each P/R/F1/A.
-pub const METRICS: [&str; 8] = [
+/// The scores resampled, as named in the report: precision, recall, F1
+/// and accuracy under the three averages, `document_extraction_score`, and
+/// the line-item precision, recall and F1 (`items.*`, for models with item
+/// lists).
+pub const METRICS: [&str; 16] = [
     "micro.precision",
     "micro.recall",
     "micro.f1",
@@ -74,10 +89,29 @@ pub const METRICS: [&str; 8] = [
     "macro_documents.recall",
     "macro_documents.f1",
     "macro_documents.accuracy",
+    "macro_fields.precision",
+    "macro_fields.recall",
+    "macro_fields.f1",
+    "macro_fields.accuracy",
+    "document_extraction_score",
+    "items.precision",
+    "items.recall",
+    "items.f1",
 ];
 
-/// The scores compared between models by the paired test.
-pub const TESTED: [&str; 2] = ["micro.f1", "macro_documents.f1"];
+/// Position of the first `items.*` score in [`METRICS`].
+const ITEMS: usize = 13;
+
+/// The scores compared between models by the paired test (Holm over the
+/// model pairs of each one separately).
+pub const TESTED: [&str; 6] = [
+    "micro.f1",
+    "micro.accuracy",
+    "macro_documents.f1",
+    "macro_fields.f1",
+    "document_extraction_score",
+    "items.f1",
+];
 
 /// An interval `[low, high]` around a point estimate.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -85,6 +119,14 @@ pub struct Interval {
     pub estimate: f64,
     pub low: f64,
     pub high: f64,
+}
+
+impl Interval {
+    /// Half the width of the interval, `(high − low) / 2` (the app shows
+    /// it as `± h`; percentile intervals need not be symmetric).
+    pub fn half_width(&self) -> f64 {
+        (self.high - self.low) / 2.0
+    }
 }
 
 /// Intervals of precision, recall, F1 and accuracy under one average.
@@ -96,21 +138,46 @@ pub struct ScoreIntervals {
     pub accuracy: Interval,
 }
 
+/// Intervals of the line-item precision, recall and F1 (SPEC §3.4).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ItemIntervals {
+    pub precision: Interval,
+    pub recall: Interval,
+    pub f1: Interval,
+}
+
 /// One model's intervals.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelIntervals {
     pub name: String,
     pub micro: ScoreIntervals,
     pub macro_documents: ScoreIntervals,
+    pub macro_fields: ScoreIntervals,
+    pub document_extraction_score: Interval,
+    /// `null` when the model has no item list (its report's `items` is).
+    pub items: Option<ItemIntervals>,
 }
 
 impl ModelIntervals {
     /// The interval of `metric` (one of [`METRICS`]).
     pub fn get(&self, metric: &str) -> Option<&Interval> {
+        if metric == "document_extraction_score" {
+            return Some(&self.document_extraction_score);
+        }
         let (average, score) = metric.split_once('.')?;
+        if average == "items" {
+            let i = self.items.as_ref()?;
+            return match score {
+                "precision" => Some(&i.precision),
+                "recall" => Some(&i.recall),
+                "f1" => Some(&i.f1),
+                _ => None,
+            };
+        }
         let s = match average {
             "micro" => &self.micro,
             "macro_documents" => &self.macro_documents,
+            "macro_fields" => &self.macro_fields,
             _ => return None,
         };
         match score {
@@ -150,22 +217,116 @@ pub struct BootstrapReport {
     pub paired: Vec<PairedTest>,
 }
 
-/// The eight scores of [`METRICS`] for a multiset of documents, given as
-/// how many times each document is drawn.
-fn scores(doc_counts: &[Counts], weights: &[u32], config: &Config) -> [f64; 8] {
+impl BootstrapReport {
+    /// The intervals of the model named `name`.
+    pub fn model(&self, name: &str) -> Option<&ModelIntervals> {
+        self.models.iter().find(|m| m.name == name)
+    }
+
+    /// The paired test of `metric` between models `x` and `y` (either way
+    /// round).
+    pub fn test(&self, metric: &str, x: &str, y: &str) -> Option<&PairedTest> {
+        self.paired
+            .iter()
+            .find(|t| t.metric == metric && ((t.a == x && t.b == y) || (t.a == y && t.b == x)))
+    }
+
+    /// Whether model `name` is significantly below the best model on
+    /// `metric` (the highest estimate; the Holm-adjusted paired test
+    /// between the two). False for the best model itself, for a tie with
+    /// it, and when there is no such test.
+    pub fn below_best(&self, metric: &str, name: &str) -> bool {
+        let estimate = |m: &ModelIntervals| m.get(metric).map(|i| i.estimate);
+        let best = self
+            .models
+            .iter()
+            .filter_map(|m| Some((m, estimate(m)?)))
+            .max_by(|x, y| x.1.total_cmp(&y.1));
+        let (Some((best, top)), Some(own)) = (best, self.model(name).and_then(estimate)) else {
+            return false;
+        };
+        if best.name == name || own == top {
+            return false;
+        }
+        self.test(metric, name, &best.name)
+            .is_some_and(|t| t.significant)
+    }
+}
+
+/// One model's input to the bootstrap: each document's tally (every model
+/// over the same documents in the same order) and whether the model has
+/// item lists (its report's `items` is not null).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelTallies {
+    pub name: String,
+    pub documents: Vec<DocumentTally>,
+    pub has_items: bool,
+}
+
+impl ModelTallies {
+    /// From a model's report evaluated with details; `None` without them.
+    pub fn of(m: &ModelReport) -> Option<ModelTallies> {
+        Some(ModelTallies {
+            name: m.name.clone(),
+            documents: m.document_tallies.clone()?,
+            has_items: m.items.is_some(),
+        })
+    }
+}
+
+/// The scores of [`METRICS`] for a multiset of documents, given as how
+/// many times each document is drawn, each from the report's own function
+/// (`items.*` are NaN when the model has no item list).
+fn scores(docs: &[DocumentTally], weights: &[u32], has_items: bool, config: &Config) -> [f64; 16] {
+    let fields = docs.first().map_or(0, |d| d.fields.len());
     let mut total = Counts::default();
-    let mut drawn: Vec<Counts> = Vec::with_capacity(doc_counts.len());
-    for (c, &w) in doc_counts.iter().zip(weights) {
+    let mut per_field = vec![Counts::default(); fields];
+    let mut drawn: Vec<&Counts> = Vec::with_capacity(docs.len());
+    let mut items: Vec<&ItemTally> = Vec::with_capacity(docs.len());
+    let mut valid: Vec<f64> = Vec::with_capacity(docs.len());
+    let (mut numeric_exact, mut numeric_total) = (0, 0);
+    for (d, &w) in docs.iter().zip(weights) {
         for _ in 0..w {
-            total += *c;
-            drawn.push(*c);
+            total += d.counts;
+            for (sum, c) in per_field.iter_mut().zip(&d.fields) {
+                *sum += *c;
+            }
+            drawn.push(&d.counts);
+            items.push(&d.items);
+            valid.push(f64::from(u8::from(d.schema_valid)));
+            numeric_exact += d.numeric_exact;
+            numeric_total += d.numeric_total;
         }
     }
     let micro = strict_scores(&total, config);
-    let macro_docs = macro_over_documents(&drawn, config);
-    let flat = |s: Scores| [s.precision, s.recall, s.f1, s.accuracy];
-    let (a, b) = (flat(micro), flat(macro_docs));
-    [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]]
+    let macro_docs = macro_over_documents(drawn, config);
+    let mf = macro_over_fields(&per_field, config);
+    let macro_fields = Scores {
+        precision: mf.precision,
+        recall: mf.recall,
+        f1: mf.f1,
+        accuracy: mf.accuracy,
+    };
+    let schema_validity_rate = mean(valid, config.zero_division);
+    let des = document_extraction_score(
+        numeric_precision(numeric_exact, numeric_total),
+        partial_scores(&total, config).f1,
+        schema_validity_rate,
+        config,
+    );
+    let (ip, ir, if1) = if has_items {
+        let s = items_summary(items, config);
+        (s.precision, s.recall, s.f1)
+    } else {
+        (f64::NAN, f64::NAN, f64::NAN)
+    };
+    let mut out = [0.0; 16];
+    for (k, s) in [micro, macro_docs, macro_fields].iter().enumerate() {
+        out[4 * k..4 * k + 4].copy_from_slice(&[s.precision, s.recall, s.f1, s.accuracy]);
+    }
+    out[12] = des;
+    out[ITEMS..].copy_from_slice(&[ip, ir, if1]);
+    out
 }
 
 /// The `q`-quantile of sorted values by linear interpolation (type 7).
@@ -200,30 +361,23 @@ pub fn holm(p_values: &[f64]) -> Vec<f64> {
 /// A bootstrap in progress: step it a few resamples at a time (the app
 /// does, between frames), then finish.
 pub struct Bootstrap<'c> {
-    names: Vec<String>,
-    doc_counts: Vec<Vec<Counts>>,
+    models: Vec<ModelTallies>,
     config: &'c Config,
     options: BootstrapOptions,
     rng: fastrand::Rng,
-    /// Per model, per resample, the eight scores.
-    values: Vec<Vec<[f64; 8]>>,
+    /// Per model, per resample, the scores of [`METRICS`].
+    values: Vec<Vec<[f64; 16]>>,
     weights: Vec<u32>,
 }
 
 impl<'c> Bootstrap<'c> {
-    /// `models`: each model's name and its documents' counts, every model
-    /// over the same documents in the same order.
-    pub fn new(
-        models: Vec<(String, Vec<Counts>)>,
-        config: &'c Config,
-        options: BootstrapOptions,
-    ) -> Self {
-        let documents = models.first().map_or(0, |(_, d)| d.len());
-        let (names, doc_counts): (Vec<_>, Vec<_>) = models.into_iter().unzip();
+    /// `models`: each model's tallies, every model over the same documents
+    /// in the same order.
+    pub fn new(models: Vec<ModelTallies>, config: &'c Config, options: BootstrapOptions) -> Self {
+        let documents = models.first().map_or(0, |m| m.documents.len());
         Bootstrap {
-            values: vec![Vec::with_capacity(options.resamples); names.len()],
-            names,
-            doc_counts,
+            values: vec![Vec::with_capacity(options.resamples); models.len()],
+            models,
             config,
             options,
             rng: fastrand::Rng::with_seed(options.seed),
@@ -248,8 +402,13 @@ impl<'c> Bootstrap<'c> {
                 let i = self.rng.u64(0..documents as u64) as usize;
                 self.weights[i] += 1;
             }
-            for (m, docs) in self.doc_counts.iter().enumerate() {
-                let s = scores(docs, &self.weights, self.config);
+            for (m, model) in self.models.iter().enumerate() {
+                let s = scores(
+                    &model.documents,
+                    &self.weights,
+                    model.has_items,
+                    self.config,
+                );
                 self.values[m].push(s);
             }
         }
@@ -261,17 +420,17 @@ impl<'c> Bootstrap<'c> {
         self.step(usize::MAX);
         let documents = self.weights.len();
         let ones = vec![1u32; documents];
-        let estimates: Vec<[f64; 8]> = self
-            .doc_counts
+        let estimates: Vec<[f64; 16]> = self
+            .models
             .iter()
-            .map(|d| scores(d, &ones, self.config))
+            .map(|m| scores(&m.documents, &ones, m.has_items, self.config))
             .collect();
         let tail = (1.0 - self.options.level) / 2.0;
         let models = self
-            .names
+            .models
             .iter()
             .enumerate()
-            .map(|(m, name)| {
+            .map(|(m, model)| {
                 let interval = |k: usize| {
                     let mut v: Vec<f64> = self.values[m].iter().map(|s| s[k]).collect();
                     v.sort_by(f64::total_cmp);
@@ -288,18 +447,31 @@ impl<'c> Bootstrap<'c> {
                     accuracy: interval(k + 3),
                 };
                 ModelIntervals {
-                    name: name.clone(),
+                    name: model.name.clone(),
                     micro: four(0),
                     macro_documents: four(4),
+                    macro_fields: four(8),
+                    document_extraction_score: interval(12),
+                    items: model.has_items.then(|| ItemIntervals {
+                        precision: interval(ITEMS),
+                        recall: interval(ITEMS + 1),
+                        f1: interval(ITEMS + 2),
+                    }),
                 }
             })
             .collect();
         let mut paired = Vec::new();
         for metric in TESTED {
-            let k = METRICS.iter().position(|m| *m == metric).unwrap_or(0);
+            let Some(k) = METRICS.iter().position(|m| *m == metric) else {
+                continue;
+            };
             let mut tests = Vec::new();
-            for a in 0..self.names.len() {
-                for b in a + 1..self.names.len() {
+            for a in 0..self.models.len() {
+                for b in a + 1..self.models.len() {
+                    // Only models that both have the score (items.*).
+                    if estimates[a][k].is_nan() || estimates[b][k].is_nan() {
+                        continue;
+                    }
                     let delta = estimates[a][k] - estimates[b][k];
                     let resamples = self.values[a].len();
                     let extreme = (0..resamples)
@@ -316,8 +488,8 @@ impl<'c> Bootstrap<'c> {
             for ((a, b, delta, p), p_holm) in tests.into_iter().zip(adjusted) {
                 paired.push(PairedTest {
                     metric: metric.to_string(),
-                    a: self.names[a].clone(),
-                    b: self.names[b].clone(),
+                    a: self.models[a].name.clone(),
+                    b: self.models[b].name.clone(),
                     difference: delta,
                     p_value: p,
                     p_holm,
@@ -338,21 +510,14 @@ impl<'c> Bootstrap<'c> {
     }
 }
 
-/// The bootstrap of a report evaluated with document details (each
-/// document's counts); models without details are left out.
+/// The bootstrap of a report evaluated with details (each document's
+/// tallies); models without them are left out.
 pub fn bootstrap_report(
     report: &Report,
     config: &Config,
     options: BootstrapOptions,
 ) -> BootstrapReport {
-    let models = report
-        .models
-        .iter()
-        .filter_map(|m| {
-            let docs = m.document_details.as_ref()?;
-            Some((m.name.clone(), docs.iter().map(|d| d.counts).collect()))
-        })
-        .collect();
+    let models = report.models.iter().filter_map(ModelTallies::of).collect();
     Bootstrap::new(models, config, options).finish()
 }
 
@@ -367,6 +532,24 @@ mod tests {
             spurious,
             true_negative,
             ..Counts::default()
+        }
+    }
+
+    /// A document of one field with these counts, valid, no numbers, no items.
+    fn doc(counts: Counts) -> DocumentTally {
+        DocumentTally {
+            counts,
+            fields: vec![counts],
+            schema_valid: true,
+            ..DocumentTally::default()
+        }
+    }
+
+    fn model(name: &str, documents: Vec<DocumentTally>, has_items: bool) -> ModelTallies {
+        ModelTallies {
+            name: name.into(),
+            documents,
+            has_items,
         }
     }
 
@@ -396,9 +579,8 @@ mod tests {
     #[test]
     fn one_document_gives_the_point_estimate_every_time() {
         let config = Config::default();
-        let docs = vec![c(3, 1, 1, 2)];
         let b = Bootstrap::new(
-            vec![("m".into(), docs)],
+            vec![model("m", vec![doc(c(3, 1, 1, 2))], false)],
             &config,
             BootstrapOptions::default(),
         );
@@ -414,15 +596,125 @@ mod tests {
             (acc.estimate, acc.low, acc.high),
             (5.0 / 7.0, 5.0 / 7.0, 5.0 / 7.0)
         );
+        // One field: the macro over fields is that field's scores.
+        let mf = r.models[0].get("macro_fields.f1").unwrap();
+        assert_eq!((mf.estimate, mf.low, mf.high), (0.75, 0.75, 0.75));
+        assert!(r.models[0].items.is_none());
+        assert!(r.models[0].get("items.f1").is_none());
+    }
+
+    /// Three documents, two fields `a` (a number) and `b`:
+    /// D1 — a exact, b exact; valid; 1 of 1 items recognised.
+    /// D2 — a missed, b exact; valid; 0 of 1 recognised (1 predicted).
+    /// D3 — a true negative, b spurious; not valid; no items.
+    fn three_documents() -> Vec<DocumentTally> {
+        let items = |recognised, truth_items, pred_items| ItemTally {
+            recognised,
+            truth_items,
+            pred_items,
+        };
+        vec![
+            DocumentTally {
+                counts: c(2, 0, 0, 0),
+                fields: vec![c(1, 0, 0, 0), c(1, 0, 0, 0)],
+                numeric_exact: 1,
+                numeric_total: 1,
+                schema_valid: true,
+                items: items(1, 1, 1),
+            },
+            DocumentTally {
+                counts: c(1, 1, 0, 0),
+                fields: vec![c(0, 1, 0, 0), c(1, 0, 0, 0)],
+                numeric_exact: 0,
+                numeric_total: 1,
+                schema_valid: true,
+                items: items(0, 1, 1),
+            },
+            DocumentTally {
+                counts: c(0, 0, 1, 1),
+                fields: vec![c(0, 0, 0, 1), c(0, 0, 1, 0)],
+                numeric_exact: 0,
+                numeric_total: 0,
+                schema_valid: false,
+                items: items(0, 0, 0),
+            },
+        ]
+    }
+
+    #[test]
+    fn five_resamples_of_three_documents_by_hand() {
+        let config = Config::default();
+        let options = BootstrapOptions {
+            resamples: 5,
+            seed: 3,
+            ..BootstrapOptions::default()
+        };
+        // The draws of seed 3 (fastrand's WyRand; the Python reference
+        // reproduces them): how many times D1, D2, D3 are drawn.
+        let mut rng = fastrand::Rng::with_seed(3);
+        let draws: Vec<[u32; 3]> = (0..5)
+            .map(|_| {
+                let mut w = [0; 3];
+                for _ in 0..3 {
+                    w[rng.u64(0..3) as usize] += 1;
+                }
+                w
+            })
+            .collect();
+        assert_eq!(
+            draws,
+            vec![[1, 2, 0], [0, 0, 3], [1, 1, 1], [2, 0, 1], [0, 2, 1]]
+        );
+        // With weights (w1, w2, w3), per field (default config, 0/0 = 0):
+        // a: TP = w1, FN = w2, TN = w3, no FP — P = 1 (0 when w1 = 0),
+        //    R = w1/(w1 + w2); left out when w1 = w2 = 0.
+        // b: TP = w1 + w2, FP = w3 — P = (w1 + w2)/3, R = 1 (0 when w1 + w2 = 0).
+        // Macro F1 over fields, per resample:
+        //  (1,2,0): a F1 = 2·1·⅓/(4/3) = ½, b F1 = 1       → ¾
+        //  (0,0,3): a left out, b P = R = 0                 → 0
+        //  (1,1,1): a F1 = ⅔, b F1 = 2·⅔/(5/3) = ⅘          → 11/15
+        //  (2,0,1): a F1 = 1, b F1 = ⅘                      → 9/10
+        //  (0,2,1): a P = 0/0 = 0, R = 0, F1 = 0; b ⅘       → 2/5
+        // sorted 0, 2/5, 11/15, 3/4, 9/10; type 7 with B = 5: h = 0.1 and 3.9.
+        let r =
+            Bootstrap::new(vec![model("m", three_documents(), true)], &config, options).finish();
+        let m = &r.models[0];
+        let close = |x: f64, y: f64| (x - y).abs() < 1e-12;
+        let mf = m.macro_fields.f1;
+        assert!(close(mf.estimate, 11.0 / 15.0), "{mf:?}");
+        assert!(close(mf.low, 0.1 * 0.4), "{mf:?}");
+        assert!(close(mf.high, 0.75 + 0.9 * (0.9 - 0.75)), "{mf:?}");
+        // document_extraction_score = 0.5·np + 0.35·f1_partial + 0.15·validity,
+        // np = w1/(w1 + w2); credit = 2w1 + w2, |Pred| = 2w1 + w2 + w3,
+        // |Truth| = 2w1 + 2w2; validity = (w1 + w2)/3:
+        //  (1,2,0): np ⅓, f1p = 2·1·⅔/(5/3) = ⅘, v 1 → 1/6 + 0.28 + 0.15
+        //  (0,0,3): np null → weights re-spread: 2·(0.35·0 + 0.15·0) = 0
+        //  (1,1,1): np ½, f1p ¾, v ⅔          → 0.25 + 0.2625 + 0.1 = 0.6125
+        //  (2,0,1): np 1, f1p = 2·0.8/1.8 = 8/9, v ⅔ → 0.6 + 0.35·8/9
+        //  (0,2,1): np 0, f1p = 2·⅔·½/(7/6) = 4/7, v ⅔ → 0.2 + 0.1 = 0.3
+        let des = m.document_extraction_score;
+        let des_4 = 0.6 + 0.35 * 8.0 / 9.0;
+        assert!(close(des.estimate, 0.6125), "{des:?}");
+        assert!(close(des.low, 0.1 * 0.3), "{des:?}");
+        assert!(close(des.high, 0.6125 + 0.9 * (des_4 - 0.6125)), "{des:?}");
+        // Item F1 = w1/(w1 + w2) (P = R), 0/0 = 0: ⅓, 0, ½, 1, 0.
+        let items = m.items.unwrap().f1;
+        assert!(close(items.estimate, 0.5), "{items:?}");
+        assert!(close(items.low, 0.0), "{items:?}");
+        assert!(close(items.high, 0.5 + 0.9 * 0.5), "{items:?}");
+        // Micro F1 for comparison: TP = 2w1 + w2, FP = w3, FN = w2 — the
+        // resample of all three documents once each is the estimate.
+        let micro = m.micro.f1;
+        assert!(close(micro.estimate, 0.75), "{micro:?}");
     }
 
     #[test]
     fn seeded_and_reproducible_and_incremental() {
         let config = Config::default();
-        let docs: Vec<Counts> = (0..30).map(|i| c(i % 5, i % 3, i % 2, 1)).collect();
+        let docs: Vec<DocumentTally> = (0..30).map(|i| doc(c(i % 5, i % 3, i % 2, 1))).collect();
         let run = |steps: &[usize]| {
             let mut b = Bootstrap::new(
-                vec![("m".into(), docs.clone())],
+                vec![model("m", docs.clone(), false)],
                 &config,
                 BootstrapOptions::default(),
             );
@@ -438,53 +730,114 @@ mod tests {
                 seed: 2,
                 ..BootstrapOptions::default()
             };
-            Bootstrap::new(vec![("m".into(), docs.clone())], &config, o).finish()
+            Bootstrap::new(vec![model("m", docs.clone(), false)], &config, o).finish()
         };
         assert_ne!(once.models, other_seed.models);
         let f1 = once.models[0].get("micro.f1").unwrap();
         assert!(f1.low < f1.estimate && f1.estimate < f1.high, "{f1:?}");
     }
 
-    #[test]
-    fn the_paired_test_tells_a_clearly_better_model_from_an_equal_one() {
-        let config = Config::default();
-        // 60 documents of 5 values each. A gets all right; B gets half the
-        // documents entirely wrong (missed); C equals B document for document.
-        let a: Vec<Counts> = (0..60).map(|_| c(5, 0, 0, 0)).collect();
-        let b: Vec<Counts> = (0..60)
+    /// 60 documents of two fields (`f` a number, `g`) and one item each.
+    /// A gets everything right; B gets the odd documents entirely wrong
+    /// (both fields missed, not schema-valid, the item not recognised); C
+    /// equals B document for document; D is A without item lists.
+    fn better_and_equal() -> BootstrapReport {
+        let right = DocumentTally {
+            counts: c(2, 0, 0, 0),
+            fields: vec![c(1, 0, 0, 0); 2],
+            numeric_exact: 1,
+            numeric_total: 1,
+            schema_valid: true,
+            items: ItemTally {
+                recognised: 1,
+                truth_items: 1,
+                pred_items: 1,
+            },
+        };
+        let wrong = DocumentTally {
+            counts: c(0, 2, 0, 0),
+            fields: vec![c(0, 1, 0, 0); 2],
+            numeric_exact: 0,
+            numeric_total: 1,
+            schema_valid: false,
+            items: ItemTally {
+                recognised: 0,
+                truth_items: 1,
+                pred_items: 1,
+            },
+        };
+        let a: Vec<DocumentTally> = (0..60).map(|_| right.clone()).collect();
+        let b: Vec<DocumentTally> = (0..60)
             .map(|i| {
                 if i % 2 == 0 {
-                    c(5, 0, 0, 0)
+                    right.clone()
                 } else {
-                    c(0, 5, 0, 0)
+                    wrong.clone()
                 }
             })
             .collect();
-        let r = Bootstrap::new(
-            vec![("A".into(), a), ("B".into(), b.clone()), ("C".into(), b)],
-            &config,
+        Bootstrap::new(
+            vec![
+                model("A", a.clone(), true),
+                model("B", b.clone(), true),
+                model("C", b, true),
+                model("D", a, false),
+            ],
+            &Config::default(),
             BootstrapOptions::default(),
         )
-        .finish();
-        let test = |x: &str, y: &str, metric: &str| {
-            r.paired
-                .iter()
-                .find(|t| t.a == x && t.b == y && t.metric == metric)
-                .unwrap()
-                .clone()
-        };
-        let ab = test("A", "B", "micro.f1");
-        // F1(A) = 1; B: P = 1, R = 0.5, F1 = 2/3.
-        assert!((ab.difference - (1.0 - 2.0 / 3.0)).abs() < 1e-12);
-        assert!(ab.significant, "{ab:?}");
-        assert!(ab.p_value < 0.01, "{ab:?}");
-        let bc = test("B", "C", "micro.f1");
-        assert_eq!(bc.difference, 0.0);
-        assert_eq!(bc.p_value, 1.0);
-        assert!(!bc.significant);
-        // Holm over the three pairs of micro F1: adjusted ≥ raw.
-        for t in r.paired.iter().filter(|t| t.metric == "micro.f1") {
-            assert!(t.p_holm >= t.p_value);
+        .finish()
+    }
+
+    #[test]
+    fn the_paired_test_tells_a_clearly_better_model_from_an_equal_one() {
+        let r = better_and_equal();
+        let test = |x: &str, y: &str, metric: &str| r.test(metric, x, y).unwrap().clone();
+        // B: P = 1, R = ½ on micro and on each field; item P = R = ½;
+        // document_extraction_score = 0.5·½ + 0.35·⅔ + 0.15·½.
+        let b_des = 0.25 + 0.35 * 2.0 / 3.0 + 0.075;
+        for (metric, difference) in [
+            ("micro.f1", 1.0 - 2.0 / 3.0),
+            ("micro.accuracy", 0.5),
+            // Per document P = R = 1 or 0 (0/0 = 0): macro P = R = F1 = ½.
+            ("macro_documents.f1", 0.5),
+            ("macro_fields.f1", 1.0 - 2.0 / 3.0),
+            ("document_extraction_score", 1.0 - b_des),
+            ("items.f1", 0.5),
+        ] {
+            let ab = test("A", "B", metric);
+            assert!((ab.difference - difference).abs() < 1e-12, "{ab:?}");
+            assert!(ab.significant, "{ab:?}");
+            assert!(ab.p_value < 0.01, "{ab:?}");
+            // Equal models: no difference, p = 1, not significant.
+            let bc = test("B", "C", metric);
+            assert_eq!((bc.difference, bc.p_value), (0.0, 1.0), "{bc:?}");
+            assert!(!bc.significant);
+            // Holm over the pairs of one score: adjusted ≥ raw.
+            for t in r.paired.iter().filter(|t| t.metric == metric) {
+                assert!(t.p_holm >= t.p_value);
+            }
+            assert!(r.below_best(metric, "B"), "{metric}");
+            assert!(!r.below_best(metric, "A"), "{metric}");
         }
+        // Estimates are the full-sample scores.
+        let b = r.model("B").unwrap();
+        assert!((b.document_extraction_score.estimate - b_des).abs() < 1e-12);
+        assert_eq!(b.items.unwrap().f1.estimate, 0.5);
+        assert_eq!(b.macro_fields.f1.estimate, 2.0 / 3.0);
+        // D has no item lists: no item intervals and no item tests; it
+        // ties with A everywhere else (difference 0, p = 1).
+        assert!(r.model("D").unwrap().items.is_none());
+        assert!(r
+            .paired
+            .iter()
+            .all(|t| t.metric != "items.f1" || (t.a != "D" && t.b != "D")));
+        assert_eq!(
+            r.paired.iter().filter(|t| t.metric == "items.f1").count(),
+            3
+        );
+        assert_eq!(test("A", "D", "macro_fields.f1").p_value, 1.0);
+        // Six scores tested: 6 pairs each, 3 for items.
+        assert_eq!(r.paired.len(), 5 * 6 + 3);
     }
 }

@@ -2,12 +2,15 @@
 //!
 //! Owns: adding outcomes to [`Counts`], the two `incorrect_counts_as`
 //! conventions, strict and partial-credit scores, the behaviour rates, the
-//! zero-division rule and the per-document rule for empty documents. Counts
+//! zero-division rule and the per-document rule for empty documents, the
+//! three averages, the line-item summary and `document_extraction_score`. Counts
 //! are what is stored; every ratio in the report is computed here, from
 //! counts, in one place. Pure; depends on the report structs and the config.
 
 use crate::eval::config::{Config, IncorrectCountsAs, MacroF1};
-use crate::eval::report::{Counts, Outcome, PartialScores, Scores};
+use crate::eval::report::{
+    Counts, FieldAverage, ItemTally, ItemsReport, Outcome, PartialScores, Scores,
+};
 use std::ops::{Add, AddAssign};
 
 impl Counts {
@@ -247,6 +250,112 @@ pub fn macro_over_documents<'c>(
             MacroF1::Mean => mean(per_doc.iter().map(|s| s.f1), zd),
         },
         accuracy: mean(per_doc.iter().map(|s| s.accuracy), zd),
+    }
+}
+
+/// The macro average over fields (SPEC §3.2, M0) from each field's pooled
+/// counts: the mean of each field's [`strict_scores`] (F1 the mean of the
+/// per-field F1, as scikit-learn's macro average), over the fields with
+/// |Truth| + |Pred| > 0; the others are left out and counted in
+/// `fields_left_out`. No field kept gives `zero_division`.
+pub fn macro_over_fields<'c>(
+    field_counts: impl IntoIterator<Item = &'c Counts>,
+    config: &Config,
+) -> FieldAverage {
+    let zd = config.zero_division;
+    let mut left_out = 0;
+    let kept: Vec<Scores> = field_counts
+        .into_iter()
+        .filter_map(|c| {
+            let keep = is_kept_field(c);
+            left_out += usize::from(!keep);
+            keep.then(|| strict_scores(c, config))
+        })
+        .collect();
+    FieldAverage {
+        precision: mean(kept.iter().map(|s| s.precision), zd),
+        recall: mean(kept.iter().map(|s| s.recall), zd),
+        f1: mean(kept.iter().map(|s| s.f1), zd),
+        accuracy: mean(kept.iter().map(|s| s.accuracy), zd),
+        fields_left_out: left_out,
+    }
+}
+
+/// Whether a field counts in the macro average over fields: |Truth| +
+/// |Pred| > 0 (SPEC §3.2).
+pub fn is_kept_field(c: &Counts) -> bool {
+    c.truth_count() + c.pred_count() > 0
+}
+
+/// The line-item summary (SPEC §3.4, M3) from each document's tallies:
+/// item precision = Σ recognised / Σ |P items|, item recall = Σ recognised
+/// / Σ |T items| (`zero_division` for 0/0), item F1 = their harmonic mean;
+/// `item_count_accuracy` = share of documents with recognised = |T items|,
+/// `item_count_match_rate` = share with |P items| = |T items|.
+pub fn items_summary<'t>(
+    tallies: impl IntoIterator<Item = &'t ItemTally>,
+    config: &Config,
+) -> ItemsReport {
+    let zd = config.zero_division;
+    let (mut recognised, mut truth_items, mut pred_items) = (0u64, 0u64, 0u64);
+    let (mut count_ok, mut count_match, mut documents) = (0u64, 0u64, 0u64);
+    for t in tallies {
+        recognised += t.recognised;
+        truth_items += t.truth_items;
+        pred_items += t.pred_items;
+        count_ok += u64::from(t.recognised == t.truth_items);
+        count_match += u64::from(t.pred_items == t.truth_items);
+        documents += 1;
+    }
+    let precision = ratio(recognised as f64, pred_items as f64, zd);
+    let recall = ratio(recognised as f64, truth_items as f64, zd);
+    ItemsReport {
+        precision,
+        recall,
+        f1: harmonic(precision, recall),
+        item_count_accuracy: ratio(count_ok as f64, documents as f64, zd),
+        item_count_match_rate: ratio(count_match as f64, documents as f64, zd),
+        recognised,
+        truth_items,
+        pred_items,
+    }
+}
+
+/// `numeric_precision` (SPEC §3.5): exact numeric truth values / present
+/// numeric truth values, pooled; `None` (null) when none is present.
+pub fn numeric_precision(exact: u64, total: u64) -> Option<f64> {
+    (total > 0).then(|| exact as f64 / total as f64)
+}
+
+/// `document_extraction_score` (SPEC §3.5, M2) = w_n·numeric_precision +
+/// w_f·field_f1_partial + w_s·schema_validity_rate, with the config's
+/// weights; when numeric_precision is null, w_n is spread over the other
+/// two in proportion: (1 + w_n / (w_f + w_s))·(w_f·field_f1_partial +
+/// w_s·schema_validity_rate), and `zero_division` when w_f + w_s = 0.
+pub fn document_extraction_score(
+    numeric_precision: Option<f64>,
+    field_f1_partial: f64,
+    schema_validity_rate: f64,
+    config: &Config,
+) -> f64 {
+    let w = &config.document_extraction_score.weights;
+    match numeric_precision {
+        Some(np) => {
+            w.numeric_precision * np
+                + w.field_f1_partial * field_f1_partial
+                + w.schema_validity * schema_validity_rate
+        }
+        None => {
+            let rest = w.field_f1_partial + w.schema_validity;
+            if rest == 0.0 {
+                config.zero_division
+            } else {
+                let scale = 1.0 + w.numeric_precision / rest;
+                scale
+                    * (w.field_f1_partial * field_f1_partial
+                        + w.schema_validity * schema_validity_rate)
+            }
+        }
     }
 }
 

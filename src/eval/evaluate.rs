@@ -18,7 +18,8 @@ use crate::error::{Error, ErrorKind};
 use crate::eval::compare::{Comparer, SchemaHint, Side, ValueType};
 use crate::eval::config::Config;
 use crate::eval::counts::{
-    abstention_rate, document_scores, hallucination_rate, harmonic, macro_over_documents, mean,
+    abstention_rate, document_extraction_score, document_scores, hallucination_rate, is_kept_field,
+    items_summary, macro_over_documents, macro_over_fields, mean, numeric_precision,
     partial_scores, ratio, strict_scores,
 };
 use crate::eval::dataset::{read_predictions, read_truth, IdScheme, Predictions};
@@ -30,7 +31,7 @@ use crate::eval::paths::{
     SchemaInfo,
 };
 use crate::eval::report::{
-    Counts, DocumentDetail, FieldAverage, FieldDetail, FieldReport, ItemsReport, ModelReport,
+    Counts, DocumentDetail, DocumentTally, FieldDetail, FieldReport, ItemTally, ModelReport,
     Outcome, Report, Scores, SetReport,
 };
 use crate::eval::sets::{set_scores, SetCounts};
@@ -977,6 +978,8 @@ struct Recorder<'p, 'c> {
     comparer: &'p Comparer<'c>,
     details: bool,
     acc: Vec<FieldAcc>,
+    /// With details: this document's counts per field (indexed by path).
+    doc_fields: Option<Vec<Counts>>,
     numeric_exact: u64,
     numeric_total: u64,
 }
@@ -1005,6 +1008,9 @@ impl Recorder<'_, '_> {
         let a = &mut self.acc[id];
         a.counts.record(c.outcome);
         counts.record(c.outcome);
+        if let Some(d) = &mut self.doc_fields {
+            d[id].record(c.outcome);
+        }
         if let (Some(cer), Some(rate)) = (c.cer, c.cer_rate) {
             a.add_cer(cer, rate);
         }
@@ -1027,22 +1033,18 @@ impl Recorder<'_, '_> {
     }
 }
 
-/// Per-document item tallies.
-#[derive(Debug, Clone, Copy, Default)]
-struct ItemTally {
-    recognised: u64,
-    truth_items: u64,
-    pred_items: u64,
-}
-
 /// One model's evaluation in progress: what has been counted so far.
 struct ModelRun<'p, 'c> {
     fields: FieldSet,
+    /// The fields of the per-field table, in its (sorted) order.
+    row_ids: Vec<PathId>,
     rec: Recorder<'p, 'c>,
     sets: BTreeMap<PathId, SetAcc>,
     doc_counts: Vec<Counts>,
     tallies: Vec<ItemTally>,
     doc_details: Vec<DocumentDetail>,
+    /// With details: what each document contributes to the scores.
+    doc_tallies: Vec<DocumentTally>,
     /// Per document: the prediction is schema-valid; there is one.
     valid: Vec<bool>,
     has_prediction: Vec<bool>,
@@ -1050,13 +1052,17 @@ struct ModelRun<'p, 'c> {
 
 impl<'p, 'c> ModelRun<'p, 'c> {
     fn new(paths: &'p Paths<'c>, m: usize, details: bool, documents: usize) -> Self {
+        let fields = field_set(paths, m);
+        let row_ids = row_ids(paths, &fields);
         ModelRun {
-            fields: field_set(paths, m),
+            fields,
+            row_ids,
             rec: Recorder {
                 paths,
                 comparer: paths.comparer,
                 details,
                 acc: vec![FieldAcc::default(); paths.table.len()],
+                doc_fields: details.then(|| vec![Counts::default(); paths.table.len()]),
                 numeric_exact: 0,
                 numeric_total: 0,
             },
@@ -1066,6 +1072,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             doc_details: Vec::new(),
             valid: Vec::with_capacity(documents),
             has_prediction: Vec::with_capacity(documents),
+            doc_tallies: Vec::new(),
         }
     }
 
@@ -1092,6 +1099,10 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         let mut counts = Counts::default();
         let mut tally = ItemTally::default();
         let mut field_details = Vec::new();
+        let numeric_before = (self.rec.numeric_exact, self.rec.numeric_total);
+        if let Some(d) = &mut self.rec.doc_fields {
+            d.fill(Counts::default());
+        }
         for &id in &self.fields.top {
             let (t, p) = (truth.get(id), pred.get(id));
             match paths.kind(id) {
@@ -1110,6 +1121,9 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                     let oc = sc.outcome_counts();
                     self.rec.acc[id].counts += oc;
                     counts += oc;
+                    if let Some(d) = &mut self.rec.doc_fields {
+                        d[id] += oc;
+                    }
                     let s = self.sets.entry(id).or_insert_with(|| SetAcc {
                         hits: vec![0.0; config.top_k.len()],
                         ..SetAcc::default()
@@ -1221,6 +1235,16 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                 fields: field_details,
             });
         }
+        if let Some(per_field) = &self.rec.doc_fields {
+            self.doc_tallies.push(DocumentTally {
+                counts,
+                fields: self.row_ids.iter().map(|&id| per_field[id]).collect(),
+                numeric_exact: self.rec.numeric_exact - numeric_before.0,
+                numeric_total: self.rec.numeric_total - numeric_before.1,
+                schema_valid: self.valid[d],
+                items: tally,
+            });
+        }
         self.doc_counts.push(counts);
         self.tallies.push(tally);
     }
@@ -1229,11 +1253,13 @@ impl<'p, 'c> ModelRun<'p, 'c> {
     fn finish(self, warnings: &mut Vec<String>, name: &str) -> ModelReport {
         let ModelRun {
             fields,
+            row_ids: field_ids,
             rec,
             sets,
             doc_counts,
             tallies,
             doc_details,
+            doc_tallies,
             valid,
             has_prediction: _,
         } = self;
@@ -1252,27 +1278,12 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         let macro_documents = macro_over_documents(&doc_counts, config);
 
         // Per-field rows and the macro over fields (SPEC §3.2, M0).
-        let mut field_ids: Vec<PathId> = fields
-            .top
-            .iter()
-            .filter(|&&id| paths.kind(id) != Kind::Items)
-            .copied()
-            .chain(
-                fields
-                    .item_fields
-                    .iter()
-                    .flat_map(|(_, f)| f.iter().copied()),
-            )
-            .collect();
-        field_ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
         let mut field_reports = Vec::with_capacity(field_ids.len());
-        let mut kept = Vec::new();
         let mut weighted: Vec<(f64, Scores)> = Vec::new();
         for &id in &field_ids {
             let a = &acc[id];
             let s = strict_scores(&a.counts, config);
-            if a.counts.truth_count() + a.counts.pred_count() > 0 {
-                kept.push(s);
+            if is_kept_field(&a.counts) {
                 let name = paths.table.name(id);
                 weighted.push((config.field_weights.get(name).copied().unwrap_or(1.0), s));
             }
@@ -1296,13 +1307,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                 mean_cer,
             });
         }
-        let macro_fields = FieldAverage {
-            precision: mean(kept.iter().map(|s| s.precision), zd),
-            recall: mean(kept.iter().map(|s| s.recall), zd),
-            f1: mean(kept.iter().map(|s| s.f1), zd),
-            accuracy: mean(kept.iter().map(|s| s.accuracy), zd),
-            fields_left_out: field_ids.len() - kept.len(),
-        };
+        let macro_fields = macro_over_fields(field_ids.iter().map(|&id| &acc[id].counts), config);
         // Weighted macro over fields: Σ w·s / Σ w over the same fields
         // (zero_division when the weights sum to 0).
         let weighted_fields = (!config.field_weights.is_empty()).then(|| {
@@ -1345,33 +1350,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             .collect();
 
         // Line items (SPEC §3.4).
-        let items = (!fields.item_fields.is_empty()).then(|| {
-            let recognised: u64 = tallies.iter().map(|t| t.recognised).sum();
-            let truth_items: u64 = tallies.iter().map(|t| t.truth_items).sum();
-            let pred_items: u64 = tallies.iter().map(|t| t.pred_items).sum();
-            let precision = ratio(recognised as f64, pred_items as f64, zd);
-            let recall = ratio(recognised as f64, truth_items as f64, zd);
-            ItemsReport {
-                precision,
-                recall,
-                f1: harmonic(precision, recall),
-                item_count_accuracy: mean(
-                    tallies
-                        .iter()
-                        .map(|t| f64::from(u8::from(t.recognised == t.truth_items))),
-                    zd,
-                ),
-                item_count_match_rate: mean(
-                    tallies
-                        .iter()
-                        .map(|t| f64::from(u8::from(t.pred_items == t.truth_items))),
-                    zd,
-                ),
-                recognised,
-                truth_items,
-                pred_items,
-            }
-        });
+        let items = (!fields.item_fields.is_empty()).then(|| items_summary(&tallies, config));
 
         // Document-level scores (SPEC §3.5).
         let schema_validity_rate = mean(valid.iter().map(|&v| f64::from(u8::from(v))), zd);
@@ -1383,30 +1362,15 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                 .map(|((c, t), &v)| f64::from(u8::from(document_exact_match(v, c, t)))),
             zd,
         );
-        let numeric_precision = (numeric.1 > 0).then(|| numeric.0 as f64 / numeric.1 as f64);
-        let w = &config.document_extraction_score.weights;
-        let document_extraction_score = match numeric_precision {
-            Some(np) => {
-                w.numeric_precision * np
-                    + w.field_f1_partial * partial.f1
-                    + w.schema_validity * schema_validity_rate
-            }
-            None => {
-                let rest = w.field_f1_partial + w.schema_validity;
-                warnings.push(format!(
-                    "model {name:?}: numeric_precision is null (no numeric truth value is present), so its weight {} in document_extraction_score is spread over field_f1_partial and schema_validity in proportion",
-                    w.numeric_precision
-                ));
-                if rest == 0.0 {
-                    zd
-                } else {
-                    let scale = 1.0 + w.numeric_precision / rest;
-                    scale
-                        * (w.field_f1_partial * partial.f1
-                            + w.schema_validity * schema_validity_rate)
-                }
-            }
-        };
+        let numeric_precision = numeric_precision(numeric.0, numeric.1);
+        if numeric_precision.is_none() {
+            warnings.push(format!(
+                "model {name:?}: numeric_precision is null (no numeric truth value is present), so its weight {} in document_extraction_score is spread over field_f1_partial and schema_validity in proportion",
+                config.document_extraction_score.weights.numeric_precision
+            ));
+        }
+        let document_extraction_score =
+            document_extraction_score(numeric_precision, partial.f1, schema_validity_rate, config);
 
         // Model CER pooled over every scalar and item field (SPEC §2.2).
         let (edits, len, values) = field_ids
@@ -1443,8 +1407,28 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             items,
             document_details: details.then_some(doc_details),
             literature: None,
+            document_tallies: details.then_some(doc_tallies),
         }
     }
+}
+
+/// The fields of a model's per-field table, sorted by name: its scalar and
+/// set fields, then every item field.
+fn row_ids(paths: &Paths<'_>, fields: &FieldSet) -> Vec<PathId> {
+    let mut ids: Vec<PathId> = fields
+        .top
+        .iter()
+        .filter(|&&id| paths.kind(id) != Kind::Items)
+        .copied()
+        .chain(
+            fields
+                .item_fields
+                .iter()
+                .flat_map(|(_, f)| f.iter().copied()),
+        )
+        .collect();
+    ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
+    ids
 }
 
 /// Σ edits / Σ len t (SPEC §2.2); when every truth value normalises to the

@@ -107,6 +107,36 @@ pub struct ModelReport {
     /// is exactly SPEC §5. Filled in by `crate::eval::literature`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub literature: Option<LiteratureReport>,
+    /// What each document contributes to the scores (with details only;
+    /// never serialised, so the JSON report is SPEC §5's): the bootstrap
+    /// recomputes every score from these.
+    #[serde(skip)]
+    pub document_tallies: Option<Vec<DocumentTally>>,
+}
+
+/// Line-item tallies of one document (SPEC §3.4): recognised items, truth
+/// items and predicted items, over every item list of the document.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ItemTally {
+    pub recognised: u64,
+    pub truth_items: u64,
+    pub pred_items: u64,
+}
+
+/// Everything one document contributes to one model's scores, so that a
+/// score over any multiset of documents can be recomputed from tallies
+/// alone (the bootstrap does): its counts, its counts per field (in the
+/// order of the model's `fields` rows), its numeric truth values present
+/// and exact (SPEC §3.5's `numeric_precision`), schema validity and its
+/// line-item tallies.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DocumentTally {
+    pub counts: Counts,
+    pub fields: Vec<Counts>,
+    pub numeric_exact: u64,
+    pub numeric_total: u64,
+    pub schema_valid: bool,
+    pub items: ItemTally,
 }
 
 /// The literature's metrics for one model (not part of SPEC §5; see

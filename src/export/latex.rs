@@ -159,33 +159,46 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
     if let Some(t) = super::bootstrap_table(report, options) {
         out.push('\n');
         let caption = format!(
-            "{:.0}\\,\\% bootstrap intervals, [low, high] after each estimate ({} resamples of the {} documents, seed {}; percentile method). $^\\dagger$~significantly below the best model's $F_1$ in that column (paired bootstrap test, two-sided, Holm-adjusted over the model pairs, $\\alpha = {}$).",
+            "{:.0}\\,\\% bootstrap intervals, [low, high] after each estimate ({} resamples of the {} documents, seed {}; percentile method). $^\\dagger$~significantly below the best model's score in that column (paired bootstrap test, two-sided, Holm-adjusted over the model pairs, $\\alpha = {}$).",
             t.level * 100.0,
             t.resamples,
             t.documents,
             t.seed,
             t.alpha
         );
-        let column = |k: usize, mark: Option<usize>| Column {
-            cells: t
-                .rows
-                .iter()
-                .map(|(_, cells, below)| {
-                    let dagger = mark.is_some_and(|i| below[i]);
-                    format!("{}{}", cells[k], if dagger { "$^\\dagger$" } else { "" })
-                })
-                .collect(),
-            best: None,
-        };
+        // The interval in small type after the estimate, so that six
+        // columns fit a page.
+        let columns: Vec<Column> = (0..t.columns.len())
+            .map(|k| Column {
+                cells: t
+                    .rows
+                    .iter()
+                    .map(|(_, cells, below)| match &cells[k] {
+                        Some(c) => {
+                            let (estimate, interval) = c.split_once(' ').unwrap_or((c, ""));
+                            format!(
+                                "{estimate}{}~{{\\footnotesize {interval}}}",
+                                if below[k] { "$^\\dagger$" } else { "" }
+                            )
+                        }
+                        None => "--".to_string(),
+                    })
+                    .collect(),
+                best: None,
+            })
+            .collect();
         let names: Vec<String> = t.rows.iter().map(|(n, _, _)| escape(n)).collect();
+        let header: Vec<&str> = std::iter::once("Model")
+            .chain(t.columns.iter().map(|(_, _, tex)| *tex))
+            .collect();
         push_table(
             &mut out,
             &caption,
             "tab:fieldscope-bootstrap",
-            "lrrr",
-            "Model & Micro $F_1$ & Macro $F_1$ (documents) & Micro accuracy",
+            &format!("l{}", "r".repeat(t.columns.len())),
+            &header.join(" & "),
             &names,
-            [column(0, Some(0)), column(1, Some(1)), column(2, None)],
+            columns,
         );
     }
 
@@ -215,14 +228,14 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
                 best: Some(Best::Highest),
             })
             .collect();
-        push_rows(
+        push_table(
             &mut out,
             &caption,
             "tab:fieldscope-literature",
             &format!("l{}", "r".repeat(columns.len())),
             &format!("Model & {}", header.join(" & ")),
             &names,
-            columns.into_iter().map(Column::finish).collect(),
+            columns,
         );
     }
     out
@@ -230,29 +243,16 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
 
 /// Appends one `table` float: caption, label, booktabs `tabular` with the
 /// escaped `names` in the first column and `columns` after it.
-fn push_table<const N: usize>(
+fn push_table(
     out: &mut String,
     caption: &str,
     label: &str,
     spec: &str,
     header: &str,
     names: &[String],
-    columns: [Column; N],
+    columns: impl IntoIterator<Item = Column>,
 ) {
-    let columns: Vec<Vec<String>> = columns.map(Column::finish).into();
-    push_rows(out, caption, label, spec, header, names, columns);
-}
-
-/// [`push_table`] for finished columns of any number.
-fn push_rows(
-    out: &mut String,
-    caption: &str,
-    label: &str,
-    spec: &str,
-    header: &str,
-    names: &[String],
-    columns: Vec<Vec<String>>,
-) {
+    let columns: Vec<_> = columns.into_iter().map(Column::finish).collect();
     out.push_str("\\begin{table}[htbp]\n");
     out.push_str("  \\centering\n");
     out.push_str(&format!("  \\caption{{{caption}}}\n"));

@@ -45,27 +45,24 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
     }
 
     if let Some(t) = super::bootstrap_table(report, options) {
-        out.push_str(&format!(
-            "\n{:.0} % bootstrap intervals, [low, high] after each estimate ({} resamples of the {} documents, seed {}; percentile method). † = significantly below the best model's F1 in that column (paired bootstrap test, two-sided, Holm-adjusted over the model pairs, α = {}).\n\n",
-            t.level * 100.0,
-            t.resamples,
-            t.documents,
-            t.seed,
-            t.alpha
-        ));
-        out.push_str("| Model | Micro F1 | Macro F1 (documents) | Micro accuracy |\n");
-        out.push_str("| :--- | ---: | ---: | ---: |\n");
+        out.push('\n');
+        out.push_str(&super::bootstrap_caption(&t));
+        out.push_str("\n\n| Model |");
+        for (_, header, _) in &t.columns {
+            out.push_str(&format!(" {header} |"));
+        }
+        out.push_str("\n| :--- |");
+        out.push_str(&" ---: |".repeat(t.columns.len()));
+        out.push('\n');
         for (name, cells, below) in &t.rows {
-            let mark = |i: usize| if below[i] { " †" } else { "" };
-            push_row(
-                &mut out,
-                &[
-                    escape(name),
-                    format!("{}{}", cells[0], mark(0)),
-                    format!("{}{}", cells[1], mark(1)),
-                    cells[2].clone(),
-                ],
-            );
+            let mut row = vec![escape(name)];
+            for (cell, &below) in cells.iter().zip(below) {
+                row.push(match cell {
+                    Some(c) => format!("{c}{}", if below { " †" } else { "" }),
+                    None => "—".to_string(),
+                });
+            }
+            push_row(&mut out, &row);
         }
     }
 

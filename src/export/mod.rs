@@ -344,21 +344,51 @@ pub(crate) fn documents_phrase(report: &Report) -> String {
     }
 }
 
-/// The bootstrap table of the Markdown and LaTeX exports, when the report
-/// has one: per model (names unescaped), the cells "estimate [low, high]"
-/// of micro F1, macro-over-documents F1 and micro accuracy, and for each F1
-/// column whether the model is significantly below the best model of that
-/// column (the Holm-adjusted paired test between the two).
+/// The bootstrap table of the Markdown and LaTeX exports (and the app's
+/// uncertainty panel), when the report has one: per model (names
+/// unescaped), the cells "estimate [low, high]" of the headline scores of
+/// [`BOOTSTRAP_COLUMNS`] (item F1 only when some model has item lists; a
+/// model without them has no cell there), and per cell whether the model is
+/// significantly below the best model of that column (the Holm-adjusted
+/// paired test between the two, [`BootstrapReport::below_best`]).
+///
+/// [`BootstrapReport::below_best`]: crate::eval::bootstrap::BootstrapReport::below_best
 pub struct BootstrapTable {
     pub resamples: usize,
     pub seed: u64,
     pub level: f64,
     pub alpha: f64,
     pub documents: usize,
-    /// (model, [micro F1, macro F1, micro accuracy] cells, [below the best
-    /// in micro F1, below the best in macro F1]).
-    pub rows: Vec<(String, [String; 3], [bool; 2])>,
+    /// The columns shown: (metric, Markdown header, LaTeX header).
+    pub columns: Vec<(&'static str, &'static str, &'static str)>,
+    /// (model, one cell per column (`None`: the model has no such score),
+    /// per column: significantly below the best).
+    pub rows: Vec<(String, Vec<Option<String>>, Vec<bool>)>,
 }
+
+/// The columns of the bootstrap table: (metric as in the report's
+/// `bootstrap`, Markdown header, LaTeX header). Every one is a tested score
+/// (`eval::bootstrap::TESTED`).
+pub const BOOTSTRAP_COLUMNS: [(&str, &str, &str); 6] = [
+    ("micro.f1", "Micro F1", "Micro $F_1$"),
+    (
+        "macro_documents.f1",
+        "Macro F1 (documents)",
+        "Macro $F_1$ (documents)",
+    ),
+    (
+        "macro_fields.f1",
+        "Macro F1 (fields)",
+        "Macro $F_1$ (fields)",
+    ),
+    ("micro.accuracy", "Micro accuracy", "Micro accuracy"),
+    (
+        "document_extraction_score",
+        "Extraction score",
+        "Extraction score",
+    ),
+    ("items.f1", "Item F1", "Item $F_1$"),
+];
 
 pub fn bootstrap_table(report: &Report, options: &ExportOptions) -> Option<BootstrapTable> {
     let b = report.bootstrap.as_ref()?;
@@ -366,37 +396,25 @@ pub fn bootstrap_table(report: &Report, options: &ExportOptions) -> Option<Boots
         let f = |x: f64| Number::Ratio(x).format(options);
         format!("{} [{}, {}]", f(i.estimate), f(i.low), f(i.high))
     };
-    let below_best = |metric: &str, m: usize| {
-        let estimate = |k: usize| b.models[k].get(metric).map_or(f64::NAN, |i| i.estimate);
-        let best = (0..b.models.len()).max_by(|&x, &y| estimate(x).total_cmp(&estimate(y)))?;
-        if best == m || estimate(best) == estimate(m) {
-            return Some(false);
-        }
-        let (name, best_name) = (&b.models[m].name, &b.models[best].name);
-        b.paired
-            .iter()
-            .find(|t| {
-                t.metric == metric
-                    && ((&t.a == name && &t.b == best_name) || (&t.a == best_name && &t.b == name))
-            })
-            .map(|t| t.significant)
-    };
+    let any_items = b.models.iter().any(|m| m.items.is_some());
+    let columns: Vec<_> = BOOTSTRAP_COLUMNS
+        .into_iter()
+        .filter(|(metric, _, _)| any_items || !metric.starts_with("items."))
+        .collect();
     let rows = b
         .models
         .iter()
-        .enumerate()
-        .map(|(k, m)| {
+        .map(|m| {
             (
                 m.name.clone(),
-                [
-                    cell(&m.micro.f1),
-                    cell(&m.macro_documents.f1),
-                    cell(&m.micro.accuracy),
-                ],
-                [
-                    below_best("micro.f1", k).unwrap_or(false),
-                    below_best("macro_documents.f1", k).unwrap_or(false),
-                ],
+                columns
+                    .iter()
+                    .map(|(metric, _, _)| m.get(metric).map(cell))
+                    .collect(),
+                columns
+                    .iter()
+                    .map(|(metric, _, _)| b.below_best(metric, &m.name))
+                    .collect(),
             )
         })
         .collect();
@@ -406,8 +424,22 @@ pub fn bootstrap_table(report: &Report, options: &ExportOptions) -> Option<Boots
         level: b.level,
         alpha: b.alpha,
         documents: b.documents,
+        columns,
         rows,
     })
+}
+
+/// The caption of the bootstrap table (plain text; the LaTeX exporter
+/// writes its own with the same words).
+pub fn bootstrap_caption(t: &BootstrapTable) -> String {
+    format!(
+        "{:.0} % bootstrap intervals, [low, high] after each estimate ({} resamples of the {} documents, seed {}; percentile method). † = significantly below the best model's score in that column (paired bootstrap test, two-sided, Holm-adjusted over the model pairs, α = {}).",
+        t.level * 100.0,
+        t.resamples,
+        t.documents,
+        t.seed,
+        t.alpha
+    )
 }
 
 /// Characters that would hide or reorder text when shown: control

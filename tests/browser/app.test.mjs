@@ -224,6 +224,64 @@ function expectedParadoxTable(report) {
 }
 
 /**
+ * The bootstrap intervals a table shows: per model row, per cell with
+ * `data-low`, { value, low, high, text } (text: the cell's visible text).
+ */
+async function readIntervals(page, testid) {
+  const rows = await page.$$eval(`[data-testid=${testid}] tbody tr[data-model]`, (trs) =>
+    trs.map((tr) => ({
+      model: tr.dataset.model,
+      cells: Object.fromEntries(
+        [...tr.querySelectorAll('td[data-low]')].map((td) => [
+          td.dataset.metric,
+          { value: td.dataset.value, low: td.dataset.low, high: td.dataset.high, text: td.textContent.trim() },
+        ]),
+      ),
+    })),
+  );
+  for (const r of rows) {
+    for (const c of Object.values(r.cells)) for (const k of ['value', 'low', 'high']) c[k] = Number(c[k]);
+  }
+  return rows;
+}
+
+/**
+ * What a table's interval cells must hold for the CLI's `bootstrap` key:
+ * `metrics` maps the table's data-metric to the bootstrap's score name.
+ */
+function expectedIntervals(boot, models, metrics) {
+  return models.map((name) => {
+    const m = boot.models.find((x) => x.name === name);
+    const cells = {};
+    for (const [cell, metric] of Object.entries(metrics)) {
+      const [a, b] = metric.includes('.') ? metric.split('.') : [metric, null];
+      const iv = b ? m[a]?.[b] : m[a];
+      if (iv) cells[cell] = { value: iv.estimate, low: iv.low, high: iv.high };
+    }
+    return { model: name, cells };
+  });
+}
+
+/** Checks each interval cell's text: the estimate, ± half-width, † when significantly below the best. */
+function assertPlusMinus(rows, boot, metricOf) {
+  for (const r of rows) {
+    for (const [cell, c] of Object.entries(r.cells)) {
+      const half = ((c.high - c.low) / 2).toFixed(4);
+      assert.ok(c.text.startsWith(`${c.value.toFixed(4)} ± ${half}`), `${r.model} ${cell}: ${c.text}`);
+      const metric = metricOf(cell);
+      const estimates = boot.models.map((m) => [m.name, metric.split('.').reduce((o, k) => o?.[k], m)?.estimate]);
+      const [bestName, best] = estimates.filter((e) => e[1] !== undefined).reduce((x, y) => (y[1] >= x[1] ? y : x));
+      const own = estimates.find((e) => e[0] === r.model)[1];
+      const t = boot.paired.find(
+        (p) => p.metric === metric && ((p.a === r.model && p.b === bestName) || (p.a === bestName && p.b === r.model)),
+      );
+      const below = bestName !== r.model && own !== best && t !== undefined && t.significant;
+      assert.equal(c.text.endsWith('†'), below, `${r.model} ${cell} (${metric}): ${c.text}`);
+    }
+  }
+}
+
+/**
  * Every difference between two JSON values, numbers compared to TOLERANCE
  * (relative for large magnitudes), everything else exactly.
  */
@@ -820,6 +878,9 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   const cancelled = await page.waitForSelector('[data-testid=bootstrap-cancelled]');
   assert.match(await cancelled.textContent(), /^Cancelled after \d+ resamples\.$/);
 
+  // Before the intervals: no ± in the tables.
+  assert.equal(await page.locator('[data-testid=model-table] td[data-low]').count(), 0);
+
   // Run to the end: the same numbers as the CLI.
   await page.click('[data-testid=bootstrap-start]');
   await page.waitForSelector('[data-testid=bootstrap-table] tbody tr', { timeout: 60_000 });
@@ -830,6 +891,49 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   const caption = await page.textContent('[data-testid=bootstrap-table] caption');
   assert.match(caption, /^95 % bootstrap intervals, \[low, high\] after each estimate \(1000 resamples of the 50 documents, seed 1; percentile method\)/);
   await page.locator('[data-testid=uncertainty]').screenshot({ path: join(SHOTS, '14-uncertainty.png') });
+
+  // The tables show ± half-width beside each headline number, the interval
+  // in data-low / data-high equal to the CLI's --bootstrap JSON (same files,
+  // same seed), the point estimate still in data-value.
+  const boot = cliJson(
+    ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--bootstrap'],
+    dir,
+  ).bootstrap;
+  const names = ['good', 'conservative', 'aggressive'];
+  for (const average of ['macro_documents', 'micro', 'macro_fields']) {
+    await page.click(`[data-testid=average-${average}]`);
+    await page.waitForSelector(`[data-testid=model-table][data-average=${average}]`);
+    const shown = await readIntervals(page, 'model-table');
+    const want = { precision: `${average}.precision`, recall: `${average}.recall`, f1: `${average}.f1` };
+    assertClose(shown.map(({ model, cells }) => ({ model, cells: Object.fromEntries(Object.entries(cells).map(([k, c]) => [k, { value: c.value, low: c.low, high: c.high }])) })),
+      expectedIntervals(boot, names, want), `model table intervals (${average})`);
+    assertPlusMinus(shown, boot, (cell) => `${average}.${cell === 'f1' ? 'f1' : cell}`);
+    // Only F1 carries †: P and R are not tested.
+    for (const r of shown) for (const k of ['precision', 'recall']) assert.ok(!r.cells[k].text.endsWith('†'));
+    assertClose(await readTable(page, 'model-table'), expectedModelTable(exampleReport, average), `model table values (${average})`);
+  }
+  const modelCaption = await page.textContent('[data-testid=model-table] caption');
+  assert.match(modelCaption, / ± = half the width of the 95 % percentile bootstrap interval over documents \(1000 resamples of the 50 documents, seed 1; the interval itself in each cell's tooltip\)\. † = F1 significantly below the best model's \(paired bootstrap test, two-sided, Holm-adjusted over the model pairs, α = 0\.05\)\.$/);
+  const paradox = await readIntervals(page, 'paradox-table');
+  const micro = { precision: 'micro.precision', recall: 'micro.recall', f1: 'micro.f1', accuracy: 'micro.accuracy' };
+  assertClose(paradox.map(({ model, cells }) => ({ model, cells: Object.fromEntries(Object.entries(cells).map(([k, c]) => [k, { value: c.value, low: c.low, high: c.high }])) })),
+    expectedIntervals(boot, names, micro), 'paradox table intervals');
+  assertPlusMinus(paradox.map((r) => ({ ...r, cells: { f1: r.cells.f1, accuracy: r.cells.accuracy } })), boot, (cell) => `micro.${cell}`);
+  assertClose(await readTable(page, 'paradox-table'), expectedParadoxTable(exampleReport), 'paradox table values');
+  assert.match(await page.textContent('[data-testid=paradox-table] caption'), /percentile bootstrap interval over documents \(1000 resamples of the 50 documents, seed 1;.*† = F1 or accuracy significantly below the best model's \(paired bootstrap test, two-sided, Holm-adjusted over the model pairs, α = 0\.05\)\.$/);
+  const docScores = await readIntervals(page, 'document-scores');
+  assertClose(docScores.map(({ model, cells }) => ({ model, cells: Object.fromEntries(Object.entries(cells).map(([k, c]) => [k, { value: c.value, low: c.low, high: c.high }])) })),
+    expectedIntervals(boot, names, { document_extraction_score: 'document_extraction_score' }), 'extraction score intervals');
+  assertPlusMinus(docScores, boot, () => 'document_extraction_score');
+  const items = await readIntervals(page, 'items-table');
+  assertClose(items.map(({ model, cells }) => ({ model, cells: Object.fromEntries(Object.entries(cells).map(([k, c]) => [k, { value: c.value, low: c.low, high: c.high }])) })),
+    expectedIntervals(boot, names, { 'items.precision': 'items.precision', 'items.recall': 'items.recall', 'items.f1': 'items.f1' }), 'item intervals');
+  assertPlusMinus(items.map((r) => ({ ...r, cells: { 'items.f1': r.cells['items.f1'] } })), boot, () => 'items.f1');
+  // The model table back on macro over documents; a picture of the two tables with ±.
+  await page.click('[data-testid=average-macro_documents]');
+  await page.waitForSelector('[data-testid=model-table][data-average=macro_documents]');
+  await page.locator('[data-testid=model-table]').screenshot({ path: join(SHOTS, '14-model-table-intervals.png') });
+  await page.locator('[data-testid=paradox-table]').screenshot({ path: join(SHOTS, '14-paradox-table-intervals.png') });
   // The score chart now has error bars, and says so.
   const caption14 = await page.textContent('[data-testid=chart-metric_bars] figcaption');
   assert.match(caption14, /Error bars: 95 % percentile bootstrap interval \(1000 resamples of the 50 documents\)\./);

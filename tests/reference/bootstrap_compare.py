@@ -2,17 +2,28 @@
 """Independent check of `fieldscope eval --bootstrap`: re-implements, from
 the definitions in src/eval/bootstrap.rs's docs and SPEC.md section 3, the
 resampling (fastrand's WyRand generator and Lemire's bounded integers, as
-published by fastrand 2), the scores (SPEC 3.1 strict scores, 3.2 macro over
-documents), the type-7 percentile intervals, the paired bootstrap test and
-the Holm correction, reading each document's counts from the CLI's
---details output, and compares every number (tolerance 1e-12).
+published by fastrand 2), every resampled score (SPEC 3.1 strict scores;
+3.2 micro, macro over documents and macro over fields with its rule for
+fields left out; 3.5 numeric_precision, field_f1_partial, schema validity
+and document_extraction_score with its re-spread weights; 3.4 item
+precision, recall and F1), the type-7 percentile intervals, the paired
+bootstrap test and the Holm correction, and compares every number of the
+CLI's `bootstrap` key (tolerance 1e-12).
+
+What each document contributes (its counts, per field, its numeric values,
+schema validity and items) comes from the independent reference evaluator
+(fieldscope_ref.py) run on the same files, not from the Rust tool; its
+point estimates are checked against the Rust report first.
 
     python3 tests/reference/bootstrap_compare.py   # after cargo build
 
 Not needed by the test command; tests/suite/cli.rs pins the CLI's numbers
 that this script reproduces.
 """
-import json, os, subprocess, sys, tempfile
+import json, math, os, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fieldscope_ref as R  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -40,8 +51,27 @@ class WyRand:
         return hi
 
 
+KEYS = ["exact", "partial", "incorrect", "missed", "spurious", "true_negative"]
+METRICS = ["micro.precision", "micro.recall", "micro.f1", "micro.accuracy",
+           "macro_documents.precision", "macro_documents.recall", "macro_documents.f1",
+           "macro_documents.accuracy",
+           "macro_fields.precision", "macro_fields.recall", "macro_fields.f1", "macro_fields.accuracy",
+           "document_extraction_score", "items.precision", "items.recall", "items.f1"]
+TESTED = ["micro.f1", "micro.accuracy", "macro_documents.f1", "macro_fields.f1",
+          "document_extraction_score", "items.f1"]
+
+
 def ratio(num, den, zd):
     return zd if den == 0 else num / den
+
+
+def harmonic(p, r):
+    return 0.0 if p + r == 0 else 2 * p * r / (p + r)
+
+
+def truth_pred(c):
+    return (c["exact"] + c["partial"] + c["incorrect"] + c["missed"],
+            c["exact"] + c["partial"] + c["incorrect"] + c["spurious"])
 
 
 def strict(c, cfg):
@@ -49,21 +79,19 @@ def strict(c, cfg):
     tp = c["exact"]
     fp = c["incorrect"] + c["partial"] + c["spurious"]
     fn = c["missed"] + (c["incorrect"] + c["partial"] if fp_fn else 0)
-    n = c["exact"] + c["partial"] + c["incorrect"] + c["missed"] + c["spurious"] + c["true_negative"]
+    n = sum(c[k] for k in KEYS)
     zd = cfg["zero_division"]
     p, r = ratio(tp, tp + fp, zd), ratio(tp, tp + fn, zd)
-    f1 = 0.0 if p + r == 0 else 2 * p * r / (p + r)
-    return [p, r, f1, ratio(tp + c["true_negative"], n, zd)]
+    return [p, r, harmonic(p, r), ratio(tp + c["true_negative"], n, zd)]
 
 
 def doc_scores(c, cfg):
     s = strict(c, cfg)
-    truth = c["exact"] + c["partial"] + c["incorrect"] + c["missed"]
-    pred = c["exact"] + c["partial"] + c["incorrect"] + c["spurious"]
+    truth, pred = truth_pred(c)
     if truth == 0 and pred == 0:
         e = cfg["empty_document_score"]
         s[0] = s[1] = e
-        s[2] = 0.0 if e + e == 0 else 2 * e * e / (e + e)
+        s[2] = harmonic(e, e)
     return s
 
 
@@ -71,18 +99,56 @@ def mean(xs, empty):
     return sum(xs) / len(xs) if xs else empty
 
 
-def scores(docs, cfg):
-    keys = ["exact", "partial", "incorrect", "missed", "spurious", "true_negative"]
-    total = {k: sum(d[k] for d in docs) for k in keys}
-    micro = strict(total, cfg)
-    per = [doc_scores(d, cfg) for d in docs]
+def add(a, b):
+    return {k: a[k] + b[k] for k in KEYS}
+
+
+def scores(docs, fields, has_items, cfg):
+    """The 16 METRICS over a list of drawn documents (tallies)."""
     zd = cfg["zero_division"]
+    zero = {k: 0 for k in KEYS}
+    total = zero
+    for d in docs:
+        total = add(total, d["counts"])
+    micro = strict(total, cfg)
+    per = [doc_scores(d["counts"], cfg) for d in docs]
     mp, mr = mean([s[0] for s in per], zd), mean([s[1] for s in per], zd)
-    if cfg["macro_f1"] == "harmonic":
-        mf = 0.0 if mp + mr == 0 else 2 * mp * mr / (mp + mr)
+    mf = harmonic(mp, mr) if cfg["macro_f1"] == "harmonic" else mean([s[2] for s in per], zd)
+    macro_docs = [mp, mr, mf, mean([s[3] for s in per], zd)]
+    kept = []
+    for f in fields:
+        c = zero
+        for d in docs:
+            c = add(c, d["fields"][f])
+        t, p = truth_pred(c)
+        if t + p > 0:
+            kept.append(strict(c, cfg))
+    macro_fields = [mean([s[j] for s in kept], zd) for j in range(4)]
+    # document_extraction_score (SPEC 3.5)
+    num_exact = sum(d["numeric"][0] for d in docs)
+    num_total = sum(d["numeric"][1] for d in docs)
+    np_ = num_exact / num_total if num_total else None
+    credit = total["exact"] + 0.5 * total["partial"]
+    t, p = truth_pred(total)
+    rden = t if "fn" in cfg["incorrect_counts_as"] else total["exact"] + total["partial"] + total["missed"]
+    f1p = harmonic(ratio(credit, p, zd), ratio(credit, rden, zd))
+    svr = mean([1.0 if d["valid"] else 0.0 for d in docs], zd)
+    w = cfg["document_extraction_score"]["weights"]
+    wn, wf, ws = w["numeric_precision"], w["field_f1_partial"], w["schema_validity"]
+    if np_ is not None:
+        des = wn * np_ + wf * f1p + ws * svr
+    elif wf + ws == 0:
+        des = zd
     else:
-        mf = mean([s[2] for s in per], zd)
-    return micro + [mp, mr, mf, mean([s[3] for s in per], zd)]
+        des = (1 + wn / (wf + ws)) * (wf * f1p + ws * svr)
+    nan = float("nan")
+    items = [nan, nan, nan]
+    if has_items:
+        rec = sum(d["items"][0] for d in docs)
+        ip = ratio(rec, sum(d["items"][2] for d in docs), zd)
+        ir = ratio(rec, sum(d["items"][1] for d in docs), zd)
+        items = [ip, ir, harmonic(ip, ir)]
+    return micro + macro_docs + macro_fields + [des] + items
 
 
 def quantile(v, q):
@@ -104,36 +170,41 @@ def holm(ps):
     return out
 
 
-def reference(report, resamples, seed, level, alpha):
-    cfg = report["config"]
-    models = [(m["name"], [d["counts"] for d in m["document_details"]]) for m in report["models"]]
-    n = len(models[0][1])
+def reference(cfg, models, resamples, seed, level, alpha):
+    """models: [(name, tallies)] with tallies as fieldscope_ref gives them."""
+    n = len(models[0][1]["documents"])
     rng = WyRand(seed)
     values = [[] for _ in models]
     for _ in range(resamples):
         w = [0] * n
         for _ in range(n):
             w[rng.below(n)] += 1
-        for k, (_, docs) in enumerate(models):
-            drawn = [d for d, c in zip(docs, w) for _ in range(c)]
-            values[k].append(scores(drawn, cfg))
-    est = [scores(docs, cfg) for _, docs in models]
+        for k, (_, t) in enumerate(models):
+            drawn = [d for d, c in zip(t["documents"], w) for _ in range(c)]
+            values[k].append(scores(drawn, t["fields"], t["has_items"], cfg))
+    est = [scores(t["documents"], t["fields"], t["has_items"], cfg) for _, t in models]
     tail = (1 - level) / 2
-    names = ["precision", "recall", "f1", "accuracy"]
     out_models = []
-    for k, (name, _) in enumerate(models):
+    for k, (name, t) in enumerate(models):
         iv = []
-        for j in range(8):
+        for j in range(16):
             v = sorted(x[j] for x in values[k])
             iv.append({"estimate": est[k][j], "low": quantile(v, tail), "high": quantile(v, 1 - tail)})
+        four = ["precision", "recall", "f1", "accuracy"]
         out_models.append({"name": name,
-                           "micro": dict(zip(names, iv[:4])),
-                           "macro_documents": dict(zip(names, iv[4:]))})
+                           "micro": dict(zip(four, iv[0:4])),
+                           "macro_documents": dict(zip(four, iv[4:8])),
+                           "macro_fields": dict(zip(four, iv[8:12])),
+                           "document_extraction_score": iv[12],
+                           "items": dict(zip(four[:3], iv[13:16])) if t["has_items"] else None})
     paired = []
-    for metric, j in [("micro.f1", 2), ("macro_documents.f1", 6)]:
+    for metric in TESTED:
+        j = METRICS.index(metric)
         tests = []
         for a in range(len(models)):
             for b in range(a + 1, len(models)):
+                if math.isnan(est[a][j]) or math.isnan(est[b][j]):
+                    continue
                 d = est[a][j] - est[b][j]
                 extreme = sum(1 for r in range(resamples)
                               if abs((values[a][r][j] - values[b][r][j]) - d) >= abs(d))
@@ -145,10 +216,12 @@ def reference(report, resamples, seed, level, alpha):
 
 
 def close(a, b, path, bad):
-    if isinstance(a, dict):
+    if isinstance(a, dict) and isinstance(b, dict):
         for k in b:
             close(a.get(k), b[k], f"{path}.{k}", bad)
-    elif isinstance(a, list):
+    elif isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            bad.append(f"{path}: rust {len(a)} entries, reference {len(b)}")
         for i, (x, y) in enumerate(zip(a, b)):
             close(x, y, f"{path}[{i}]", bad)
     elif isinstance(b, float) and isinstance(a, (int, float)):
@@ -158,6 +231,49 @@ def close(a, b, path, bad):
         bad.append(f"{path}: rust {a!r} reference {b!r}")
 
 
+def rust_matchings(report):
+    """The item matchings the Rust tool made (its document_details): the
+    reference evaluator takes them as given, since its own exhaustive search
+    for the best matching is out of reach with up to 30 items (the matching
+    is checked by compare.py; here it is the resampling that is)."""
+    out = {}
+    for m in report["models"]:
+        for d in m.get("document_details") or []:
+            for f in d.get("fields", []):
+                if "[]." not in f["field"]:
+                    continue
+                key = "%s/%s/%s" % (m["name"], d["id"], f["field"].split("[].")[0])
+                pairs = out.setdefault(key, set())
+                if f.get("truth_item") is not None and f.get("pred_item") is not None:
+                    pairs.add((f["truth_item"], f["pred_item"]))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def ref_tallies(args, report):
+    """Runs the reference evaluator on the CLI's input files; returns the
+    tallies of the models in the report's order and checks its estimates."""
+    truth = R.load_records(args[args.index("--truth") + 1])
+    preds = {}
+    names = [m["name"] for m in report["models"]]
+    paths = [args[i + 1] for i, a in enumerate(args) if a == "--pred"]
+    for name, path in zip(names, paths):
+        preds[name] = R.load_records(path.split("=", 1)[-1])
+    schema = None
+    if "--schema" in args:
+        with open(args[args.index("--schema") + 1], encoding="utf-8") as f:
+            schema = json.load(f)
+    tallies = {}
+    options = {"forced_pairs": rust_matchings(report), "trust_forced_pairs": True}
+    ref = R.evaluate(truth, preds, schema, tallies=tallies, options=options)
+    bad = []
+    for rm, pm in zip(report["models"], ref["models"]):
+        for key in ("micro", "macro_documents", "macro_fields", "items"):
+            close(rm[key], pm[key], f"{rm['name']}.{key}", bad)
+        close(rm["document_extraction_score"], pm["document_extraction_score"],
+              f"{rm['name']}.document_extraction_score", bad)
+    return [(name, tallies[name]) for name in names], bad
+
+
 def main():
     cases = []
     ex = os.path.join(ROOT, "tests", "data", "example")
@@ -165,18 +281,33 @@ def main():
                               "--pred", f"eager={ex}/eager.json", "--schema", f"{ex}/schema.json"], 1000, 1))
     tmp = tempfile.mkdtemp()
     subprocess.check_call([CLI, "synth", "--documents", "40", "--seed", "5", "--out", tmp])
-    cases.append(("synth-40", ["--truth", f"{tmp}/truth.jsonl", "--pred", f"{tmp}/good.jsonl",
-                               "--pred", f"{tmp}/conservative.jsonl", "--pred", f"{tmp}/aggressive.jsonl"], 300, 7))
+    synth = ["--truth", f"{tmp}/truth.jsonl", "--pred", f"{tmp}/good.jsonl",
+             "--pred", f"{tmp}/conservative.jsonl", "--pred", f"{tmp}/aggressive.jsonl"]
+    cases.append(("synth-40", synth, 300, 7))
+    cases.append(("synth-40 with schema", synth + ["--schema", f"{tmp}/invoice.schema.json"], 500, 3))
+    tmp50 = tempfile.mkdtemp()
+    subprocess.check_call([CLI, "synth", "--documents", "50", "--seed", "2024", "--out", tmp50])
+    cases.append(("app example (synth-50)",
+                  ["--truth", f"{tmp50}/truth.jsonl", "--pred", f"{tmp50}/good.jsonl",
+                   "--pred", f"{tmp50}/conservative.jsonl", "--pred", f"{tmp50}/aggressive.jsonl",
+                   "--schema", f"{tmp50}/invoice.schema.json"], 1000, 1))
     failed = 0
     for name, args, resamples, seed in cases:
         out = subprocess.run([CLI, "eval", *args, "--details", "--bootstrap", str(resamples), "--seed", str(seed)],
                              capture_output=True, text=True, check=True).stdout
         report = json.loads(out)
-        models, paired = reference(report, resamples, seed, 0.95, 0.05)
-        bad = []
-        close(report["bootstrap"]["models"], models, "models", bad)
-        close(report["bootstrap"]["paired"], paired, "paired", bad)
-        print(f"{name}: {'agrees' if not bad else 'DIFFERS'} ({resamples} resamples, seed {seed})")
+        models, bad = ref_tallies(args, report)
+        if bad:
+            print(f"{name}: the reference evaluator's point estimates differ from the report")
+        else:
+            got, paired = reference(report["config"], models, resamples, seed, 0.95, 0.05)
+            close(report["bootstrap"]["models"], got, "models", bad)
+            close(report["bootstrap"]["paired"], paired, "paired", bad)
+            if len(report["bootstrap"]["paired"]) != len(paired):
+                bad.append(f"paired: rust {len(report['bootstrap']['paired'])} tests, reference {len(paired)}")
+            checked = json.dumps(got).count('"low"')
+            print(f"{name}: {'agrees' if not bad else 'DIFFERS'} ({resamples} resamples, seed {seed}; "
+                  f"{checked} intervals, {len(paired)} paired tests)")
         for b in bad[:10]:
             print("   ", b)
         failed += bool(bad)

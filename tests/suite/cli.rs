@@ -398,6 +398,64 @@ fn bootstrap_intervals_and_paired_tests() {
         0.6842105263157895
     );
     assert_eq!(eager["macro_documents"]["accuracy"]["high"], 0.75);
+    // The new scores: macro over fields, document_extraction_score and the
+    // line items; every estimate is the report's own number, exactly.
+    for (k, m) in b["models"].as_array().unwrap().iter().enumerate() {
+        let r = &report["models"][k];
+        for avg in ["micro", "macro_documents", "macro_fields"] {
+            for s in ["precision", "recall", "f1", "accuracy"] {
+                assert_eq!(m[avg][s]["estimate"], r[avg][s], "{avg}.{s}");
+            }
+        }
+        assert_eq!(
+            m["document_extraction_score"]["estimate"],
+            r["document_extraction_score"]
+        );
+        for s in ["precision", "recall", "f1"] {
+            assert_eq!(m["items"][s]["estimate"], r["items"][s], "items.{s}");
+        }
+    }
+    assert_eq!(careful["macro_fields"]["f1"]["low"], 0.7597402597402598);
+    assert_eq!(careful["macro_fields"]["f1"]["high"], 0.8666666666666666);
+    assert_eq!(
+        eager["document_extraction_score"]["low"],
+        0.7666666666666667
+    );
+    assert_eq!(
+        eager["document_extraction_score"]["high"],
+        0.9461538461538462
+    );
+    // careful has its 3 items recognised (item F1 = 1); the third document
+    // has no items, and the resamples that draw only it (1 in 27) have
+    // 0/0 = zero_division = 0.
+    assert_eq!(careful["items"]["f1"]["low"], 0.0);
+    assert_eq!(careful["items"]["f1"]["high"], 1.0);
+    // Six scores tested, one pair each.
+    let metrics: Vec<&str> = b["paired"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["metric"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        metrics,
+        [
+            "micro.f1",
+            "micro.accuracy",
+            "macro_documents.f1",
+            "macro_fields.f1",
+            "document_extraction_score",
+            "items.f1"
+        ]
+    );
+    let p = |k: usize| b["paired"][k]["p_value"].as_f64().unwrap();
+    // 34 of 1000 resamples as extreme as the observed difference; macro
+    // over fields and item F1 do not differ significantly on 3 documents.
+    assert_eq!(p(4), 34.0 / 1001.0);
+    assert_eq!(b["paired"][4]["significant"], true);
+    assert_eq!(p(3), 539.0 / 1001.0);
+    assert_eq!(b["paired"][3]["significant"], false);
+    assert_eq!(p(5), 276.0 / 1001.0);
     // careful beats eager on every resample: p = 1 / 1001.
     let test = &b["paired"][0];
     assert_eq!(test["metric"], "micro.f1");
@@ -429,14 +487,17 @@ fn bootstrap_intervals_and_paired_tests() {
     // The Markdown and LaTeX tables: intervals and the significance mark.
     let (_, md, _) = run_example(&["--bootstrap", "--format", "markdown"]);
     assert!(md.contains(
-        "| eager | 0.7761 [0.7619, 0.7879] † | 0.7745 [0.7619, 0.7879] † | 0.7105 [0.6842, 0.7500] |\n"
+        "| Model | Micro F1 | Macro F1 (documents) | Macro F1 (fields) | Micro accuracy | Extraction score | Item F1 |\n"
     ), "{md}");
     assert!(md.contains(
-        "| careful | 0.9091 [0.8889, 0.9231] | 0.9072 [0.8889, 0.9231] | 0.8529 [0.8182, 0.8750] |\n"
+        "| eager | 0.7761 [0.7619, 0.7879] † | 0.7745 [0.7619, 0.7879] † | 0.7686 [0.7143, 0.8152] | 0.7105 [0.6842, 0.7500] † | 0.8818 [0.7667, 0.9462] † | 0.8571 [0.0000, 1.0000] |\n"
+    ), "{md}");
+    assert!(md.contains(
+        "| careful | 0.9091 [0.8889, 0.9231] | 0.9072 [0.8889, 0.9231] | 0.7818 [0.7597, 0.8667] | 0.8529 [0.8182, 0.8750] | 0.9682 [0.9611, 0.9731] | 1.0000 [0.0000, 1.0000] |\n"
     ));
     let (_, tex, _) = run_example(&["--bootstrap", "--format", "latex"]);
     assert!(tex.contains(
-        "    eager & 0.7761 [0.7619, 0.7879]$^\\dagger$ & 0.7745 [0.7619, 0.7879]$^\\dagger$ & 0.7105 [0.6842, 0.7500] \\\\\n"
+        "    eager & 0.7761$^\\dagger$~{\\footnotesize [0.7619, 0.7879]} & 0.7745$^\\dagger$~{\\footnotesize [0.7619, 0.7879]} & 0.7686~{\\footnotesize [0.7143, 0.8152]} & 0.7105$^\\dagger$~{\\footnotesize [0.6842, 0.7500]} & 0.8818$^\\dagger$~{\\footnotesize [0.7667, 0.9462]} & 0.8571~{\\footnotesize [0.0000, 1.0000]} \\\\\n"
     ), "{tex}");
     // Usage errors.
     let (code, _, err) = run_example(&["--bootstrap", "0"]);

@@ -160,6 +160,7 @@ pub fn model(
         items: None,
         document_details: None,
         literature: None,
+        document_tallies: None,
     }
 }
 
