@@ -1,34 +1,10 @@
 //! The command-line tool end to end: flags, exit statuses, messages and the
 //! report it prints for the example in `tests/data/example/`.
 
+use super::common::{example, run_cli as fieldscope};
 use super::exporters::check_golden;
-use fieldscope::cli::run;
 use serde_json::Value;
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
-
-fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/example")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-/// Runs the tool in-process: (exit status, stdout, stderr).
-fn fieldscope(args: &[&str]) -> (i32, String, String) {
-    let argv: Vec<OsString> = std::iter::once("fieldscope")
-        .chain(args.iter().copied())
-        .map(OsString::from)
-        .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run(argv, &mut out, &mut err);
-    (
-        code,
-        String::from_utf8(out).expect("stdout is UTF-8"),
-        String::from_utf8(err).expect("stderr is UTF-8"),
-    )
-}
+use std::path::PathBuf;
 
 fn example_args(extra: &[&str]) -> Vec<String> {
     let mut v = vec![

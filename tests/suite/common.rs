@@ -2,6 +2,32 @@
 
 use fieldscope::eval::{evaluate, Config, EvalInput, ModelInput, Record, RecordFile, Report};
 use serde_json::Value;
+use std::ffi::{OsStr, OsString};
+use std::path::Path;
+
+/// The path of a file of the example in `tests/data/example/`.
+pub fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/example")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// Runs the command-line tool in-process with `args` (after the program
+/// name): (exit status, stdout, stderr).
+pub fn run_cli<S: AsRef<OsStr>>(args: &[S]) -> (i32, String, String) {
+    let argv: Vec<OsString> = std::iter::once(OsString::from("fieldscope"))
+        .chain(args.iter().map(|a| a.as_ref().to_os_string()))
+        .collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = fieldscope::cli::run(argv, &mut out, &mut err);
+    (
+        code,
+        String::from_utf8(out).expect("stdout is UTF-8"),
+        String::from_utf8(err).expect("stderr is UTF-8"),
+    )
+}
 
 /// A record file from JSON objects (no parsing involved).
 pub fn records(name: &str, values: Vec<Value>) -> RecordFile {

@@ -9,6 +9,7 @@
 //! `pdffonts` and renders the pages to PNG, to look at; it is not part of
 //! the test command.
 
+use super::common::{example, run_cli as cli};
 use fieldscope::charts::lines::{self, SweepMetric};
 use fieldscope::charts::style::Metrics;
 use fieldscope::charts::{self, ChartOptions, PaperSize};
@@ -17,30 +18,7 @@ use fieldscope::eval::{Config, DocFile, EvalInput, ModelInput};
 use fieldscope::io::parse_docs;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
-
-fn cli(args: &[&str]) -> (i32, String, String) {
-    let argv: Vec<OsString> = std::iter::once("fieldscope")
-        .chain(args.iter().copied())
-        .map(OsString::from)
-        .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = fieldscope::cli::run(argv, &mut out, &mut err);
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
-}
-
-fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/example")
-        .join(name)
-        .display()
-        .to_string()
-}
+use std::path::PathBuf;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir =

@@ -6,6 +6,7 @@
 //!
 //! `UPDATE_GOLDEN=1 cargo test html_report` rewrites the golden files.
 
+use super::common::example;
 use super::common::{records, run};
 use super::exporters::{check_golden, counts, field, model};
 use fieldscope::eval::report::{Report, SetReport};
@@ -15,15 +16,6 @@ use fieldscope::io::parse_records;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::path::Path;
-
-fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/example")
-        .join(name)
-        .display()
-        .to_string()
-}
 
 fn read(name: &str) -> fieldscope::eval::RecordFile {
     let path = example(name);

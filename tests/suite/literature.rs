@@ -5,11 +5,10 @@
 //! reference packages (`anls_star` 1.0.1 with `munkres` 1.1.4,
 //! `donut-python` 1.0.9 with `zss` 1.2.0) on the same records.
 
-use fieldscope::cli::run;
+use super::common::{example, run_cli};
 use fieldscope::eval::literature::anls_star::anls_star;
 use fieldscope::eval::literature::donut::{flatten, nted, F1Counts};
 use serde_json::Value;
-use std::ffi::OsString;
 use std::path::Path;
 
 fn data(name: &str) -> Value {
@@ -63,31 +62,17 @@ fn donut_reproduces_its_examples() {
     assert_eq!(Value::Array(pairs), example["output"]);
 }
 
-fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/example")
-        .join(name)
-        .display()
-        .to_string()
-}
-
 fn fieldscope(extra: &[&str]) -> (i32, String, String) {
     let truth = example("truth.jsonl");
     let careful = example("careful.jsonl");
     let eager = format!("eager={}", example("eager.json"));
-    let argv: Vec<OsString> = ["fieldscope", "eval", "--truth", &truth, "--pred", &careful]
-        .into_iter()
-        .chain(["--pred", eager.as_str()])
-        .chain(extra.iter().copied())
-        .map(OsString::from)
-        .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run(argv, &mut out, &mut err);
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
+    let args: Vec<&str> = [
+        "eval", "--truth", &truth, "--pred", &careful, "--pred", &eager,
+    ]
+    .into_iter()
+    .chain(extra.iter().copied())
+    .collect();
+    run_cli(&args)
 }
 
 /// (model, ANLS*, nTED, Donut F1, per-document ANLS*, per-document nTED)

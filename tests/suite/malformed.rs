@@ -5,10 +5,9 @@
 //! loaded and evaluated). Plus inputs generated here rather than committed:
 //! 10,000-level nesting and a megabyte-long string.
 
-use fieldscope::cli::run;
+use super::common::run_cli as fieldscope;
 use fieldscope::session::{Role, Session};
 use serde_json::Value;
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 fn dir() -> PathBuf {
@@ -19,20 +18,6 @@ fn example(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/example")
         .join(name)
-}
-
-/// Runs the CLI in-process with paths as given: (status, stdout, stderr).
-fn fieldscope(args: &[String]) -> (i32, String, String) {
-    let argv: Vec<OsString> = std::iter::once("fieldscope".into())
-        .chain(args.iter().map(OsString::from))
-        .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run(argv, &mut out, &mut err);
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
 }
 
 /// The CLI's arguments with the case file (named `name`, at `path`) in its

@@ -6,14 +6,13 @@
 //! output (shuffled too), with details and the bootstrap, and on every
 //! malformed JSONL file of the corpus.
 
-use fieldscope::cli::run;
+use super::common::run_cli as fieldscope;
 use fieldscope::eval::evaluate::evaluate_sources;
 use fieldscope::eval::{evaluate_owned, Config, EvalInput, ModelInput, Preset};
 use fieldscope::io::{parse_docs, JsonlIndex};
 use fieldscope::synth::{generate, SynthOptions};
 use proptest::prelude::*;
 use serde_json::Value;
-use std::ffi::OsString;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
@@ -31,20 +30,6 @@ fn scratch(test: &str) -> PathBuf {
     ));
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// Runs the CLI in-process: (status, stdout, stderr).
-fn fieldscope(args: &[String]) -> (i32, String, String) {
-    let argv: Vec<OsString> = std::iter::once("fieldscope".into())
-        .chain(args.iter().map(OsString::from))
-        .collect();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run(argv, &mut out, &mut err);
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
 }
 
 /// Runs `fieldscope eval ARGS` held in memory and streamed, asserts that
