@@ -8,6 +8,7 @@
 //! so the default exports stay the CLI's default ones.
 
 use super::format::{full, opt_ratio, shown};
+use super::progress::{status_line, Progress};
 use super::{browser, AppState};
 use crate::eval::literature::{Metrics, MAX_WORK};
 use crate::eval::report::{LiteratureReport, Report};
@@ -20,15 +21,6 @@ const SLICE_MS: f64 = 30.0;
 /// The literature metrics of every model (in the report's order) and the
 /// warnings about documents too large to score.
 pub type Computed = Arc<(Vec<(String, LiteratureReport)>, Vec<String>)>;
-
-#[derive(Clone, PartialEq)]
-enum Progress {
-    Idle,
-    Running(usize, usize),
-    Cancelled(usize),
-    Done(Computed),
-    Failed(String),
-}
 
 /// `report` with each model's literature metrics from `computed` (matched
 /// by name, as the job keeps the report's model order).
@@ -65,7 +57,7 @@ pub fn LiteraturePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             let total = job.total();
             while job.done() < total {
                 if cancel.get_untracked() {
-                    return progress.set(Progress::Cancelled(job.done()));
+                    return progress.set(Progress::Cancelled(job.done(), total));
                 }
                 let began = js_sys::Date::now();
                 while job.done() < total && js_sys::Date::now() - began < SLICE_MS {
@@ -81,26 +73,15 @@ pub fn LiteraturePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             progress.set(Progress::Done(computed));
         });
     };
-    let running = move || matches!(progress.get(), Progress::Running(..));
-    let body = move || {
-        match progress.get() {
-        Progress::Idle => None,
-        Progress::Running(done, total) => Some(
-            view! {
-                <p class="hint" data-testid="literature-progress">
-                    <progress max=total value=done></progress>
-                    {format!(" {done} of {total} documents (all models)")}
-                </p>
-            }
-            .into_any(),
-        ),
-        Progress::Cancelled(done) => Some(
-            view! { <p class="hint" data-testid="literature-cancelled">{format!("Cancelled after {done} documents.")}</p> }
-                .into_any(),
-        ),
-        Progress::Failed(e) => Some(view! { <p class="error" role="alert">{e}</p> }.into_any()),
+    let running = move || progress.with(Progress::is_running);
+    let body = move || match progress.get() {
         Progress::Done(computed) => Some(table(&computed).into_any()),
-    }
+        other => status_line(
+            &other,
+            "literature",
+            |done, total| format!(" {done} of {total} documents (all models)"),
+            |done, _| format!("Cancelled after {done} documents."),
+        ),
     };
     view! {
         <section class="card" aria-labelledby="literature-heading" data-testid="literature">

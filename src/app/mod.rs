@@ -14,6 +14,7 @@ mod exports;
 mod files;
 mod format;
 mod literature;
+mod progress;
 mod report_view;
 mod settings;
 mod sweep_view;

@@ -10,20 +10,12 @@
 use super::browser;
 use super::charts_view::chart_options;
 use super::format::{full, opt_ratio, ratio, shown};
+use super::progress::{status_line, Progress};
 use super::AppState;
 use crate::charts::{sweep_charts, PaperSize};
 use crate::eval::sweep::{default_values, SweepParam, SweepReport, SweepRun};
 use leptos::prelude::*;
 use std::sync::Arc;
-
-#[derive(Clone, PartialEq)]
-enum Progress {
-    Idle,
-    Running(usize, usize),
-    Cancelled(usize, usize),
-    Done(Arc<SweepReport>),
-    Failed(String),
-}
 
 fn label(param: SweepParam) -> &'static str {
     match param {
@@ -67,7 +59,7 @@ pub fn SweepPanel(state: AppState) -> impl IntoView {
                 match cancel.try_get_untracked() {
                     None => return,
                     Some(true) => {
-                        if matches!(progress.try_get_untracked(), Some(Progress::Running(..))) {
+                        if progress.try_with_untracked(Progress::is_running) == Some(true) {
                             progress.try_set(Progress::Cancelled(run.done(), run.total()));
                         }
                         return;
@@ -91,26 +83,17 @@ pub fn SweepPanel(state: AppState) -> impl IntoView {
             progress.try_set(Progress::Done(Arc::new(run.finish())));
         });
     };
-    let running = move || matches!(progress.get(), Progress::Running(..));
-    let body = move || {
-        match progress.get() {
-        Progress::Idle => None,
-        Progress::Running(done, total) => Some(
-            view! {
-                <p class="hint" data-testid="sweep-progress">
-                    <progress max=total value=done></progress>
-                    {format!(" {done} of {total} thresholds evaluated")}
-                </p>
-            }
-            .into_any(),
+    let running = move || progress.with(Progress::is_running);
+    let body = move || match progress.get() {
+        Progress::Done(s) => {
+            Some(view! { <SweepResult state=state sweep=s size=size /> }.into_any())
+        }
+        other => status_line(
+            &other,
+            "sweep",
+            |done, total| format!(" {done} of {total} thresholds evaluated"),
+            |done, total| format!("Cancelled after {done} of {total} thresholds."),
         ),
-        Progress::Cancelled(done, total) => Some(
-            view! { <p class="hint" data-testid="sweep-cancelled">{format!("Cancelled after {done} of {total} thresholds.")}</p> }
-                .into_any(),
-        ),
-        Progress::Failed(e) => Some(view! { <p class="error" role="alert">{e}</p> }.into_any()),
-        Progress::Done(s) => Some(view! { <SweepResult state=state sweep=s size=size /> }.into_any()),
-    }
     };
     let param_button = move |p: SweepParam| {
         view! {

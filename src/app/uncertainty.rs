@@ -4,8 +4,9 @@
 //! page never freezes. The table's text is the Markdown export's
 //! (`export::bootstrap_table`).
 
+use super::progress::{status_line, Progress};
 use super::{browser, AppState};
-use crate::eval::bootstrap::{Bootstrap, BootstrapOptions, BootstrapReport, ModelTallies};
+use crate::eval::bootstrap::{Bootstrap, BootstrapOptions, ModelTallies};
 use crate::eval::report::Report;
 use crate::eval::Config;
 use crate::export::{bootstrap_caption, bootstrap_table, ExportOptions};
@@ -14,15 +15,6 @@ use std::sync::Arc;
 
 /// Resamples per slice of work (one slice between two frames).
 const SLICE: usize = 25;
-
-#[derive(Clone, PartialEq)]
-enum Progress {
-    Idle,
-    Running(usize, usize),
-    Cancelled(usize),
-    Done(Arc<BootstrapReport>),
-    Failed(String),
-}
 
 #[component]
 pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
@@ -53,7 +45,7 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             let mut bootstrap = Bootstrap::new(models, &config, options);
             loop {
                 if cancel.get_untracked() {
-                    return progress.set(Progress::Cancelled(bootstrap.done()));
+                    return progress.set(Progress::Cancelled(bootstrap.done(), options.resamples));
                 }
                 let done = bootstrap.step(SLICE);
                 progress.set(Progress::Running(done, options.resamples));
@@ -67,25 +59,9 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             progress.set(Progress::Done(result));
         });
     };
-    let running = move || matches!(progress.get(), Progress::Running(..));
+    let running = move || progress.with(Progress::is_running);
     let r = report.clone();
-    let body = move || {
-        match progress.get() {
-        Progress::Idle => None,
-        Progress::Running(done, total) => Some(
-            view! {
-                <p class="hint" data-testid="bootstrap-progress">
-                    <progress max=total value=done></progress>
-                    {format!(" {done} of {total} resamples")}
-                </p>
-            }
-            .into_any(),
-        ),
-        Progress::Cancelled(done) => Some(
-            view! { <p class="hint" data-testid="bootstrap-cancelled">{format!("Cancelled after {done} resamples.")}</p> }
-                .into_any(),
-        ),
-        Progress::Failed(e) => Some(view! { <p class="error" role="alert">{e}</p> }.into_any()),
+    let body = move || match progress.get() {
         Progress::Done(b) => {
             let mut with = (*r).clone();
             with.bootstrap = Some((*b).clone());
@@ -154,7 +130,12 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                 }
             })
         }
-    }
+        other => status_line(
+            &other,
+            "bootstrap",
+            |done, total| format!(" {done} of {total} resamples"),
+            |done, _| format!("Cancelled after {done} resamples."),
+        ),
     };
     view! {
         <section class="card" aria-labelledby="uncertainty-heading" data-testid="uncertainty">

@@ -1,0 +1,59 @@
+//! The state of a computation the app runs a slice at a time between
+//! frames (bootstrap intervals, literature metrics, threshold sweeps) and
+//! the line that shows how far it got. Owns no computation; used by
+//! `uncertainty.rs`, `literature.rs` and `sweep_view.rs`. May depend on
+//! leptos only.
+
+use leptos::prelude::*;
+
+/// Where a sliced computation is.
+#[derive(Clone, PartialEq)]
+pub enum Progress<T> {
+    /// Not started (or reset because its input changed).
+    Idle,
+    /// `done` of `total` units of work so far.
+    Running(usize, usize),
+    /// Stopped by the user after `done` of `total` units.
+    Cancelled(usize, usize),
+    /// Finished, with its result.
+    Done(T),
+    /// Could not run; the message says why.
+    Failed(String),
+}
+
+impl<T> Progress<T> {
+    /// Whether the computation is under way.
+    pub fn is_running(&self) -> bool {
+        matches!(self, Progress::Running(..))
+    }
+}
+
+/// The line for a running, cancelled or failed computation: a progress bar
+/// and `running(done, total)`, the note `cancelled(done, total)`, or the
+/// error as an alert; `None` when idle or done (the panel shows its result
+/// itself). The lines carry `data-testid` `{name}-progress` and
+/// `{name}-cancelled`.
+pub fn status_line<T>(
+    progress: &Progress<T>,
+    name: &str,
+    running: impl Fn(usize, usize) -> String,
+    cancelled: impl Fn(usize, usize) -> String,
+) -> Option<AnyView> {
+    match progress {
+        Progress::Idle | Progress::Done(_) => None,
+        &Progress::Running(done, total) => Some(
+            view! {
+                <p class="hint" data-testid=format!("{name}-progress")>
+                    <progress max=total value=done></progress>
+                    {running(done, total)}
+                </p>
+            }
+            .into_any(),
+        ),
+        &Progress::Cancelled(done, total) => Some(
+            view! { <p class="hint" data-testid=format!("{name}-cancelled")>{cancelled(done, total)}</p> }
+                .into_any(),
+        ),
+        Progress::Failed(e) => Some(view! { <p class="error" role="alert">{e.clone()}</p> }.into_any()),
+    }
+}
