@@ -23,6 +23,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
                 <Warnings report=report.clone() />
                 <ModelTable state=state report=report.clone() />
                 <ParadoxPanel state=state report=report.clone() />
+                <WeightedFields report=report.clone() />
                 <super::uncertainty::UncertaintyPanel state=state report=report.clone() />
                 <super::literature::LiteraturePanel state=state report=report.clone() />
                 <super::charts_view::ChartsView state=state report=report.clone() />
@@ -289,6 +290,57 @@ pub fn paradox_explanation(report: &Report) -> Option<String> {
     }
     text.push_str("A conservative model gains accuracy from true negatives while losing recall; an eager one gains recall while hallucinating on absent fields.");
     Some(text)
+}
+
+/// The macro average over fields weighted by `field_weights` (beyond
+/// SPEC §4), beside the unweighted one; only when a metrics config gives
+/// the key. The caption is the exports' (`export::weighted_sentence`).
+#[component]
+fn WeightedFields(report: Shared) -> impl IntoView {
+    let caption = crate::export::weighted_sentence(&report)?;
+    let columns = crate::export::WEIGHTED_COLUMNS;
+    let bests: Vec<Option<f64>> = columns
+        .iter()
+        .map(|(_, _, score)| {
+            best(
+                &report
+                    .models
+                    .iter()
+                    .filter_map(|m| m.weighted_fields.as_ref().map(score))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    let rows = report
+        .models
+        .iter()
+        .map(|m| {
+            let cells = columns
+                .iter()
+                .zip(&bests)
+                .map(|((_, metric, score), b)| {
+                    let value = m.weighted_fields.as_ref().map(score);
+                    let best = matches!((value, b), (Some(v), Some(b)) if (v - b).abs() < 1e-12);
+                    view! { <NumCell metric=metric value=value text=opt_ratio(value) best=best /> }
+                })
+                .collect_view();
+            view! { <tr data-model=m.name.clone()><th scope="row">{shown(&m.name)}</th>{cells}</tr> }
+        })
+        .collect_view();
+    let head = columns
+        .iter()
+        .map(|(h, _, _)| view! { <th scope="col">{*h}</th> })
+        .collect_view();
+    Some(view! {
+        <section class="card" aria-labelledby="weighted-heading">
+            <h2 id="weighted-heading">"Weighted over fields"</h2>
+            <table class="data numeric" data-testid="weighted-table">
+                <caption>{shown(&caption)}</caption>
+                <thead><tr><th scope="col">"Model"</th>{head}</tr></thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </section>
+    })
 }
 
 #[component]

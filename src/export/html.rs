@@ -147,6 +147,7 @@ pub fn render(report: &Report, options: &ExportOptions, charts: &[HtmlChart]) ->
     push_paradox(&mut out, report, options);
     push_literature(&mut out, report, options);
     push_macro_fields(&mut out, report, options);
+    push_weighted_fields(&mut out, report, options);
     push_document_scores(&mut out, report, options);
     push_fields(&mut out, report, options);
     push_sets(&mut out, report, options);
@@ -187,6 +188,9 @@ fn section_list(
         list.push(("literature", "Literature metrics"));
     }
     list.push(("macro-fields", "Macro over fields"));
+    if super::weighted_sentence(report).is_some() {
+        list.push(("weighted-fields", "Weighted over fields"));
+    }
     list.push(("document-scores", "Document-level scores"));
     list.push(("fields", "Per-field results"));
     list.push(("sets", "Set fields"));
@@ -347,6 +351,33 @@ fn push_literature(out: &mut String, report: &Report, options: &ExportOptions) {
                 escape(name),
                 cells(&report.models, |m| {
                     optional_ratio(m.literature.as_ref().and_then(get).flatten(), options)
+                }),
+            )
+            .best(Best::Highest)
+        })
+        .collect();
+    push_table(out, "", &caption, "Model", &model_names(report), columns);
+    out.push_str("</section>\n");
+}
+
+/// The macro average over fields weighted by `field_weights`, only when
+/// the configuration gives them.
+fn push_weighted_fields(out: &mut String, report: &Report, options: &ExportOptions) {
+    let Some(sentence) = super::weighted_sentence(report) else {
+        return;
+    };
+    open_section(out, "weighted-fields", "Weighted over fields", false);
+    let mut caption = escape(&sentence);
+    if report.models.len() > 1 {
+        caption.push_str(" Bold: the best value of each column.");
+    }
+    let columns = super::WEIGHTED_COLUMNS
+        .iter()
+        .map(|(name, _, score)| {
+            Column::new(
+                escape(name),
+                cells(&report.models, |m| {
+                    optional_ratio(m.weighted_fields.as_ref().map(score), options)
                 }),
             )
             .best(Best::Highest)

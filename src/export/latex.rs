@@ -202,6 +202,37 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
         );
     }
 
+    // The weighted macro average over fields, only with `field_weights`.
+    if let Some(sentence) = super::weighted_sentence(report) {
+        out.push('\n');
+        let mut caption = escape(&sentence);
+        if several {
+            caption.push_str(" Bold: the best value of each column.");
+        }
+        let columns: Vec<Column> = super::WEIGHTED_COLUMNS
+            .iter()
+            .map(|(_, _, score)| Column {
+                cells: models
+                    .iter()
+                    .map(|m| match &m.weighted_fields {
+                        Some(s) => Number::Ratio(score(s)).format(options),
+                        None => NO_COST.to_string(),
+                    })
+                    .collect(),
+                best: Some(Best::Highest),
+            })
+            .collect();
+        push_table(
+            &mut out,
+            &caption,
+            "tab:fieldscope-weighted-fields",
+            "lrrrr",
+            "Model & Precision & Recall & F1 & Accuracy",
+            &names,
+            columns,
+        );
+    }
+
     // The literature's metrics, only when the report has them.
     if let Some(literature) = literature_columns(report) {
         out.push('\n');

@@ -44,6 +44,23 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
         push_row(&mut out, &micro_cells(model, options));
     }
 
+    if let Some(sentence) = super::weighted_sentence(report) {
+        out.push('\n');
+        out.push_str(&escape(&sentence));
+        out.push_str("\n\n| Model | Precision | Recall | F1 | Accuracy |\n");
+        out.push_str("| :--- | ---: | ---: | ---: | ---: |\n");
+        for model in &report.models {
+            let mut cells = vec![escape(&model.name)];
+            for (_, _, score) in super::WEIGHTED_COLUMNS {
+                cells.push(match &model.weighted_fields {
+                    Some(s) => Number::Ratio(score(s)).format(options),
+                    None => NO_COST.to_string(),
+                });
+            }
+            push_row(&mut out, &cells);
+        }
+    }
+
     if let Some(t) = super::bootstrap_table(report, options) {
         out.push('\n');
         out.push_str(&super::bootstrap_caption(&t));

@@ -38,7 +38,7 @@ pub mod pdf;
 pub mod sweep;
 
 use crate::error::{Error, ErrorKind};
-use crate::eval::report::{LiteratureReport, Report};
+use crate::eval::report::{LiteratureReport, Report, Scores};
 use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
@@ -154,6 +154,45 @@ pub fn render(report: &Report, format: Format, options: &ExportOptions) -> Strin
         Format::Csv => csv::render(report, options),
         Format::Html => html::render(report, options, &[]),
     }
+}
+
+/// A column of the weighted-fields table: its header, its key in the JSON
+/// report (under `weighted_fields`) and the score.
+pub type WeightedColumn = (&'static str, &'static str, fn(&Scores) -> f64);
+
+/// The columns of the weighted-fields table, in every format and the app.
+pub const WEIGHTED_COLUMNS: [WeightedColumn; 4] = [
+    ("Precision", "weighted_fields.precision", |s| s.precision),
+    ("Recall", "weighted_fields.recall", |s| s.recall),
+    ("F1", "weighted_fields.f1", |s| s.f1),
+    ("Accuracy", "weighted_fields.accuracy", |s| s.accuracy),
+];
+
+/// What the weighted-fields table shows (the config key `field_weights`,
+/// beyond SPEC §4), with the weights as the configuration gives them: one
+/// plain sentence that each format escapes. `None` when no model has
+/// `weighted_fields`, so reports without the key export as before.
+pub fn weighted_sentence(report: &Report) -> Option<String> {
+    if report.models.iter().all(|m| m.weighted_fields.is_none()) {
+        return None;
+    }
+    let weights = report
+        .config
+        .get("field_weights")
+        .and_then(serde_json::Value::as_object)
+        .map(|w| {
+            w.iter()
+                .map(|(field, weight)| format!("{field} {weight}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    Some(format!(
+        "Macro average over fields, each field's score weighted by its field_weights \
+         entry w (a field not listed weighs 1): the sum of w times the score divided by the \
+         sum of w, over the fields of the macro average over fields (strict matching). \
+         Weights: {weights}."
+    ))
 }
 
 /// A column of the literature table: its header and how to read it from a

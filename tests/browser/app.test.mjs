@@ -992,3 +992,30 @@ test('15. hostile names and values stay text: nothing runs, nothing is injected'
   await page.screenshot({ path: join(SHOTS, '15-hostile.png'), fullPage: false });
   assertNoErrors();
 });
+
+test('16. field weights: a metrics config with field_weights adds the weighted table, equal to the CLI', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+  writeFileSync(join(tmp, 'weights_config.json'), JSON.stringify({ field_weights: { total: 3, 'vendor.name': 2, 'items[].amount': 0.5 } }));
+  await clearFiles(page);
+  await dropFiles(page, [
+    ...(await Promise.all(EXAMPLE_FILES.map((f) => bytesOf(f)))),
+    await bytesOf('weights_config.json', tmp),
+  ]);
+  await waitForLoaded(page, 5, ['careful', 'eager']);
+  assert.equal((await fileEntries(page))['weights_config.json'].role, 'config');
+  const report = cliJson([...EXAMPLE_ARGS, '--config', join(tmp, 'weights_config.json')]);
+  const expected = report.models.map((m) => ({
+    model: m.name,
+    values: Object.fromEntries(['precision', 'recall', 'f1', 'accuracy'].map((k) => [`weighted_fields.${k}`, m.weighted_fields[k]])),
+  }));
+  assertClose(await readTable(page, 'weighted-table'), expected, 'weighted table');
+  // The weights differ from 1, so the weighted F1 is not the unweighted one.
+  assert.notEqual(report.models[0].weighted_fields.f1, report.models[0].macro_fields.f1);
+  const caption = await page.textContent('[data-testid=weighted-table] caption');
+  assert.match(caption, /Weights: items\[\]\.amount 0\.5, total 3\.0, vendor\.name 2\.0\.$/);
+  await page.locator('[data-testid=weighted-table]').screenshot({ path: join(SHOTS, '16-weighted.png') });
+  // Without the config the table is gone.
+  await dropExample(page);
+  assert.equal(await page.locator('[data-testid=weighted-table]').count(), 0);
+  assertNoErrors();
+});

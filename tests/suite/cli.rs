@@ -590,7 +590,38 @@ fn field_weights_give_a_weighted_macro_over_fields() {
         .as_str()
         .unwrap()
         .starts_with("field_weights: no field is named `ibna`; its weight is not used")));
+    // Markdown and LaTeX add the weighted table, its caption naming the
+    // weights.
+    let args = ["eval", "--truth", &t, "--pred", &p, "--config", &c];
+    let (_, md, _) = fieldscope(&[&args[..], &["--format", "markdown"]].concat());
+    assert!(
+        md.contains(
+            "Weights: iban 3.0, ibna 2.0, phone 1.0.\n\n\
+             | Model | Precision | Recall | F1 | Accuracy |\n\
+             | :--- | ---: | ---: | ---: | ---: |\n\
+             | fw-pred | 0.7500 | 0.7500 | 0.7500 | 0.7500 |\n"
+        ),
+        "{md}"
+    );
+    let (_, tex, _) = fieldscope(&[&args[..], &["--format", "latex"]].concat());
+    assert!(
+        tex.contains("\\label{tab:fieldscope-weighted-fields}"),
+        "{tex}"
+    );
+    assert!(
+        tex.contains("    fw-pred & 0.7500 & 0.7500 & 0.7500 & 0.7500 \\\\\n"),
+        "{tex}"
+    );
+    let (_, html, _) = fieldscope(&[&args[..], &["--format", "html"]].concat());
+    assert!(html.contains("<section id=\"weighted-fields\">"), "{html}");
+    assert!(
+        html.contains("Weights: iban 3.0, ibna 2.0, phone 1.0."),
+        "{html}"
+    );
     // Without weights the report has no such key.
+    let (_, plain_md, _) =
+        fieldscope(&["eval", "--truth", &t, "--pred", &p, "--format", "markdown"]);
+    assert!(!plain_md.contains("field_weights"), "{plain_md}");
     let (_, plain, _) = fieldscope(&["eval", "--truth", &t, "--pred", &p]);
     let plain: Value = serde_json::from_str(&plain).unwrap();
     assert!(plain["models"][0].get("weighted_fields").is_none());
