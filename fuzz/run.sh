@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 SECONDS_EACH="${1:-600}"
-for target in parse_input raw_output config_schema evaluate distance literature; do
+for target in parse_input raw_output config_schema evaluate distance literature jsonl_index; do
   echo "==> $target for ${SECONDS_EACH}s"
   mkdir -p "corpus/$target"
   cargo +nightly fuzz run "$target" "corpus/$target" "seeds/$target" -- \
