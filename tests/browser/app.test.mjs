@@ -15,12 +15,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, DIST } from './server.mjs';
+import { DIST } from './server.mjs';
+import { startApp, stopApp } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -30,7 +30,6 @@ const CLI = join(ROOT, 'target/debug/fieldscope');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const TOLERANCE = 1e-12;
 
-const { chromium } = await import(join(ROOT, '.tools/node_modules/playwright-core/index.mjs'));
 
 /** The four example files a person would drop. */
 const EXAMPLE_FILES = ['truth.jsonl', 'careful.jsonl', 'eager.json', 'schema.json'];
@@ -48,41 +47,10 @@ let browser;
 let tmp;
 
 before(async () => {
-  assert.ok(existsSync(join(DIST, 'index.html')), `no built app in ${DIST}: run trunk build --release`);
-  // `trunk serve` writes its live-reload script (a WebSocket to the dev
-  // server) into dist/index.html; that is not the page people get.
-  const index = readFileSync(join(DIST, 'index.html'), 'utf8');
-  assert.ok(
-    !index.includes('.well-known/trunk/ws'),
-    `${DIST}/index.html was written by \`trunk serve\` (it has the live-reload WebSocket script): ` +
-      'build with `trunk build --release` (or set FIELDSCOPE_DIST to a release build) before these tests',
-  );
-  if (!existsSync(CLI)) {
-    execFileSync('cargo', ['build', '--bin', 'fieldscope'], { cwd: ROOT, stdio: 'inherit' });
-  }
-  mkdirSync(SHOTS, { recursive: true });
-  tmp = mkdtempSync(join(tmpdir(), 'fieldscope-e2e-'));
-  server = await startServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  ({ server, browser, tmp } = await startApp('fieldscope-e2e-'));
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+after(() => stopApp({ server, browser, tmp }));
 
 // ---------------------------------------------------------------- helpers
 

@@ -13,12 +13,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, DIST } from './server.mjs';
+import { DIST } from './server.mjs';
+import { startApp, stopApp } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -29,34 +29,16 @@ const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const TOLERANCE = 1e-12;
 const METRICS = ['--metrics', 'anls_star,nted,donut_f1'];
 
-const { chromium } = await import(join(ROOT, '.tools/node_modules/playwright-core/index.mjs'));
 
 let server;
 let browser;
 let tmp;
 
 before(async () => {
-  assert.ok(existsSync(join(DIST, 'index.html')), `no built app in ${DIST}: run trunk build --release`);
-  const index = readFileSync(join(DIST, 'index.html'), 'utf8');
-  assert.ok(!index.includes('.well-known/trunk/ws'), `${DIST}/index.html was written by \`trunk serve\`: build with \`trunk build --release\``);
-  if (!existsSync(CLI)) {
-    execFileSync('cargo', ['build', '--bin', 'fieldscope'], { cwd: ROOT, stdio: 'inherit' });
-  }
-  mkdirSync(SHOTS, { recursive: true });
-  tmp = mkdtempSync(join(tmpdir(), 'fieldscope-literature-'));
-  server = await startServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  ({ server, browser, tmp } = await startApp('fieldscope-literature-'));
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+after(() => stopApp({ server, browser, tmp }));
 
 // ---------------------------------------------------------------- helpers
 

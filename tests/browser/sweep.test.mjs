@@ -11,11 +11,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, DIST } from './server.mjs';
+import { DIST } from './server.mjs';
+import { startApp, stopApp } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -24,32 +24,16 @@ const CLI = join(ROOT, 'target/debug/fieldscope');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const TOLERANCE = 1e-12;
 
-const { chromium } = await import(join(ROOT, '.tools/node_modules/playwright-core/index.mjs'));
 
 let server;
 let browser;
 let tmp;
 
 before(async () => {
-  assert.ok(existsSync(join(DIST, 'index.html')), `no built app in ${DIST}: run trunk build --release`);
-  if (!existsSync(CLI)) {
-    execFileSync('cargo', ['build', '--bin', 'fieldscope'], { cwd: ROOT, stdio: 'inherit' });
-  }
-  mkdirSync(SHOTS, { recursive: true });
-  tmp = mkdtempSync(join(tmpdir(), 'fieldscope-sweep-'));
-  server = await startServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  ({ server, browser, tmp } = await startApp('fieldscope-sweep-'));
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+after(() => stopApp({ server, browser, tmp }));
 
 /** `fieldscope sweep --param PARAM --format json` on the page's example. */
 function cliSweep(param) {
