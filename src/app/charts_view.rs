@@ -23,6 +23,25 @@ pub fn chart_options(average: AverageView, size: PaperSize) -> ChartOptions {
     }
 }
 
+/// The paper-size switch of a chart panel: single column (3.3 in) or full
+/// width (7 in), as radio buttons.
+#[component]
+pub fn PaperSizeToggle(size: RwSignal<PaperSize>) -> impl IntoView {
+    let button = move |value: PaperSize, label: &'static str| {
+        view! {
+            <button type="button" role="radio" class:selected=move || size.get() == value
+                aria-checked=move || (size.get() == value).to_string()
+                on:click=move |_| size.set(value)>{label}</button>
+        }
+    };
+    view! {
+        <div class="segmented" role="radiogroup" aria-label="Paper size">
+            {button(PaperSize::SingleColumn, "Single column (3.3 in)")}
+            {button(PaperSize::FullWidth, "Full width (7 in)")}
+        </div>
+    }
+}
+
 #[component]
 pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
     let size = RwSignal::new(PaperSize::FullWidth);
@@ -43,14 +62,7 @@ pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
         <section class="card charts" data-testid="charts" aria-labelledby="charts-heading">
             <div class="card-head">
                 <h2 id="charts-heading">"Charts"</h2>
-                <div class="segmented" role="radiogroup" aria-label="Paper size">
-                    <button type="button" role="radio" class:selected=move || size.get() == PaperSize::SingleColumn
-                        aria-checked=move || (size.get() == PaperSize::SingleColumn).to_string()
-                        on:click=move |_| size.set(PaperSize::SingleColumn)>"Single column (3.3 in)"</button>
-                    <button type="button" role="radio" class:selected=move || size.get() == PaperSize::FullWidth
-                        aria-checked=move || (size.get() == PaperSize::FullWidth).to_string()
-                        on:click=move |_| size.set(PaperSize::FullWidth)>"Full width (7 in)"</button>
-                </div>
+                <PaperSizeToggle size=size />
             </div>
             <p class="hint">"The score chart follows the average chosen above. Colours are the Okabe–Ito colour-blind-safe palette and stay distinguishable in greyscale."</p>
             <div class="chart-grid">{charts}</div>

@@ -211,14 +211,7 @@ fn SweepResult(
     view! {
         <div class="card-head">
             <p class="hint">{format!("{} on {} documents; the configuration's own value is {}.", sweep.key, sweep.documents, sweep.configured)}</p>
-            <div class="segmented" role="radiogroup" aria-label="Paper size">
-                <button type="button" role="radio" class:selected=move || size.get() == PaperSize::SingleColumn
-                    aria-checked=move || (size.get() == PaperSize::SingleColumn).to_string()
-                    on:click=move |_| size.set(PaperSize::SingleColumn)>"Single column (3.3 in)"</button>
-                <button type="button" role="radio" class:selected=move || size.get() == PaperSize::FullWidth
-                    aria-checked=move || (size.get() == PaperSize::FullWidth).to_string()
-                    on:click=move |_| size.set(PaperSize::FullWidth)>"Full width (7 in)"</button>
-            </div>
+            <super::charts_view::PaperSizeToggle size=size />
         </div>
         <div class="chart-grid">{charts}</div>
         <div class="scroll">
