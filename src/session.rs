@@ -5,17 +5,26 @@
 //! layer, the built-in example, and turning all of it into an evaluation
 //! (and, on request, into the literature metrics' job).
 //! A file that fails keeps its error beside it and every other file stays
-//! loaded and evaluated. Between evaluations it keeps the predictions'
-//! schema validity ([`SchemaValidity`]) while the files and the id field
-//! stay the same, so that a settings change does not validate every
-//! record again. Depends on `io`, `eval`, `synth`; knows no web
-//! types (the Leptos components in `app` wrap it in a signal).
+//! loaded and evaluated.
+//!
+//! Schema validity ([`SchemaValidity`]) is computed apart from the
+//! evaluation: the page asks for a [`ValidityJob`] (the files and the id
+//! field), runs it in its schema worker ([`compute_validity`], a separate
+//! wasm module, so the page's own code carries no JSON Schema validator)
+//! and stores the answer ([`Session::store_validity`]); the session keeps
+//! it while the files and the id field stay the same, so a settings change
+//! does not validate every record again. Until the answer is stored,
+//! [`Session::evaluate_with`] gives a provisional report whose
+//! validity-dependent values the page does not show
+//! ([`Session::validity_pending`]). Depends on `io`, `eval`, `synth`;
+//! knows no web types (the Leptos components in `app` wrap it in a
+//! signal).
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::eval::literature;
 use crate::eval::{
-    evaluate_owned_cached, Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Report,
-    SchemaValidity,
+    evaluate_owned_known, schema_validity, Config, ConfigBuilder, DocFile, EvalInput, ModelInput,
+    Report, SchemaValidity,
 };
 use crate::io::{parse_docs, parse_json_value};
 use crate::synth::{generate, SynthOptions};
@@ -130,15 +139,133 @@ pub struct Session {
     /// highest precedence). Always a JSON object.
     pub settings: Map<String, Value>,
     next_id: u32,
-    /// The schema validity of the last evaluation and what it was computed
-    /// from (shared by clones; the key keeps it correct for each).
-    validity: Arc<Mutex<Option<(ValidityKey, SchemaValidity)>>>,
+    /// The last schema validity stored, or why it could not be computed,
+    /// and what it was computed from (shared by clones; the key keeps it
+    /// correct for each).
+    validity: Arc<Mutex<StoredValidity>>,
+}
+
+/// What [`Session::store_validity`] keeps.
+type StoredValidity = Option<(ValidityKey, Result<SchemaValidity, String>)>;
+
+/// A file of a [`ValidityJob`]: its name, role and bytes.
+pub type JobFile = (String, Role, Arc<Vec<u8>>);
+
+/// What the schema worker validates: the files of an evaluation (the truth,
+/// each predictions file that parsed, the schema) with their roles, and the
+/// id field. Its answer goes back with [`Session::store_validity`].
+#[derive(Debug, Clone)]
+pub struct ValidityJob {
+    key: ValidityKey,
+    /// In the session's order.
+    pub files: Vec<JobFile>,
+    pub id_field: Option<String>,
+}
+
+/// The schema worker's answer as text, for `postMessage`: `{"valid":
+/// ["0110…", …]}` (a string per model, a character per truth document,
+/// `1` valid) or `{"valid": null}` without a schema, or `{"error": …,
+/// "schema": true|false, "file": …}`. Read back by
+/// [`validity_answer_from_json`].
+pub fn validity_answer_to_json(answer: &Result<SchemaValidity, Error>) -> String {
+    let value = match answer {
+        Ok(v) => serde_json::json!({
+            "valid": v.per_model().map(|models| models
+                .iter()
+                .map(|m| m.iter().map(|&b| if b { '1' } else { '0' }).collect::<String>())
+                .collect::<Vec<_>>()),
+        }),
+        Err(e) => serde_json::json!({
+            "error": e.message,
+            "schema": e.kind == ErrorKind::Schema,
+            "file": e.file,
+        }),
+    };
+    value.to_string()
+}
+
+/// Reads [`validity_answer_to_json`]'s text; anything else is an error
+/// saying so.
+pub fn validity_answer_from_json(text: &str) -> Result<SchemaValidity, Error> {
+    let bad = || {
+        Error::new(
+            ErrorKind::Input,
+            "the schema validator gave an answer this page cannot read",
+        )
+    };
+    let value: Value = serde_json::from_str(text).map_err(|_| bad())?;
+    if let Some(message) = value.get("error").and_then(Value::as_str) {
+        let kind = match value.get("schema") {
+            Some(Value::Bool(true)) => ErrorKind::Schema,
+            _ => ErrorKind::Input,
+        };
+        let mut e = Error::new(kind, message);
+        e.file = value.get("file").and_then(Value::as_str).map(str::to_owned);
+        return Err(e);
+    }
+    match value.get("valid") {
+        Some(Value::Null) => Ok(SchemaValidity::from_per_model(None)),
+        Some(Value::Array(models)) => models
+            .iter()
+            .map(|m| {
+                m.as_str()
+                    .ok_or_else(bad)?
+                    .chars()
+                    .map(|c| match c {
+                        '1' => Ok(true),
+                        '0' => Ok(false),
+                        _ => Err(bad()),
+                    })
+                    .collect::<Result<Vec<bool>, Error>>()
+            })
+            .collect::<Result<Vec<_>, Error>>()
+            .map(|v| SchemaValidity::from_per_model(Some(v))),
+        _ => Err(bad()),
+    }
+}
+
+/// Computes what a [`ValidityJob`] asks (in the schema worker; natively in
+/// tests): `files` are parsed for their roles exactly as the session
+/// parsed them, so the models and documents line up with its evaluation.
+///
+/// Errors: a schema that is not valid JSON Schema (kind
+/// [`ErrorKind::Schema`]), or a file that does not parse (which the
+/// session would not have sent).
+pub fn compute_validity(
+    files: &[JobFile],
+    id_field: Option<&str>,
+) -> Result<SchemaValidity, Error> {
+    let mut truth = None;
+    let mut models = Vec::new();
+    let mut schema = None;
+    for (name, role, bytes) in files {
+        match (role, parse_as(name, bytes, *role)?) {
+            (Role::Truth, Parsed::Records(r)) => truth = Some(r),
+            (Role::Predictions, Parsed::Records(r)) => models.push(ModelInput::new(name, r)),
+            // The first schema, as `Session::inputs` takes.
+            (Role::Schema, Parsed::Json(v)) if schema.is_none() => schema = Some(v),
+            _ => {}
+        }
+    }
+    let truth = truth.ok_or_else(|| Error::new(ErrorKind::Input, "no ground-truth file"))?;
+    schema_validity(
+        EvalInput {
+            truth,
+            models,
+            schema,
+        },
+        id_field,
+    )
+    .map_err(|e| match files.iter().find(|f| f.1 == Role::Schema) {
+        Some((name, ..)) if e.kind == ErrorKind::Schema => e.in_file(name.clone()),
+        _ => e,
+    })
 }
 
 /// What the schema validity of an evaluation depends on: every file (the
 /// same bytes, by identity — they are never changed in place —, name and
 /// role, which decide how the bytes parse) and the id field.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct ValidityKey {
     files: Vec<(Arc<Vec<u8>>, String, Role)>,
     id_field: Option<String>,
@@ -355,23 +482,112 @@ impl Session {
 
     /// [`Session::evaluate`]; `details` adds `document_details` (what the
     /// document browser shows; for large datasets the app asks for them
-    /// only when the browser is opened).
+    /// only when the browser is opened). While [`Session::validity_pending`]
+    /// the report is provisional: every payload that parsed counts as
+    /// schema-valid, so `schema_validity_rate`, `exact_match_rate`,
+    /// `document_extraction_score` and each document's `schema_valid` and
+    /// `exact_match` are not yet the real ones (everything else is).
     pub fn evaluate_with(&self, details: bool) -> Result<Report, String> {
         let (input, config) = self.inputs()?;
+        let validity = match input.schema {
+            None => SchemaValidity::default(),
+            Some(_) => match self.stored_validity(&config) {
+                Some(Ok(v)) => v,
+                Some(Err(message)) => return Err(message),
+                None => SchemaValidity::unchecked(),
+            },
+        };
+        evaluate_owned_known(input, &config, details, &validity).map_err(|e| self.schema_error(e))
+    }
+
+    /// The stored validity for the current files and `config`'s id field.
+    fn stored_validity(&self, config: &Config) -> Option<Result<SchemaValidity, String>> {
         let key = ValidityKey::new(&self.files, config.id_field.as_deref());
         // A poisoned lock (a panic elsewhere) only costs the cache.
-        let mut slot = self.validity.lock().ok();
-        let mut validity = slot
-            .as_mut()
-            .and_then(|slot| slot.take())
+        let slot = self.validity.lock().ok()?;
+        slot.as_ref()
             .filter(|(k, _)| k.same(&key))
-            .map(|(_, v)| v)
-            .unwrap_or_default();
-        let report = evaluate_owned_cached(input, &config, details, &mut validity);
-        if let Some(slot) = slot.as_mut() {
-            **slot = report.is_ok().then_some((key, validity));
+            .map(|(_, v)| v.clone())
+    }
+
+    /// The schema validity of the current files, if it is known (with no
+    /// schema, the default): what a threshold sweep reuses at every value.
+    pub fn known_validity(&self) -> Result<SchemaValidity, String> {
+        let (input, config) = self.inputs()?;
+        if input.schema.is_none() {
+            return Ok(SchemaValidity::default());
         }
-        report.map_err(|e| self.schema_error(e))
+        self.stored_validity(&config).unwrap_or_else(|| {
+            Err("The predictions are still being checked against the schema.".into())
+        })
+    }
+
+    /// Whether a schema is loaded whose validity for the current files is
+    /// not stored yet (the page's schema worker is computing it).
+    pub fn validity_pending(&self) -> bool {
+        self.validity_job().is_some()
+    }
+
+    /// What the schema worker must compute: `None` without a usable truth
+    /// or schema, or when the validity of the current files is stored.
+    pub fn validity_job(&self) -> Option<ValidityJob> {
+        let parsed = |role: Role| {
+            self.files
+                .iter()
+                .any(|f| f.role == role && f.parsed.is_ok())
+        };
+        if !parsed(Role::Truth) || !parsed(Role::Schema) {
+            return None;
+        }
+        let config = self.config().ok()?;
+        if self.stored_validity(&config).is_some() {
+            return None;
+        }
+        let files = self
+            .files
+            .iter()
+            .filter(|f| f.parsed.is_ok() && f.role != Role::Config)
+            .map(|f| (f.name.clone(), f.role, Arc::clone(&f.bytes)))
+            .collect();
+        Some(ValidityJob {
+            key: ValidityKey::new(&self.files, config.id_field.as_deref()),
+            files,
+            id_field: config.id_field,
+        })
+    }
+
+    /// Stores the schema worker's answer to `job` (see
+    /// [`compute_validity`]). A schema that is not valid JSON Schema becomes
+    /// that file's error (the rest is evaluated without it, as with any file
+    /// that fails); any other error is the report's.
+    pub fn store_validity(&mut self, job: ValidityJob, answer: Result<SchemaValidity, Error>) {
+        let answer = match answer {
+            Err(e) if e.kind == ErrorKind::Schema => {
+                let schema = job.files.iter().find(|f| f.1 == Role::Schema);
+                if let Some((_, _, bytes)) = schema {
+                    for f in &mut self.files {
+                        if f.role == Role::Schema && Arc::ptr_eq(&f.bytes, bytes) {
+                            f.parsed = Err(e.clone());
+                        }
+                    }
+                }
+                return;
+            }
+            Err(e) => Err(e.to_string()),
+            Ok(v) => Ok(v),
+        };
+        if let Ok(mut slot) = self.validity.lock() {
+            *slot = Some((job.key, answer));
+        }
+    }
+
+    /// Computes and stores the validity of the current files here, as the
+    /// schema worker would (the native tests; the page never calls it).
+    pub fn compute_validity_now(&mut self) {
+        if let Some(job) = self.validity_job() {
+            let answer = compute_validity(&job.files, job.id_field.as_deref());
+            self.store_validity(job, answer);
+        }
     }
 
     /// The literature's metrics (`crate::eval::literature`) on the same
@@ -394,6 +610,22 @@ impl Session {
         .map_err(|e| e.to_string())
     }
 
+    /// The configuration: the config files, then the settings.
+    pub fn config(&self) -> Result<Config, String> {
+        let mut builder = ConfigBuilder::new();
+        for f in self.files.iter().filter(|f| f.role == Role::Config) {
+            if let Ok(Parsed::Json(v)) = &f.parsed {
+                builder = builder
+                    .layer(v)
+                    .map_err(|e| format!("{}: {}", f.name, e.message))?;
+            }
+        }
+        builder = builder
+            .layer(&Value::Object(self.settings.clone()))
+            .map_err(|e| format!("settings: {}", e.message))?;
+        builder.build().map_err(|e| e.to_string())
+    }
+
     /// The evaluation's input (the truth and every predictions file that
     /// parsed) and configuration (config files, then the settings), as
     /// [`Session::evaluate_with`] evaluates them: what a threshold sweep
@@ -411,18 +643,7 @@ impl Session {
                 return Err("The ground truth is not a records file.".into())
             }
         };
-        let mut builder = ConfigBuilder::new();
-        for f in self.files.iter().filter(|f| f.role == Role::Config) {
-            if let Ok(Parsed::Json(v)) = &f.parsed {
-                builder = builder
-                    .layer(v)
-                    .map_err(|e| format!("{}: {}", f.name, e.message))?;
-            }
-        }
-        builder = builder
-            .layer(&Value::Object(self.settings.clone()))
-            .map_err(|e| format!("settings: {}", e.message))?;
-        let config = builder.build().map_err(|e| e.to_string())?;
+        let config = self.config()?;
         let schema = self.files.iter().find_map(|f| match (&f.role, &f.parsed) {
             (Role::Schema, Ok(Parsed::Json(v))) => Some(v.clone()),
             _ => None,
@@ -634,15 +855,13 @@ fn may_be_schema_or_config(bytes: &[u8]) -> bool {
 }
 
 /// Parses a file for a role: records for truth and predictions, one JSON
-/// document (checked) for schema and config.
+/// document for schema and config (a config checked here).
 fn parse_as(name: &str, bytes: &[u8], role: Role) -> Result<Parsed, Error> {
     match role {
         Role::Truth | Role::Predictions => parse_docs(name, bytes).map(Parsed::Records),
-        Role::Schema => {
-            let v = parse_json_value(name, bytes)?;
-            crate::eval::compile_schema(&v).map_err(|e| e.in_file(name))?;
-            Ok(Parsed::Json(v))
-        }
+        // Whether it is valid JSON Schema is the schema worker's to say
+        // (see `compute_validity`).
+        Role::Schema => parse_json_value(name, bytes).map(Parsed::Json),
         Role::Config => {
             let v = parse_json_value(name, bytes)?;
             ConfigBuilder::new()
@@ -839,25 +1058,35 @@ mod tests {
             ),
             ("field_weights", json!({"total": 2})),
         ];
+        // Fresh: the core validating every payload itself.
         let fresh = |s: &Session| {
-            let mut f = s.clone();
-            f.validity = Arc::default();
-            serde_json::to_string(&f.evaluate()).unwrap()
+            let (input, config) = s.inputs().unwrap();
+            let report = crate::eval::evaluate_owned(input, &config, true);
+            serde_json::to_string(&report.map_err(|e| s.schema_error(e))).unwrap()
+        };
+        // Stored: the session's evaluation with the validity computed as
+        // the schema worker computes it, and only when it is not stored.
+        let stored = |s: &mut Session| {
+            s.compute_validity_now();
+            assert!(!s.validity_pending());
+            serde_json::to_string(&s.evaluate()).unwrap()
         };
         let mut s = Session::example();
-        let mut cumulative = Session::example();
-        assert!(s.evaluate().is_ok());
+        assert!(s.validity_pending());
+        assert_eq!(stored(&mut s), fresh(&s));
+        let mut cumulative = s.clone();
         for (path, value) in &settings {
             let mut one = s.clone();
             one.set_setting(path, Some(value.clone()));
-            let report = one.evaluate();
-            assert!(report.is_ok(), "{path} = {value}: {report:?}");
-            let cached = serde_json::to_string(&report).unwrap();
-            assert_eq!(cached, fresh(&one), "{path} = {value}");
+            // No setting but the id field asks for the validity again.
+            if *path != "id_field" {
+                assert!(!one.validity_pending(), "{path} = {value}");
+            }
+            assert!(one.evaluate().is_ok(), "{path} = {value}");
+            assert_eq!(stored(&mut one), fresh(&one), "{path} = {value}");
             cumulative.set_setting(path, Some(value.clone()));
-            let cached = serde_json::to_string(&cumulative.evaluate()).unwrap();
             assert_eq!(
-                cached,
+                stored(&mut cumulative),
                 fresh(&cumulative),
                 "accumulated up to {path} = {value}"
             );
@@ -866,13 +1095,110 @@ mod tests {
         // prediction file made the truth, the schema removed.
         let ids: Vec<u32> = s.files.iter().map(|f| f.id).collect();
         s.remove(ids[2]);
-        assert_eq!(serde_json::to_string(&s.evaluate()).unwrap(), fresh(&s));
+        assert!(s.validity_pending());
+        assert_eq!(stored(&mut s), fresh(&s));
         s.set_role(ids[1], Role::Truth);
-        assert_eq!(serde_json::to_string(&s.evaluate()).unwrap(), fresh(&s));
+        assert!(s.validity_pending());
+        assert_eq!(stored(&mut s), fresh(&s));
         s.remove(ids[4]);
-        assert_eq!(serde_json::to_string(&s.evaluate()).unwrap(), fresh(&s));
-        // The cache is used: a second evaluation keeps it.
-        assert!(s.validity.lock().unwrap().is_some());
+        assert!(!s.validity_pending(), "no schema, nothing to validate");
+        assert_eq!(stored(&mut s), fresh(&s));
+    }
+
+    /// The worker's answer survives its trip as text: validity, no schema,
+    /// a schema error with its file, and anything unreadable.
+    #[test]
+    fn validity_answers_round_trip_through_text() {
+        let valid = SchemaValidity::from_per_model(Some(vec![vec![true, false, true], vec![]]));
+        let text = validity_answer_to_json(&Ok(valid.clone()));
+        assert_eq!(text, r#"{"valid":["101",""]}"#);
+        assert_eq!(validity_answer_from_json(&text), Ok(valid));
+        let none = SchemaValidity::from_per_model(None);
+        assert_eq!(
+            validity_answer_from_json(&validity_answer_to_json(&Ok(none.clone()))),
+            Ok(none)
+        );
+        let e = Error::new(
+            ErrorKind::Schema,
+            "the schema is not a valid JSON Schema (draft-07): x",
+        )
+        .in_file("s.json");
+        assert_eq!(
+            validity_answer_from_json(&validity_answer_to_json(&Err(e.clone()))),
+            Err(e)
+        );
+        for junk in [
+            "",
+            "[]",
+            r#"{"valid":["12"]}"#,
+            r#"{"valid":[1]}"#,
+            r#"{"other":1}"#,
+        ] {
+            let e = validity_answer_from_json(junk).unwrap_err();
+            assert_eq!(
+                e.message, "the schema validator gave an answer this page cannot read",
+                "{junk}"
+            );
+        }
+    }
+
+    /// Before the worker's answer the report is provisional in the
+    /// validity-dependent values only.
+    #[test]
+    fn a_provisional_report_differs_only_where_validity_counts() {
+        let mut s = Session::example();
+        assert!(s.validity_pending());
+        let provisional = s.evaluate().unwrap();
+        assert!(s.known_validity().is_err());
+        s.compute_validity_now();
+        let last = s.evaluate().unwrap();
+        let validity = s.known_validity().unwrap();
+        let per_model = validity.per_model().unwrap();
+        assert_eq!(per_model.len(), 3);
+        assert!(per_model.iter().all(|m| m.len() == 50));
+        for (p, f) in provisional.models.iter().zip(&last.models) {
+            assert_eq!(p.name, f.name);
+            assert_eq!(
+                serde_json::to_value(p.micro).unwrap(),
+                serde_json::to_value(f.micro).unwrap()
+            );
+            assert_eq!(p.macro_documents.f1, f.macro_documents.f1);
+            assert_eq!(p.numeric_precision, f.numeric_precision);
+            // Every payload of the example parses, so provisionally all
+            // are valid; the schema then says which are not.
+            assert_eq!(p.schema_validity_rate, 1.0);
+            let invalid = per_model[last.models.iter().position(|m| m.name == f.name).unwrap()]
+                .iter()
+                .filter(|v| !**v)
+                .count();
+            assert_eq!(f.schema_validity_rate, 1.0 - invalid as f64 / 50.0);
+        }
+        let aggressive = last.models.iter().find(|m| m.name == "aggressive").unwrap();
+        assert!(aggressive.schema_validity_rate < 1.0);
+    }
+
+    /// A schema that is not JSON Schema is found by the worker and shown
+    /// as that file's error; the rest is evaluated without it.
+    #[test]
+    fn a_schema_the_worker_rejects_becomes_that_files_error() {
+        let mut s = Session::example();
+        let schema = s.files.iter().find(|f| f.role == Role::Schema).unwrap().id;
+        s.remove(schema);
+        s.add_file("bad.schema.json", br#"{"type": 12}"#.to_vec());
+        assert!(s.files.last().unwrap().parsed.is_ok());
+        assert!(s.validity_pending());
+        s.compute_validity_now();
+        let bad = s.files.last().unwrap();
+        let message = bad.error().unwrap().to_string();
+        assert!(
+            message
+                .starts_with("bad.schema.json: the schema is not a valid JSON Schema (draft-07)"),
+            "{message}"
+        );
+        assert!(!s.validity_pending());
+        let report = s.evaluate().unwrap();
+        assert_eq!(report.models.len(), 3);
+        assert!(report.models.iter().all(|m| m.schema_validity_rate == 1.0));
     }
 
     #[test]

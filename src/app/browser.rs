@@ -1,8 +1,12 @@
 //! The only file that touches the browser's APIs (web_sys, gloo): reading
-//! dropped or picked files, downloading exports, and the URL fragment that
-//! holds the settings. Nothing here panics: every browser call that can
+//! dropped or picked files, downloading exports, the URL fragment that
+//! holds the settings, and the app's two Web Workers (the PDF converter and
+//! the schema validator). Nothing here panics: every browser call that can
 //! fail returns an `Option`/`Result` that the caller turns into a message.
 
+use crate::error::{Error, ErrorKind};
+use crate::eval::SchemaValidity;
+use crate::session::{validity_answer_from_json, ValidityJob};
 use gloo::file::callbacks::FileReader;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
@@ -275,85 +279,137 @@ pub fn panic_test_requested() -> bool {
         .is_some_and(|s| s.contains("panic-test"))
 }
 
-thread_local! {
-    /// The PDF worker, started on the first PDF asked for.
-    static PDF_WORKER: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
+/// One of the app's Web Workers (a wasm module of its own, built by
+/// Trunk with `data-type="worker"`), started the first time it is asked
+/// for something and kept for the next time; one job at a time (the caller
+/// waits for each answer before asking again).
+struct WorkerSlot {
+    /// The worker script Trunk writes (workers keep their plain names, no
+    /// hash).
+    url: &'static str,
+    /// What it is called in messages, e.g. "the PDF converter".
+    what: &'static str,
+    worker: &'static std::thread::LocalKey<RefCell<Option<web_sys::Worker>>>,
 }
 
-/// The worker script Trunk writes for `src/bin/pdf_worker.rs` (workers keep
-/// their plain names, no hash).
-const PDF_WORKER_URL: &str = "./fieldscope-pdf_loader.js";
+thread_local! {
+    static PDF_WORKER: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
+    static SCHEMA_WORKER: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
+}
 
-/// The next message from `worker` (after posting `send`, if any); `Err`
-/// if the worker fails to load or run.
+/// `src/bin/pdf_worker.rs`, started on the first PDF asked for.
+const PDF: WorkerSlot = WorkerSlot {
+    url: "./fieldscope-pdf_loader.js",
+    what: "the PDF converter",
+    worker: &PDF_WORKER,
+};
+
+/// `src/bin/schema_worker.rs`, started on the first schema loaded.
+const SCHEMA: WorkerSlot = WorkerSlot {
+    url: "./fieldscope-schema_loader.js",
+    what: "the schema validator",
+    worker: &SCHEMA_WORKER,
+};
+
+/// The next message from `worker` (after posting `send` with `transfer`,
+/// if any); `Err` if the worker fails to load or run.
 async fn next_message(
     worker: &web_sys::Worker,
-    send: Option<&str>,
-) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
+    what: &'static str,
+    send: Option<(wasm_bindgen::JsValue, js_sys::Array)>,
+) -> Result<wasm_bindgen::JsValue, String> {
     use wasm_bindgen::closure::Closure;
     let target = worker.clone();
-    let send = send.map(str::to_string);
+    let mut send = send;
     let promise = js_sys::Promise::new(&mut move |resolve, reject| {
         let on_message = Closure::once_into_js(move |event: web_sys::MessageEvent| {
             let _ = resolve.call1(&wasm_bindgen::JsValue::NULL, &event.data());
         });
         let on_error = Closure::once_into_js(move |_event: wasm_bindgen::JsValue| {
-            let _ = reject.call1(
-                &wasm_bindgen::JsValue::NULL,
-                &wasm_bindgen::JsValue::from_str("the PDF converter could not be loaded"),
-            );
+            let _ = reject.call1(&wasm_bindgen::JsValue::NULL, &wasm_bindgen::JsValue::NULL);
         });
         target.set_onmessage(Some(on_message.unchecked_ref()));
         target.set_onerror(Some(on_error.unchecked_ref()));
-        if let Some(svg) = &send {
+        if let Some((message, transfer)) = send.take() {
             // A failure to post shows as the worker's error.
-            let _ = target.post_message(&wasm_bindgen::JsValue::from_str(svg));
+            let _ = target.post_message_with_transfer(&message, &transfer);
         }
     });
     let answer = wasm_bindgen_futures::JsFuture::from(promise).await;
     worker.set_onmessage(None);
     worker.set_onerror(None);
-    answer
+    answer.map_err(|_| format!("{what} could not be loaded or failed"))
+}
+
+impl WorkerSlot {
+    /// Posts `message` (handing over the buffers in `transfer`) to the
+    /// worker, starting it and waiting for its `"ready"` the first time,
+    /// and returns its answer. A worker that fails is dropped, to be
+    /// started again next time.
+    async fn ask(
+        &self,
+        message: wasm_bindgen::JsValue,
+        transfer: js_sys::Array,
+    ) -> Result<wasm_bindgen::JsValue, String> {
+        let existing = self.worker.with(|w| w.borrow().clone());
+        let worker = match existing {
+            Some(worker) => worker,
+            None => {
+                let Ok(worker) = web_sys::Worker::new(self.url) else {
+                    return Err(format!("the browser could not start {}", self.what));
+                };
+                if let Err(e) = next_message(&worker, self.what, None).await {
+                    worker.terminate();
+                    return Err(e);
+                }
+                self.worker.with(|w| *w.borrow_mut() = Some(worker.clone()));
+                worker
+            }
+        };
+        let answer = next_message(&worker, self.what, Some((message, transfer))).await;
+        if answer.is_err() {
+            if let Some(w) = self.worker.with(|w| w.borrow_mut().take()) {
+                w.terminate();
+            }
+        }
+        answer
+    }
 }
 
 /// Converts a chart's SVG to PDF bytes in the PDF worker (a separate wasm
-/// module, loaded the first time; see `src/bin/pdf_worker.rs`): start it
-/// and wait for its `"ready"`, then post the SVG and wait for the bytes.
-/// One conversion at a time: the caller waits for the answer before asking
-/// again.
+/// module, loaded the first time; see `src/bin/pdf_worker.rs`).
 pub async fn svg_to_pdf(svg: &str) -> Result<Vec<u8>, String> {
-    let existing = PDF_WORKER.with(|w| w.borrow().clone());
-    let answer = match existing {
-        Some(worker) => next_message(&worker, Some(svg)).await.map(|a| (worker, a)),
-        None => match web_sys::Worker::new(PDF_WORKER_URL) {
-            Err(_) => return Err("the browser could not start the PDF converter".to_string()),
-            Ok(worker) => match next_message(&worker, None).await {
-                Err(e) => {
-                    worker.terminate();
-                    Err(e)
-                }
-                Ok(_ready) => {
-                    PDF_WORKER.with(|w| *w.borrow_mut() = Some(worker.clone()));
-                    next_message(&worker, Some(svg)).await.map(|a| (worker, a))
-                }
-            },
-        },
-    };
-    match answer {
-        Ok((_, value)) => match value.dyn_into::<js_sys::Uint8Array>() {
-            Ok(bytes) => Ok(bytes.to_vec()),
-            Err(value) => Err(value
-                .as_string()
-                .unwrap_or_else(|| "the PDF converter gave no PDF".to_string())),
-        },
-        Err(e) => {
-            // A worker that failed is dropped, to be started again.
-            if let Some(w) = PDF_WORKER.with(|w| w.borrow_mut().take()) {
-                w.terminate();
-            }
-            Err(e
-                .as_string()
-                .unwrap_or_else(|| "the PDF converter failed".to_string()))
-        }
+    let value = PDF
+        .ask(wasm_bindgen::JsValue::from_str(svg), js_sys::Array::new())
+        .await?;
+    match value.dyn_into::<js_sys::Uint8Array>() {
+        Ok(bytes) => Ok(bytes.to_vec()),
+        Err(value) => Err(value
+            .as_string()
+            .unwrap_or_else(|| "the PDF converter gave no PDF".to_string())),
     }
+}
+
+/// Computes a [`ValidityJob`] in the schema worker (a separate wasm
+/// module, loaded the first time; see `src/bin/schema_worker.rs`): the
+/// files' bytes are copied into the job, whose buffers are handed over.
+pub async fn schema_validity(job: &ValidityJob) -> Result<SchemaValidity, Error> {
+    let message = js_sys::Array::new();
+    let transfer = js_sys::Array::new();
+    message.push(&match &job.id_field {
+        Some(id) => wasm_bindgen::JsValue::from_str(id),
+        None => wasm_bindgen::JsValue::NULL,
+    });
+    for (name, role, bytes) in &job.files {
+        let array = js_sys::Uint8Array::from(bytes.as_slice());
+        message.push(&wasm_bindgen::JsValue::from_str(name));
+        message.push(&wasm_bindgen::JsValue::from_str(role.name()));
+        transfer.push(&array.buffer());
+        message.push(&array);
+    }
+    let answer = SCHEMA
+        .ask(message.into(), transfer)
+        .await
+        .map_err(|e| Error::new(ErrorKind::Input, e))?;
+    validity_answer_from_json(&answer.as_string().unwrap_or_default())
 }

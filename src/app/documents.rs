@@ -46,8 +46,10 @@ fn matches(d: &DocumentDetail, field: &str, outcome: Option<Outcome>) -> bool {
 #[component]
 pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl IntoView {
     let has_details = report.models.iter().all(|m| m.document_details.is_some());
+    // The report view is drawn again when the schema validity arrives.
+    let pending = state.validity_pending.get_untracked();
     if has_details {
-        return view! { <DocumentBrowser report=report /> }.into_any();
+        return view! { <DocumentBrowser report=report pending=pending /> }.into_any();
     }
     let detailed = RwSignal::new(None::<Arc<Report>>);
     let failed = RwSignal::new(None::<String>);
@@ -68,7 +70,7 @@ pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl Into
     };
     view! {
         {move || match detailed.get() {
-            Some(r) => view! { <DocumentBrowser report=r /> }.into_any(),
+            Some(r) => view! { <DocumentBrowser report=r pending=pending /> }.into_any(),
             None => view! {
                 <section class="card" aria-labelledby="docs-heading" data-testid="document-browser">
                     <h2 id="docs-heading">"Documents"</h2>
@@ -85,8 +87,10 @@ pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl Into
     .into_any()
 }
 
+/// The documents of `report`; while `pending` (the schema validity not yet
+/// known) each document's validity says "checking…".
 #[component]
-pub fn DocumentBrowser(report: Arc<Report>) -> impl IntoView {
+pub fn DocumentBrowser(report: Arc<Report>, pending: bool) -> impl IntoView {
     let model = RwSignal::new(0usize);
     let field = RwSignal::new(String::new());
     let outcome = RwSignal::new(None::<Outcome>);
@@ -133,7 +137,7 @@ pub fn DocumentBrowser(report: Arc<Report>) -> impl IntoView {
                         <td class="num">{d.counts.exact}</td>
                         <td class="num">{errors}</td>
                         <td class="num">{opt_ratio(Some(d.f1))}</td>
-                        <td>{if d.schema_valid { "valid" } else { "invalid" }}</td>
+                        <td>{match (pending, d.schema_valid) { (true, _) => "checking…", (_, true) => "valid", _ => "invalid" }}</td>
                     </tr>
                 }
             })

@@ -54,7 +54,7 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                 }
             };
             view! {
-                <button type="button" data-testid=format!("export-{}", format.name()) on:click=on_click>
+                <button type="button" data-testid=format!("export-{}", format.name()) on:click=on_click disabled=move || state.validity_pending.get()>
                     {match format {
                         Format::Html => "HTML report (self-contained)".to_string(),
                         Format::Json => "Report (JSON)".to_string(),
@@ -80,6 +80,9 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
         <section class="card exports" aria-labelledby="exports-heading">
             <h2 id="exports-heading">"Export"</h2>
             <p class="hint">"Tables for papers (LaTeX with booktabs, best value in bold; Markdown; CSV), the full report as JSON (identical to the command line's), or a bundle of your files and settings that this page re-opens when you drop it."</p>
+            {move || state.validity_pending.get().then(|| view! {
+                <p class="hint">"The report can be exported once every prediction has been checked against the schema."</p>
+            })}
             <div class="buttons">
                 {buttons}
                 <button type="button" data-testid="export-bundle" on:click=on_bundle>"Bundle (inputs + settings)"</button>

@@ -65,6 +65,8 @@ thread_local! {
     /// How long the last evaluation took (ms), shown on the summary line as
     /// `data-evaluation-ms` for the benchmark (evaluation versus rendering).
     pub static LAST_EVALUATION_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+    /// Whether a job is with the schema worker.
+    static VALIDATING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The one app state, passed to every component (it is `Copy`).
@@ -88,6 +90,11 @@ pub struct AppState {
     /// literature panel, and the HTML, Markdown and LaTeX exports);
     /// cleared whenever the report changes.
     pub literature: RwSignal<Option<literature::Computed>>,
+    /// Whether the schema worker is still checking the predictions against
+    /// the schema: the report is then provisional in the values that
+    /// depend on schema validity, which are not shown (see
+    /// `Session::evaluate_with`).
+    pub validity_pending: Memo<bool>,
 }
 
 impl AppState {
@@ -101,6 +108,14 @@ impl AppState {
                     let start = js_sys::Date::now();
                     let report = session.with(|s| {
                         let documents = s.truth().and_then(|t| t.records()).unwrap_or(0);
+                        // A large dataset is evaluated once, with its
+                        // validity (a provisional report first would cost
+                        // a second evaluation); a small one at once.
+                        if documents > DETAILS_UP_TO && s.validity_pending() {
+                            return Err(format!(
+                                "Checking the predictions for {documents} documents against the schema…"
+                            ));
+                        }
                         s.evaluate_with(documents <= DETAILS_UP_TO)
                     });
                     LAST_EVALUATION_MS.set(js_sys::Date::now() - start);
@@ -117,6 +132,7 @@ impl AppState {
             hold_report,
             bootstrap: RwSignal::new(None),
             literature: RwSignal::new(None),
+            validity_pending: Memo::new(move |_| session.with(Session::validity_pending)),
         }
     }
 }
@@ -142,6 +158,22 @@ fn App() -> impl IntoView {
         state.report.track();
         state.bootstrap.set(None);
         state.literature.set(None);
+    });
+    // Schema validity comes from the schema worker, a job at a time; its
+    // answer changes the session, which asks again if the files or the id
+    // field changed meanwhile.
+    Effect::new(move |_| {
+        let Some(job) = state.session.with(Session::validity_job) else {
+            return;
+        };
+        if VALIDATING.replace(true) {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let answer = browser::schema_validity(&job).await;
+            VALIDATING.set(false);
+            state.session.try_update(|s| s.store_validity(job, answer));
+        });
     });
     // Settings live in the URL fragment, so a link reproduces the view
     // (never the data).

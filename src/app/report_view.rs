@@ -11,7 +11,9 @@ use std::sync::Arc;
 
 #[component]
 pub fn ReportView(state: AppState) -> impl IntoView {
-    move || match state.report.get() {
+    // Tracked apart from the report: the validity may leave the report as
+    // it was (every payload valid) and still end the provisional state.
+    move || match (state.validity_pending.track(), state.report.get()).1 {
         Err(message) => {
             view! { <div class="empty-report" data-testid="no-report"><p>{message}</p></div> }
                 .into_any()
@@ -399,6 +401,12 @@ fn DocumentScores(state: AppState, report: Shared) -> impl IntoView {
         w["numeric_precision"], w["field_f1_partial"], w["schema_validity"]
     );
     let table = move || {
+        if state.validity_pending.get() {
+            return view! {
+                <p class="hint" data-testid="validity-pending">"Checking every prediction against the JSON Schema (in a background worker); the extraction score, schema validity and exact match follow in a moment."</p>
+            }
+            .into_any();
+        }
         let boot = state.bootstrap.get();
         let metric = "document_extraction_score";
         view! {
@@ -423,6 +431,7 @@ fn DocumentScores(state: AppState, report: Shared) -> impl IntoView {
                 </tbody>
             </table>
         }
+        .into_any()
     };
     view! {
         <section class="card" aria-labelledby="doc-heading">

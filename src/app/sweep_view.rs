@@ -14,6 +14,7 @@ use super::progress::{status_line, Progress};
 use super::AppState;
 use crate::charts::{sweep_charts, PaperSize};
 use crate::eval::sweep::{default_values, SweepParam, SweepReport, SweepRun};
+use crate::session::Session;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -53,7 +54,15 @@ pub fn SweepPanel(state: AppState) -> impl IntoView {
                     return;
                 }
             };
-            let mut run = SweepRun::new(&input, &config, which, values);
+            let validity = match state.session.try_with_untracked(Session::known_validity) {
+                None => return,
+                Some(Ok(v)) => v,
+                Some(Err(e)) => {
+                    progress.try_set(Progress::Failed(e));
+                    return;
+                }
+            };
+            let mut run = SweepRun::new(&input, &config, which, values, validity);
             loop {
                 // Cancelled, or the panel is gone (the files changed).
                 match cancel.try_get_untracked() {
@@ -112,7 +121,7 @@ pub fn SweepPanel(state: AppState) -> impl IntoView {
                     {SweepParam::ALL.map(param_button)}
                 </div>
                 <div class="buttons">
-                    <button type="button" class="button primary" data-testid="sweep-start" on:click=start disabled=running>
+                    <button type="button" class="button primary" data-testid="sweep-start" on:click=start disabled=move || running() || state.validity_pending.get()>
                         "Sweep 0 to 1 (21 values)"
                     </button>
                     <button type="button" data-testid="sweep-cancel" on:click=move |_| cancel.set(true) disabled=move || !running()>"Cancel"</button>

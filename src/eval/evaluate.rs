@@ -37,7 +37,7 @@ use crate::eval::report::{
 use crate::eval::sets::{set_scores, SetCounts};
 use crate::eval::source::{same_records, RecordSource};
 use crate::eval::tree::{Forest, Json, JsonType, NodeId};
-use crate::eval::validate::ForestValidator;
+use crate::eval::validate::{ForestValidator, Skip};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -558,7 +558,7 @@ pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Rep
             })
         })
         .collect::<Result<Vec<_>, Error>>()?;
-    evaluate_docs(
+    evaluate_sources(
         EvalInput {
             truth: (&input.truth).into_doc_file()?,
             models,
@@ -566,7 +566,6 @@ pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Rep
         },
         config,
         details,
-        &mut SchemaValidity::default(),
     )
 }
 
@@ -579,40 +578,11 @@ pub fn evaluate_owned<F: IntoDocFile>(
     config: &Config,
     details: bool,
 ) -> Result<Report, Error> {
-    evaluate_owned_cached(input, config, details, &mut SchemaValidity::default())
+    evaluate_sources(into_doc_files(input)?, config, details)
 }
 
-/// Schema validity (SPEC §3.5) of every model's prediction for every
-/// ground-truth document, kept between evaluations by
-/// [`evaluate_owned_cached`]. It depends only on the files (truth and
-/// predictions, in order), the schema and the id field, never on the other
-/// settings, so an evaluation after a settings change can reuse it.
-#[derive(Debug, Clone, Default)]
-pub struct SchemaValidity {
-    /// Per model, per truth document; empty until computed.
-    valid: Option<Vec<Vec<bool>>>,
-}
-
-impl SchemaValidity {
-    /// Forgets what was computed (the next evaluation validates again).
-    pub fn clear(&mut self) {
-        self.valid = None;
-    }
-}
-
-/// [`evaluate_owned`] that takes each prediction's schema validity from
-/// `validity` when it holds some, and otherwise computes it and stores it
-/// there. The caller keeps `validity` only for the same files, schema and
-/// id field (and clears it otherwise); the report is then byte-identical
-/// to [`evaluate_owned`]'s (a test compares the two for every setting).
-/// A stored validity of the wrong shape (other numbers of models or
-/// documents) is computed again.
-pub fn evaluate_owned_cached<F: IntoDocFile>(
-    input: EvalInput<F>,
-    config: &Config,
-    details: bool,
-    validity: &mut SchemaValidity,
-) -> Result<Report, Error> {
+/// The input with every file as a forest.
+fn into_doc_files<F: IntoDocFile>(input: EvalInput<F>) -> Result<EvalInput<DocFile>, Error> {
     let EvalInput {
         truth,
         models,
@@ -629,25 +599,131 @@ pub fn evaluate_owned_cached<F: IntoDocFile>(
             })
         })
         .collect::<Result<Vec<_>, Error>>()?;
-    evaluate_docs(
-        EvalInput {
-            truth,
-            models,
-            schema,
-        },
-        config,
-        details,
-        validity,
-    )
+    Ok(EvalInput {
+        truth,
+        models,
+        schema,
+    })
 }
 
-fn evaluate_docs(
-    input: EvalInput<DocFile>,
+/// Schema validity (SPEC §3.5) of every model's prediction for every
+/// ground-truth document, computed by [`schema_validity`] and used by
+/// [`evaluate_owned_known`]. It depends only on the files (truth and
+/// predictions, in order), the schema and the id field, never on the other
+/// settings, so it is computed once for any number of evaluations: the
+/// browser app computes it in a worker of its own (the page's code then
+/// carries no JSON Schema validator), and a threshold sweep reuses it at
+/// every value.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SchemaValidity {
+    /// Per model, per truth document, whether the payload validates; `None`
+    /// when there is no schema (a payload that parsed to an object is then
+    /// valid).
+    valid: Option<Vec<Vec<bool>>>,
+    /// Not computed on purpose: see [`SchemaValidity::unchecked`].
+    unchecked: bool,
+}
+
+impl SchemaValidity {
+    /// The validity per model (in input order), per ground-truth document
+    /// (in file order); `None` when there is no schema.
+    pub fn per_model(&self) -> Option<&[Vec<bool>]> {
+        self.valid.as_deref()
+    }
+
+    /// From [`Self::per_model`]'s form (as the browser app's schema
+    /// worker sends it back).
+    pub fn from_per_model(valid: Option<Vec<Vec<bool>>>) -> Self {
+        SchemaValidity {
+            valid,
+            unchecked: false,
+        }
+    }
+
+    /// A stand-in while the validity is being computed elsewhere: every
+    /// payload that parsed to an object counts as valid, as with no schema
+    /// (the schema still decides paths and types). A report evaluated with
+    /// it is provisional in `schema_validity_rate`, `exact_match_rate`,
+    /// `document_extraction_score` and each document's `schema_valid` and
+    /// `exact_match`, which the browser app does not show until the real
+    /// validity arrives; every other value is final.
+    pub fn unchecked() -> Self {
+        SchemaValidity {
+            valid: None,
+            unchecked: true,
+        }
+    }
+}
+
+/// Validates every model's payloads against `input.schema` (SPEC §3.5), as
+/// [`evaluate_owned`] would, and nothing else: what
+/// [`evaluate_owned_known`] needs. The documents are those of the truth
+/// read with `id_field` (the config's `id_field`).
+///
+/// Errors: a schema that is not valid JSON Schema; a file that cannot be
+/// read as a forest.
+pub fn schema_validity<F: IntoDocFile>(
+    input: EvalInput<F>,
+    id_field: Option<&str>,
+) -> Result<SchemaValidity, Error> {
+    let Some(validator) = input
+        .schema
+        .as_ref()
+        .map(ForestValidator::new)
+        .transpose()?
+    else {
+        return Ok(SchemaValidity::default());
+    };
+    let input = into_doc_files(input)?;
+    let mut warnings = Vec::new();
+    let truth = read_truth(input.truth, id_field, &mut warnings)?;
+    let scheme = truth.scheme.clone();
+    let valid = input
+        .models
+        .into_iter()
+        .map(|m| {
+            let mut preds = read_predictions(&m.name, m.file, &truth, &mut warnings)?;
+            (0..truth.documents.len())
+                .map(|d| {
+                    let root = preds.fetch(d)?;
+                    Ok(match (root, preds.by_truth[d].as_ref()) {
+                        (Some(root), Some(p)) => {
+                            validator.is_valid(preds.source.forest(), root, &|k: &str| {
+                                !p.is_evaluated(&scheme, k)
+                            })
+                        }
+                        _ => false,
+                    })
+                })
+                .collect::<Result<Vec<bool>, Error>>()
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    Ok(SchemaValidity::from_per_model(Some(valid)))
+}
+
+/// [`evaluate_owned`] with the schema validity known beforehand: computed
+/// by [`schema_validity`] for the same files, schema and id field. The
+/// report is then byte-identical to [`evaluate_owned`]'s (a test compares
+/// the two for every setting). This path never validates, so code that
+/// only calls it (the browser app's page) links no JSON Schema validator.
+///
+/// Errors: those of [`evaluate`] but the schema's; a `validity` that does
+/// not fit the input (no validity with a schema, or other numbers of
+/// models or documents).
+pub fn evaluate_owned_known<F: IntoDocFile>(
+    input: EvalInput<F>,
     config: &Config,
     details: bool,
-    validity: &mut SchemaValidity,
+    validity: &SchemaValidity,
 ) -> Result<Report, Error> {
-    evaluate_sources_cached(input, config, details, validity)
+    let input = into_doc_files(input)?;
+    if input.schema.is_some() && validity.valid.is_none() && !validity.unchecked {
+        return Err(Error::new(
+            ErrorKind::Input,
+            "the schema validity of these files has not been computed",
+        ));
+    }
+    evaluate_with_validity(input, config, details, &Known(validity))
 }
 
 /// [`evaluate_owned`] on any [`RecordSource`]s: the in-memory [`DocFile`]s
@@ -663,27 +739,63 @@ pub fn evaluate_sources<S: RecordSource>(
     config: &Config,
     details: bool,
 ) -> Result<Report, Error> {
-    evaluate_sources_cached(input, config, details, &mut SchemaValidity::default())
-}
-
-/// [`evaluate_sources`] with the schema validity kept in `validity`, as
-/// [`evaluate_owned_cached`] describes.
-fn evaluate_sources_cached<S: RecordSource>(
-    input: EvalInput<S>,
-    config: &Config,
-    details: bool,
-    validity: &mut SchemaValidity,
-) -> Result<Report, Error> {
-    let cached = validity
-        .valid
-        .take()
-        .filter(|v| v.len() == input.models.len());
-    // Compiled (for its errors) even when the validity is known.
     let validator = input
         .schema
         .as_ref()
         .map(ForestValidator::new)
         .transpose()?;
+    evaluate_with_validity(input, config, details, &validator)
+}
+
+/// Where the evaluation's pass over documents takes each prediction's
+/// schema validity from (generic, so that an evaluation with a known
+/// validity carries no validator code).
+trait ValidityOracle {
+    /// Whether model `m`'s payload at `root` for truth document `d` (its
+    /// members for which `skip` is true left out) is valid.
+    fn is_valid(&self, m: usize, d: usize, forest: &Forest, root: NodeId, skip: Skip<'_>) -> bool;
+
+    /// An error when the oracle does not fit `models` × `documents`.
+    fn fits(&self, _models: usize, _documents: usize) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// Validates each payload (no schema: every payload that parsed is valid).
+impl ValidityOracle for Option<ForestValidator> {
+    fn is_valid(&self, _: usize, _: usize, forest: &Forest, root: NodeId, skip: Skip<'_>) -> bool {
+        self.as_ref().is_none_or(|v| v.is_valid(forest, root, skip))
+    }
+}
+
+/// Looks the validity up in what [`schema_validity`] computed.
+struct Known<'a>(&'a SchemaValidity);
+
+impl ValidityOracle for Known<'_> {
+    fn is_valid(&self, m: usize, d: usize, _: &Forest, _: NodeId, _: Skip<'_>) -> bool {
+        self.0.valid.as_ref().is_none_or(|v| v[m][d])
+    }
+
+    fn fits(&self, models: usize, documents: usize) -> Result<(), Error> {
+        match &self.0.valid {
+            Some(v) if v.len() != models || v.iter().any(|m| m.len() != documents) => {
+                Err(Error::new(
+                    ErrorKind::Input,
+                    "the schema validity was computed for other files",
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The evaluation proper, with each payload's validity from `oracle`.
+fn evaluate_with_validity<S: RecordSource, V: ValidityOracle>(
+    input: EvalInput<S>,
+    config: &Config,
+    details: bool,
+    oracle: &V,
+) -> Result<Report, Error> {
     let comparer = Comparer::new(config);
     let mut warnings = Vec::new();
     let EvalInput {
@@ -796,10 +908,7 @@ fn evaluate_sources_cached<S: RecordSource>(
 
     // Every model in one pass over the documents, so that each truth
     // document is flattened and normalised once.
-    // Schema validity from an earlier evaluation of the same files, or
-    // computed in the pass below and kept for the next one.
-    let cached = cached.filter(|v| v.iter().all(|m| m.len() == documents));
-    let mut computed: Vec<Vec<bool>> = vec![Vec::new(); inputs.len()];
+    oracle.fits(inputs.len(), documents)?;
     let mut runs: Vec<ModelRun<'_, '_>> = (0..inputs.len())
         .map(|m| ModelRun::new(&paths, m, details, documents))
         .collect();
@@ -828,18 +937,10 @@ fn evaluate_sources_cached<S: RecordSource>(
                 (Some(root), Some(p)) => {
                     let forest = preds.source.forest();
                     paths.flatten_doc(forest, root, &mut pred_doc, cache, p.skip());
-                    match &cached {
-                        Some(known) => known[m][d],
-                        None => validator.as_ref().is_none_or(|v| {
-                            v.is_valid(forest, root, &|k: &str| !p.is_evaluated(&scheme, k))
-                        }),
-                    }
+                    oracle.is_valid(m, d, forest, root, &|k: &str| !p.is_evaluated(&scheme, k))
                 }
                 _ => false,
             };
-            if cached.is_none() {
-                computed[m].push(valid);
-            }
             let id = &truth.documents[d].id;
             run.add_document(
                 d,
@@ -854,7 +955,6 @@ fn evaluate_sources_cached<S: RecordSource>(
         }
         truth_buf = truth_doc.recycle();
     }
-    validity.valid = Some(cached.unwrap_or(computed));
     let mut reports = Vec::with_capacity(inputs.len());
     for (run, (name, cost, preds)) in runs.into_iter().zip(&inputs) {
         let mut report = run.finish(&mut warnings, name);

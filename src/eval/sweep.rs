@@ -3,8 +3,9 @@
 //! depends on the chosen threshold.
 //!
 //! Owns: [`SweepParam`], [`sweep`] and its report. Pure: for every value
-//! the whole evaluation is run again ([`evaluate_owned`] on a copy of the
-//! parsed input, the configuration changed in that one key), so each point
+//! the whole evaluation is run again ([`evaluate_owned_known`] on a copy of
+//! the parsed input, the configuration changed in that one key; the schema
+//! validity, which no threshold changes, is computed once), so each point
 //! is exactly the report `fieldscope eval` would give with that threshold.
 //! Depends on `evaluate`, `config`, `counts`, `report`.
 //!
@@ -19,7 +20,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::config::{merge, Config};
-use crate::eval::evaluate::{evaluate_owned, EvalInput};
+use crate::eval::evaluate::{evaluate_owned_known, schema_validity, EvalInput, SchemaValidity};
 use crate::eval::model::DocFile;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -148,7 +149,8 @@ pub fn sweep(
     param: SweepParam,
     values: &[f64],
 ) -> Result<SweepReport, Error> {
-    let mut run = SweepRun::new(input, config, param, values.to_vec());
+    let validity = schema_validity(input.clone(), config.id_field.as_deref())?;
+    let mut run = SweepRun::new(input, config, param, values.to_vec(), validity);
     while !run.step(input)? {}
     Ok(run.finish())
 }
@@ -165,16 +167,20 @@ pub struct SweepRun {
     next: usize,
     documents: usize,
     models: Vec<SweepModel>,
+    validity: SchemaValidity,
 }
 
 impl SweepRun {
     /// A sweep of `param` over `values` (in that order) for the models of
-    /// `input`; nothing is evaluated yet.
+    /// `input`, whose schema validity is `validity` (from
+    /// [`schema_validity`]: computed once, not at every value); nothing is
+    /// evaluated yet.
     pub fn new(
         input: &EvalInput<DocFile>,
         config: &Config,
         param: SweepParam,
         values: Vec<f64>,
+        validity: SchemaValidity,
     ) -> SweepRun {
         let models = input
             .models
@@ -191,6 +197,7 @@ impl SweepRun {
             next: 0,
             documents: 0,
             models,
+            validity,
         }
     }
 
@@ -211,7 +218,7 @@ impl SweepRun {
             return Ok(true);
         };
         let config = self.param.apply(&self.config, value)?;
-        let report = evaluate_owned(input.clone(), &config, false)?;
+        let report = evaluate_owned_known(input.clone(), &config, false, &self.validity)?;
         self.documents = report.documents;
         for (curve, m) in self.models.iter_mut().zip(&report.models) {
             curve.points.push(SweepPoint {

@@ -79,6 +79,8 @@ async function openApp(t, { url } = {}) {
   });
   await page.goto(url ?? server.url + '/');
   await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 30_000 });
+  // The schema worker's validity has arrived (the example has a schema).
+  await page.waitForSelector('[data-testid=document-scores]', { timeout: 30_000 });
   t.after(() => context.close());
   return {
     page,
@@ -136,6 +138,8 @@ async function waitForLoaded(page, n, models) {
   await page.waitForFunction(
     ({ n, models }) => {
       if (document.querySelectorAll('[data-testid=file-entry]').length !== n) return false;
+      // Settled: no value is waiting for the schema worker.
+      if (document.querySelector('[data-testid=validity-pending]')) return false;
       const rows = [...document.querySelectorAll('[data-testid=model-table] tbody tr[data-model]')];
       return JSON.stringify(rows.map((r) => r.dataset.model)) === JSON.stringify(models);
     },
@@ -985,5 +989,53 @@ test('16. field weights: a metrics config with field_weights adds the weighted t
   // Without the config the table is gone.
   await dropExample(page);
   assert.equal(await page.locator('[data-testid=weighted-table]').count(), 0);
+  assertNoErrors();
+});
+
+test('17. schema validity comes from the schema worker: equal to the CLI, and a schema it rejects shows its error while the rest evaluates', async (t) => {
+  const requests = [];
+  const { page, context, assertNoErrors } = await openApp(t);
+  context.on('request', (r) => requests.push(new URL(r.url()).pathname));
+  // The page's own module carries no validator: the worker is a module of
+  // its own (the example has a schema, so it was started at load).
+  const modules = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
+  assert.ok(modules.some((p) => /fieldscope-web-[0-9a-f]+_bg\.wasm$/.test(p)), `page module: ${modules}`);
+  assert.ok(modules.some((p) => p.endsWith('fieldscope-schema_loader.js')), `schema worker started: ${modules}`);
+
+  // The document-level scores, which depend on validity, equal the CLI's
+  // on the built-in example (= fieldscope synth --documents 50 --seed 2024),
+  // whose aggressive model has schema-invalid predictions.
+  const synth = join(tmp, 'synth50');
+  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '2024', '--out', synth]);
+  const report = cliJson(['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'], synth);
+  const metrics = ['document_extraction_score', 'numeric_precision', 'field_f1_partial', 'schema_validity_rate', 'exact_match_rate', 'cer'];
+  const expected = report.models.map((m) => ({ model: m.name, values: Object.fromEntries(metrics.map((k) => [k, m[k]])) }));
+  assertClose(await readTable(page, 'document-scores'), expected, 'document-level scores');
+  assert.ok(report.models.some((m) => m.schema_validity_rate < 1), 'the example has invalid predictions');
+  await page.locator('[data-testid=document-scores]').screenshot({ path: join(SHOTS, '17-document-scores.png') });
+
+  // A schema that is JSON but not JSON Schema: the worker says so.
+  writeFileSync(join(tmp, 'bad.schema.json'), JSON.stringify({ type: 'object', properties: { total: { type: 12 } } }));
+  const cli = spawnSync(CLI, ['eval', ...EXAMPLE_ARGS.slice(0, -2), '--schema', join(tmp, 'bad.schema.json')], { cwd: EXAMPLE, encoding: 'utf8' });
+  assert.equal(cli.status, 2, 'the CLI refuses the schema too');
+  assert.match(cli.stderr, /the schema is not a valid JSON Schema \(draft-07\)/);
+  await clearFiles(page);
+  await dropFiles(page, [
+    ...(await Promise.all(EXAMPLE_FILES.filter((f) => f !== 'schema.json').map((f) => bytesOf(f)))),
+    await bytesOf('bad.schema.json', tmp),
+  ]);
+  await page.waitForSelector('[data-testid=file-entry][data-role=schema][data-status=error]', { timeout: 30_000 });
+  await waitForLoaded(page, 4, ['careful', 'eager']);
+  const entry = (await fileEntries(page))['bad.schema.json'];
+  assert.match(entry.error, /^bad\.schema\.json: the schema is not a valid JSON Schema \(draft-07\): /);
+  // The rest is evaluated as without a schema.
+  const without = cliJson(EXAMPLE_ARGS.slice(0, -2));
+  await assertTablesMatch(page, without, 'without the rejected schema');
+  assert.deepEqual(
+    (await readTable(page, 'document-scores')).map((r) => r.values.schema_validity_rate),
+    without.models.map((m) => m.schema_validity_rate),
+  );
+  await await page.locator('aside.sidebar').screenshot({ path: join(SHOTS, '17-rejected-schema.png') });
+  assert.ok(!requests.some((p) => p.includes('fieldscope-pdf')), 'no PDF worker was needed');
   assertNoErrors();
 });

@@ -57,6 +57,8 @@ async function openApp(t) {
   });
   await page.goto(server.url + '/');
   await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 30_000 });
+  // The schema worker's validity has arrived (the example has a schema).
+  await page.waitForSelector('[data-testid=document-scores]', { timeout: 30_000 });
   t.after(() => context.close());
   return { page, assertNoErrors: () => assert.deepEqual(errors, [], 'no uncaught errors on the page') };
 }
@@ -78,6 +80,7 @@ async function dropFiles(page, dir, names, models) {
   await dataTransfer.dispose();
   await page.waitForFunction(
     ({ n, models }) =>
+      !document.querySelector('[data-testid=validity-pending]') &&
       document.querySelectorAll('[data-testid=file-entry]').length === n &&
       JSON.stringify([...document.querySelectorAll('[data-testid=model-table] tbody tr[data-model]')].map((r) => r.dataset.model)) ===
         JSON.stringify(models),

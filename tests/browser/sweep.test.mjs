@@ -98,6 +98,8 @@ test('threshold sweep: progress, cancel, then the CLI\'s numbers, charts and dow
   });
   await page.goto(server.url + '/');
   await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 30_000 });
+  // The example's schema validity has arrived from the schema worker.
+  await page.waitForSelector('[data-testid=document-scores]', { timeout: 30_000 });
 
   // Cancel: start, stop after the first values.
   await page.click('[data-testid=sweep-param-cer]');

@@ -433,7 +433,8 @@ fn a_sweep_run_a_value_at_a_time_equals_the_whole_sweep_and_the_cli() {
     let config = Config::default();
     let values = vec![0.1, 0.2, 0.3];
     let whole = sweep(&input, &config, SweepParam::Cer, &values).unwrap();
-    let mut run = SweepRun::new(&input, &config, SweepParam::Cer, values);
+    let validity = fieldscope::eval::schema_validity(input.clone(), None).unwrap();
+    let mut run = SweepRun::new(&input, &config, SweepParam::Cer, values, validity);
     assert_eq!((run.done(), run.total()), (0, 3));
     assert!(!run.step(&input).unwrap());
     assert_eq!(run.done(), 1);

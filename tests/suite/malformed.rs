@@ -114,6 +114,9 @@ fn check_case(name: &str, bytes: &[u8], role: &str, error: Option<&str>, warning
             .id;
         session.set_role(truth, Role::Truth);
     }
+    // What the page's schema worker does: validate, and give a schema
+    // that is not JSON Schema its error.
+    session.compute_validity_now();
     let file = session.files.iter().find(|f| f.id == id).unwrap();
     assert_eq!(file.role, role, "{name}: role in the app");
     match error {

@@ -1,0 +1,74 @@
+//! The browser app's schema validator, as a Web Worker of its own (built by
+//! Trunk with `data-type="worker"`, started when a JSON Schema is loaded).
+//! It carries the JSON Schema validator (`jsonschema` and its two regular
+//! expression engines with their Unicode tables, about half of all the
+//! app's code), so the page's own module stays small and shows a report
+//! before the validator has even loaded (`crate::session` explains the
+//! provisional report).
+//!
+//! Protocol: once loaded, the worker posts `"ready"`; then the page posts a
+//! job at a time, an array `[id_field | null, name, role, bytes, name,
+//! role, bytes, …]` (role as in `data-role`, bytes a `Uint8Array`), and the
+//! worker answers with `crate::session::validity_answer_to_json`'s text.
+//! The work is `crate::session::compute_validity`, tested natively.
+
+/// The worker's first message (see `app/browser.rs`).
+#[cfg(target_arch = "wasm32")]
+const READY: &str = "ready";
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    use fieldscope::session::{compute_validity, validity_answer_to_json};
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::{JsCast, JsValue};
+    let Ok(scope) = js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() else {
+        return;
+    };
+    let reply = scope.clone();
+    let on_message =
+        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            let answer = match read_job(&event.data()) {
+                Some((files, id_field)) => compute_validity(&files, id_field.as_deref()),
+                None => Err(fieldscope::error::Error::new(
+                    fieldscope::error::ErrorKind::Input,
+                    "the schema validator was sent something that is not a job",
+                )),
+            };
+            // Nothing to do if the page is gone.
+            let _ = reply.post_message(&JsValue::from_str(&validity_answer_to_json(&answer)));
+        });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    // Messages that arrive before the handler is set are lost, so the page
+    // waits for this before sending the first job.
+    let _ = scope.post_message(&JsValue::from_str(READY));
+}
+
+/// A job's files and id field, or `None` when `data` is not a job.
+#[cfg(target_arch = "wasm32")]
+fn read_job(
+    data: &wasm_bindgen::JsValue,
+) -> Option<(Vec<fieldscope::session::JobFile>, Option<String>)> {
+    use wasm_bindgen::JsCast;
+    let parts: &js_sys::Array = data.dyn_ref()?;
+    if parts.length() == 0 || (parts.length() - 1) % 3 != 0 {
+        return None;
+    }
+    let id_field = parts.get(0).as_string();
+    let mut files = Vec::new();
+    let mut i = 1;
+    while i + 2 < parts.length() {
+        let name = parts.get(i).as_string()?;
+        let role = fieldscope::session::Role::parse(&parts.get(i + 1).as_string()?)?;
+        let bytes: js_sys::Uint8Array = parts.get(i + 2).dyn_into().ok()?;
+        files.push((name, role, std::sync::Arc::new(bytes.to_vec())));
+        i += 3;
+    }
+    Some((files, id_field))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("fieldscope-schema is the browser app's schema worker; natively, use `fieldscope eval --schema`.");
+    std::process::exit(2);
+}
