@@ -1,7 +1,7 @@
 //! The only file that touches the browser's APIs (web_sys, gloo): reading
 //! dropped or picked files, downloading exports, the URL fragment that
-//! holds the settings, and the app's two Web Workers (the PDF converter and
-//! the schema validator). Nothing here panics: every browser call that can
+//! holds the settings, and the app's two Web Workers (the exporter and the
+//! schema validator). Nothing here panics: every browser call that can
 //! fail returns an `Option`/`Result` that the caller turns into a message.
 
 use crate::error::{Error, ErrorKind};
@@ -293,15 +293,15 @@ struct WorkerSlot {
 }
 
 thread_local! {
-    static PDF_WORKER: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
+    static EXPORT_WORKER: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
     static SCHEMA_WORKER: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
 }
 
-/// `src/bin/pdf_worker.rs`, started on the first PDF asked for.
-const PDF: WorkerSlot = WorkerSlot {
-    url: "./fieldscope-pdf_loader.js",
-    what: "the PDF converter",
-    worker: &PDF_WORKER,
+/// `src/bin/export_worker.rs`, started on the first export asked for.
+const EXPORT: WorkerSlot = WorkerSlot {
+    url: "./fieldscope-export_loader.js",
+    what: "the exporter",
+    worker: &EXPORT_WORKER,
 };
 
 /// `src/bin/schema_worker.rs`, started on the first schema loaded.
@@ -376,18 +376,33 @@ impl WorkerSlot {
     }
 }
 
-/// Converts a chart's SVG to PDF bytes in the PDF worker (a separate wasm
-/// module, loaded the first time; see `src/bin/pdf_worker.rs`).
-pub async fn svg_to_pdf(svg: &str) -> Result<Vec<u8>, String> {
-    let value = PDF
-        .ask(wasm_bindgen::JsValue::from_str(svg), js_sys::Array::new())
-        .await?;
+/// A file made by the export worker (a separate wasm module, loaded the
+/// first time; see `src/bin/export_worker.rs`) for a request of `kind`
+/// (`"pdf"` with an SVG, `"text"` with a `crate::export::TextExport` as
+/// JSON): its bytes, or why there are none.
+async fn export_in_worker(kind: &str, payload: &str) -> Result<Vec<u8>, String> {
+    let request = js_sys::Array::of2(
+        &wasm_bindgen::JsValue::from_str(kind),
+        &wasm_bindgen::JsValue::from_str(payload),
+    );
+    let value = EXPORT.ask(request.into(), js_sys::Array::new()).await?;
     match value.dyn_into::<js_sys::Uint8Array>() {
         Ok(bytes) => Ok(bytes.to_vec()),
         Err(value) => Err(value
             .as_string()
-            .unwrap_or_else(|| "the PDF converter gave no PDF".to_string())),
+            .unwrap_or_else(|| "the exporter gave no file".to_string())),
     }
+}
+
+/// Converts a chart's SVG to PDF bytes in the export worker.
+pub async fn svg_to_pdf(svg: &str) -> Result<Vec<u8>, String> {
+    export_in_worker("pdf", svg).await
+}
+
+/// Renders a text export (a `crate::export::TextExport` as JSON) in the
+/// export worker.
+pub async fn render_text_export(json: &str) -> Result<Vec<u8>, String> {
+    export_in_worker("text", json).await
 }
 
 /// Computes a [`ValidityJob`] in the schema worker (a separate wasm

@@ -1,7 +1,7 @@
 //! The charts (SVG from `crate::charts`), each with its caption and SVG /
 //! PNG / PDF downloads sized for a paper ([`figure`], also used by the
-//! sweep panel). The PDF is made by the PDF worker (`src/bin/pdf_worker.rs`),
-//! loaded only when a PDF is asked for.
+//! sweep panel). The PDF is made by the export worker
+//! (`src/bin/export_worker.rs`), loaded only when an export is asked for.
 
 use super::browser::{download, download_svg_as_png, svg_to_pdf};
 use super::{AppState, AverageView};
@@ -71,7 +71,7 @@ pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
 }
 
 /// One chart: the SVG, its caption, and its downloads (SVG; PNG at 300
-/// dpi; PDF with embedded fonts, converted by the PDF worker).
+/// dpi; PDF with embedded fonts, converted by the export worker).
 pub fn figure(state: AppState, chart: Chart) -> impl IntoView {
     let svg_name = format!("fieldscope-{}.svg", chart.id);
     let png_name = format!("fieldscope-{}.png", chart.id);

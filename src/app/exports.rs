@@ -2,13 +2,16 @@
 //! Markdown, LaTeX and CSV tables, the self-contained HTML report, and a
 //! bundle of inputs + settings that re-opens to the same view. The
 //! literature metrics, once computed, are in the HTML, Markdown and LaTeX.
+//! The JSON is written here; the other formats by the export worker
+//! (`crate::export::TextExport`, `src/bin/export_worker.rs`), so that the
+//! page's own code carries no table or HTML writer.
 
-use super::browser::download;
+use super::browser::{download, render_text_export};
 use super::charts_view::chart_options;
 use super::AppState;
 use crate::charts::{all, PaperSize};
 use crate::eval::report::Report;
-use crate::export::{render, render_html, ExportOptions, Format, HtmlChart};
+use crate::export::{json, ExportOptions, Format, HtmlChart, TextExport};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -24,6 +27,8 @@ fn mime(format: Format) -> &'static str {
 
 #[component]
 pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
+    // While the export worker writes a file (one at a time).
+    let exporting = RwSignal::new(false);
     let buttons = Format::ALL
         .into_iter()
         .map(|format| {
@@ -38,23 +43,48 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                     }
                     _ => report.clone(),
                 };
-                let text = if format == Format::Html {
+                let name = format!("fieldscope-report.{}", format.extension());
+                if format == Format::Json {
+                    let text = json::render(&r, &ExportOptions::default());
+                    if let Err(e) = download(&name, mime(format), text.as_bytes()) {
+                        state.notice.set(Some(e));
+                    }
+                    return;
+                }
+                let charts: Vec<HtmlChart> = if format == Format::Html {
                     let options = chart_options(state.average.get_untracked(), PaperSize::FullWidth);
-                    let charts: Vec<HtmlChart> = all(&r, &options)
+                    all(&r, &options)
                         .into_iter()
                         .map(|c| HtmlChart { title: c.title, caption: c.caption, svg: c.svg })
-                        .collect();
-                    render_html(&r, &ExportOptions::default(), &charts)
+                        .collect()
                 } else {
-                    render(&r, format, &ExportOptions::default())
+                    Vec::new()
                 };
-                let name = format!("fieldscope-report.{}", format.extension());
-                if let Err(e) = download(&name, mime(format), text.as_bytes()) {
-                    state.notice.set(Some(e));
+                let mut report = (*r).clone();
+                for m in &mut report.models {
+                    m.document_details = None;
                 }
+                let request = TextExport { format: format.name().to_string(), report, charts };
+                let request = match serde_json::to_string(&request) {
+                    Ok(json) => json,
+                    Err(e) => {
+                        state.notice.set(Some(format!("the export could not be prepared: {e}")));
+                        return;
+                    }
+                };
+                exporting.set(true);
+                leptos::task::spawn_local(async move {
+                    let result = render_text_export(&request)
+                        .await
+                        .and_then(|bytes| download(&name, mime(format), &bytes));
+                    exporting.try_set(false);
+                    if let Err(e) = result {
+                        state.notice.try_set(Some(e));
+                    }
+                });
             };
             view! {
-                <button type="button" data-testid=format!("export-{}", format.name()) on:click=on_click disabled=move || state.validity_pending.get()>
+                <button type="button" data-testid=format!("export-{}", format.name()) on:click=on_click disabled=move || state.validity_pending.get() || exporting.get()>
                     {match format {
                         Format::Html => "HTML report (self-contained)".to_string(),
                         Format::Json => "Report (JSON)".to_string(),

@@ -40,7 +40,7 @@ use serde_json::Value;
 /// charts module), with the title and caption shown under it. All three
 /// are treated as untrusted: the title and caption are escaped, and an SVG
 /// that fails [`check_svg`] is replaced by a note saying why.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HtmlChart {
     /// Short title, shown in bold at the start of the caption.
     pub title: String,

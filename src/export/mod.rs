@@ -32,7 +32,7 @@ pub mod html;
 pub mod json;
 pub mod latex;
 pub mod markdown;
-// SVG → PDF with embedded fonts (in the browser, only the PDF worker
+// SVG → PDF with embedded fonts (in the browser, only the export worker
 // calls it).
 pub mod pdf;
 pub mod sweep;
@@ -141,6 +141,41 @@ impl FromStr for Format {
                     ),
                 )
             })
+    }
+}
+
+/// A text export rendered away from the page: the browser app sends it as
+/// JSON to its export worker (`src/bin/export_worker.rs`), which renders
+/// it with [`TextExport::render_json`], so that the page's own code carries
+/// no Markdown, LaTeX, CSV or HTML writer.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TextExport {
+    /// A [`Format`] name.
+    pub format: String,
+    /// The report (its `document_details` are not needed: no table shows
+    /// them).
+    pub report: Report,
+    /// The charts the HTML report inlines (none for the other formats).
+    pub charts: Vec<HtmlChart>,
+}
+
+impl TextExport {
+    /// The export's text, as `fieldscope eval --format` writes it (HTML with
+    /// [`Self::charts`] inlined), with the default options.
+    pub fn render(&self) -> Result<String, Error> {
+        let options = ExportOptions::default();
+        Ok(match self.format.parse::<Format>()? {
+            Format::Html => render_html(&self.report, &options, &self.charts),
+            format => render(&self.report, format, &options),
+        })
+    }
+
+    /// [`Self::render`] on the JSON of a `TextExport`; an error says what
+    /// was wrong.
+    pub fn render_json(json: &str) -> Result<String, String> {
+        let request: TextExport = serde_json::from_str(json)
+            .map_err(|e| format!("the export request is not readable: {e}"))?;
+        request.render().map_err(|e| e.to_string())
     }
 }
 
@@ -527,6 +562,71 @@ pub fn show_hidden(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the export worker renders from the page's JSON request (the
+    /// report without its document details) is what the CLI renders from
+    /// the report itself, in every format, the literature metrics included.
+    #[test]
+    fn a_text_export_sent_as_json_renders_as_the_report_itself() {
+        let mut session = crate::session::Session::example();
+        session.compute_validity_now();
+        let mut report = session.evaluate().unwrap();
+        let (input, config) = session.inputs().unwrap();
+        let models = input.models.into_iter().map(|m| (m.name, m.file)).collect();
+        let (literature, _) = crate::eval::literature::evaluate(
+            input.truth,
+            models,
+            config.id_field.as_deref(),
+            crate::eval::literature::Metrics::ALL,
+            false,
+        )
+        .unwrap();
+        for (m, l) in report.models.iter_mut().zip(literature) {
+            m.literature = Some(l);
+        }
+        let charts = vec![HtmlChart {
+            title: "Scores <per> model".into(),
+            caption: "A caption & more".into(),
+            svg: r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>"#.into(),
+        }];
+        let options = ExportOptions::default();
+        for format in Format::ALL {
+            let direct = match format {
+                Format::Html => render_html(&report, &options, &charts),
+                _ => render(&report, format, &options),
+            };
+            let mut sent = report.clone();
+            for m in &mut sent.models {
+                assert!(m.document_details.is_some());
+                m.document_details = None;
+            }
+            let request = TextExport {
+                format: format.name().into(),
+                report: sent,
+                charts: if format == Format::Html {
+                    charts.clone()
+                } else {
+                    Vec::new()
+                },
+            };
+            let json = serde_json::to_string(&request).unwrap();
+            if format != Format::Json {
+                assert_eq!(TextExport::render_json(&json).unwrap(), direct, "{format}");
+            }
+        }
+        assert!(TextExport::render_json("{}")
+            .unwrap_err()
+            .starts_with("the export request is not readable: "));
+        let unknown = TextExport {
+            format: "docx".into(),
+            report,
+            charts: Vec::new(),
+        };
+        assert_eq!(
+            TextExport::render_json(&serde_json::to_string(&unknown).unwrap()).unwrap_err(),
+            "unknown format `docx`; expected one of: json, markdown, latex, csv, html"
+        );
+    }
 
     fn f(number: Number) -> String {
         number.format(&ExportOptions::default())

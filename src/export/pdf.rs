@@ -16,9 +16,9 @@
 //! Size: the SVG user unit is the CSS pixel, 96 per inch, so a 672 px
 //! chart becomes a 7 in (504 pt) page and 8.5 pt text stays 8.5 pt.
 //!
-//! Natively, `fieldscope figures` calls it; in the browser only the PDF
-//! worker (`src/bin/pdf_worker.rs`, a separate wasm module loaded when a
-//! PDF is asked for) does, so the app's own wasm carries neither the
+//! Natively, `fieldscope figures` calls it; in the browser only the export
+//! worker (`src/bin/export_worker.rs`, a separate wasm module loaded when an
+//! export is asked for) does, so the app's own wasm carries neither the
 //! converter nor the font. It takes and returns plain data for that reason.
 //!
 //! Depends on: `svg2pdf` (with its `usvg`), [`crate::error`]. No I/O.

@@ -1036,6 +1036,6 @@ test('17. schema validity comes from the schema worker: equal to the CLI, and a 
     without.models.map((m) => m.schema_validity_rate),
   );
   await await page.locator('aside.sidebar').screenshot({ path: join(SHOTS, '17-rejected-schema.png') });
-  assert.ok(!requests.some((p) => p.includes('fieldscope-pdf')), 'no PDF worker was needed');
+  assert.ok(!requests.some((p) => p.includes('fieldscope-export')), 'no export worker was needed');
   assertNoErrors();
 });

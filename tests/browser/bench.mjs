@@ -9,7 +9,7 @@
 //   2. re-evaluation after a settings change (the preset), from the
 //      select's `change` event to the new numbers in the model table;
 //   3. the gzipped size of the wasm + JS the page loads, and of its two
-//      workers (schema validator, PDF converter).
+//      workers (schema validator, exporter).
 //
 // Run after `trunk build --release` and `cargo build --bin fieldscope`:
 //   node tests/browser/bench.mjs [DOCUMENTS]
@@ -43,12 +43,13 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // (fieldscope-web*). The schema validator (fieldscope-schema*) is a worker
 // started when a JSON Schema is loaded — the built-in example has one, so a
 // first visit fetches it too, after the page's report is shown — and the
-// PDF converter (fieldscope-pdf*) a worker fetched when a PDF is asked for.
-const part = (f) => (f.startsWith('fieldscope-schema') ? 'schema' : f.startsWith('fieldscope-pdf') ? 'pdf' : 'page');
-const note = { page: '', schema: ' (schema worker)', pdf: ' (PDF worker, on demand)' };
+// exporter (fieldscope-export*: PDF figures, tables, the HTML report) a
+// worker fetched on the first export.
+const part = (f) => (f.startsWith('fieldscope-schema') ? 'schema' : f.startsWith('fieldscope-export') ? 'export' : 'page');
+const note = { page: '', schema: ' (schema worker)', export: ' (export worker, on demand)' };
 const assets = readdirSync(DIST).filter((f) => f.endsWith('.wasm') || f.endsWith('.js'));
-const raw = { page: 0, schema: 0, pdf: 0 };
-const gz = { page: 0, schema: 0, pdf: 0 };
+const raw = { page: 0, schema: 0, export: 0 };
+const gz = { page: 0, schema: 0, export: 0 };
 console.log('bundle (dist/, gzip -9)');
 for (const f of assets) {
   const bytes = readFileSync(join(DIST, f));
@@ -60,7 +61,7 @@ for (const f of assets) {
 const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
 console.log(`  the page's wasm + JS: ${kb(raw.page)} raw, ${kb(gz.page)} gzipped (target < 600 KB)`);
 console.log(`  the schema worker's:  ${kb(raw.schema)} raw, ${kb(gz.schema)} gzipped (fetched once a schema is loaded)`);
-console.log(`  the PDF worker's:     ${kb(raw.pdf)} raw, ${kb(gz.pdf)} gzipped (fetched on the first PDF)`);
+console.log(`  the export worker's: ${kb(raw.export)} raw, ${kb(gz.export)} gzipped (fetched on the first export)`);
 
 // ------------------------------------------------------------ data
 const data = mkdtempSync(join(tmpdir(), 'fieldscope-app-bench-'));

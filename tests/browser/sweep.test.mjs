@@ -154,8 +154,8 @@ test('PDF download: a separate worker loaded on demand, %PDF with embedded TrueT
   context.on('request', (r) => requests.push(new URL(r.url()).pathname));
   await page.goto(server.url + '/');
   await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 30_000 });
-  // The page's first load does not fetch the converter.
-  assert.deepEqual(requests.filter((p) => p.includes('fieldscope-pdf')), [], 'no PDF worker before a PDF is asked for');
+  // The page's first load does not fetch the exporter.
+  assert.deepEqual(requests.filter((p) => p.includes('fieldscope-export')), [], 'no export worker before an export is asked for');
 
   const [download] = await Promise.all([
     page.waitForEvent('download', { timeout: 60_000 }),
@@ -170,7 +170,7 @@ test('PDF download: a separate worker loaded on demand, %PDF with embedded TrueT
   assert.ok(!text.includes('/Type3'), 'no Type 3 font');
   // 672 px at 96 per inch = 504 pt.
   assert.match(text, /\/MediaBox \[0 0 504 /);
-  assert.ok(requests.some((p) => p.endsWith('/fieldscope-pdf_bg.wasm')), 'the worker was loaded now');
+  assert.ok(requests.some((p) => p.endsWith('/fieldscope-export_bg.wasm')), 'the worker was loaded now');
   // The same bytes' fonts as poppler sees them (pdffonts: poppler-utils,
   // installed by .ci/setup).
   const file = join(tmp, 'metric_bars.pdf');
