@@ -74,6 +74,13 @@ pub enum Parsed {
     /// (cloning one for an evaluation copies a few flat arrays).
     Records(DocFile),
     Json(Value),
+    /// Not parsed yet: [`Session::load_pending`] adds the files of a drop
+    /// at once (so their roles, and the schema worker's job, are known
+    /// before the first is parsed) and [`Session::parse_file`] parses them
+    /// one at a time. Counts as parsed for the schema validity's job (the
+    /// worker parses the same bytes itself) and as absent for the
+    /// evaluation.
+    Pending,
 }
 
 /// One loaded file.
@@ -101,6 +108,23 @@ impl LoadedFile {
             Ok(Parsed::Records(r)) => Some(r.records.len()),
             _ => None,
         }
+    }
+
+    /// Gives the file `role`, parsing it again unless it is already read
+    /// as that role would read it (truth and predictions are both records,
+    /// read the same way) or waits to be parsed.
+    fn reparse_as(&mut self, role: Role) {
+        let records = |r: Role| matches!(r, Role::Truth | Role::Predictions);
+        let same = (records(role) && records(self.role)) || role == self.role;
+        self.role = role;
+        if !same && !self.is_pending() {
+            self.parsed = parse_as(&self.name, &self.bytes, role);
+        }
+    }
+
+    /// Whether it waits for [`Session::parse_file`].
+    pub fn is_pending(&self) -> bool {
+        matches!(self.parsed, Ok(Parsed::Pending))
     }
 }
 
@@ -264,10 +288,14 @@ pub fn compute_validity(
 
 /// What the schema validity of an evaluation depends on: every file (the
 /// same bytes, by identity — they are never changed in place —, name and
-/// role, which decide how the bytes parse) and the id field.
+/// role, which decide how the bytes parse, and whether they parsed, which
+/// decides which files are evaluated) and the id field. A file waiting to
+/// be parsed counts as parsed: the worker's answer for a drop is then
+/// kept once every file has parsed.
 #[derive(Debug, Clone)]
 struct ValidityKey {
-    files: Vec<(Arc<Vec<u8>>, String, Role)>,
+    /// Bytes, name, role, and whether it parsed (or waits to be parsed).
+    files: Vec<(Arc<Vec<u8>>, String, Role, bool)>,
     id_field: Option<String>,
 }
 
@@ -276,7 +304,14 @@ impl ValidityKey {
         ValidityKey {
             files: files
                 .iter()
-                .map(|f| (Arc::clone(&f.bytes), f.name.clone(), f.role))
+                .map(|f| {
+                    (
+                        Arc::clone(&f.bytes),
+                        f.name.clone(),
+                        f.role,
+                        f.parsed.is_ok(),
+                    )
+                })
                 .collect(),
             id_field: id_field.map(str::to_owned),
         }
@@ -289,7 +324,9 @@ impl ValidityKey {
                 .files
                 .iter()
                 .zip(&other.files)
-                .all(|((a, an, ar), (b, bn, br))| Arc::ptr_eq(a, b) && an == bn && ar == br)
+                .all(|((a, an, ar, ak), (b, bn, br, bk))| {
+                    Arc::ptr_eq(a, b) && an == bn && ar == br && ak == bk
+                })
     }
 }
 
@@ -316,45 +353,66 @@ impl Session {
     /// Loads a dropped file: a report bundle replaces the whole session;
     /// anything else is added with [`Session::add_file`].
     pub fn load(&mut self, name: &str, bytes: Vec<u8>) -> Result<(), String> {
+        if let Some(id) = self.load_pending(name, bytes)? {
+            self.parse_file(id);
+        }
+        Ok(())
+    }
+
+    /// [`Session::load`] without parsing: a report bundle replaces the
+    /// whole session (`None`); anything else is added with
+    /// [`Session::add_file_pending`] and its id returned, to be parsed with
+    /// [`Session::parse_file`].
+    pub fn load_pending(&mut self, name: &str, bytes: Vec<u8>) -> Result<Option<u32>, String> {
         if name.to_lowercase().ends_with(".json") && contains(&bytes, BUNDLE_KEY.as_bytes()) {
             if let Ok(v) = parse_json_value(name, &bytes) {
                 if v.get(BUNDLE_KEY).is_some() {
                     *self = Session::from_bundle(&v).map_err(|e| format!("{name}: {e}"))?;
-                    return Ok(());
+                    return Ok(None);
                 }
             }
         }
-        self.add_file(name, bytes);
-        Ok(())
+        Ok(Some(self.add_file_pending(name, bytes)))
     }
 
     /// Adds a file, detects its role and parses it. Returns its id.
     pub fn add_file(&mut self, name: &str, bytes: Vec<u8>) -> u32 {
+        let id = self.add_file_pending(name, bytes);
+        self.parse_file(id);
+        id
+    }
+
+    /// Adds a file and detects its role; it is parsed by
+    /// [`Session::parse_file`]. Returns its id.
+    pub fn add_file_pending(&mut self, name: &str, bytes: Vec<u8>) -> u32 {
         let id = self.next_id;
         self.next_id += 1;
         let role = self.detect_role(name, &bytes);
-        let mut file = LoadedFile {
+        // A second truth file replaces the first: the older one becomes
+        // predictions (the user can change it back).
+        if role == Role::Truth {
+            for f in self.files.iter_mut().filter(|f| f.role == Role::Truth) {
+                f.reparse_as(Role::Predictions);
+            }
+        }
+        self.files.push(LoadedFile {
             id,
             name: name.to_string(),
             bytes: Arc::new(bytes),
             role,
-            parsed: Ok(Parsed::Json(Value::Null)),
+            parsed: Ok(Parsed::Pending),
             model: file_stem(name),
             cost: None,
-        };
-        file.parsed = parse_as(&file.name, &file.bytes, role);
-        // A second truth file replaces the first: the older one becomes
-        // predictions (the user can change it back).
-        if role == Role::Truth {
-            for f in &mut self.files {
-                if f.role == Role::Truth {
-                    f.role = Role::Predictions;
-                    f.parsed = parse_as(&f.name, &f.bytes, Role::Predictions);
-                }
-            }
-        }
-        self.files.push(file);
+        });
         id
+    }
+
+    /// Parses a file added by [`Session::add_file_pending`] for its role
+    /// (nothing if it is parsed already).
+    pub fn parse_file(&mut self, id: u32) {
+        if let Some(f) = self.file_mut(id).filter(|f| f.is_pending()) {
+            f.parsed = parse_as(&f.name, &f.bytes, f.role);
+        }
     }
 
     /// Role detection: a JSON Schema or a metrics config by content; records
@@ -410,13 +468,11 @@ impl Session {
                 .iter_mut()
                 .filter(|f| f.id != id && f.role == Role::Truth)
             {
-                f.role = Role::Predictions;
-                f.parsed = parse_as(&f.name, &f.bytes, Role::Predictions);
+                f.reparse_as(Role::Predictions);
             }
         }
         if let Some(f) = self.file_mut(id) {
-            f.role = role;
-            f.parsed = parse_as(&f.name, &f.bytes, role);
+            f.reparse_as(role);
         }
     }
 
@@ -641,6 +697,9 @@ impl Session {
             Some((_, Ok(Parsed::Records(r)))) => r.clone(),
             Some((_, Ok(Parsed::Json(_)))) => {
                 return Err("The ground truth is not a records file.".into())
+            }
+            Some((name, Ok(Parsed::Pending))) => {
+                return Err(format!("The ground-truth file {name} is being read."))
             }
         };
         let config = self.config()?;
@@ -1103,6 +1162,63 @@ mod tests {
         s.remove(ids[4]);
         assert!(!s.validity_pending(), "no schema, nothing to validate");
         assert_eq!(stored(&mut s), fresh(&s));
+    }
+
+    /// The files of a drop are added before they are parsed, so the schema
+    /// worker's job starts at once; its answer is kept when every file
+    /// parses, and asked again when one does not (the evaluated files
+    /// changed).
+    #[test]
+    fn a_drops_validity_job_starts_before_parsing_and_is_kept_after() {
+        let example = Session::example();
+        let fresh = |s: &Session| {
+            let (input, config) = s.inputs().unwrap();
+            serde_json::to_string(&crate::eval::evaluate_owned(input, &config, true).unwrap())
+                .unwrap()
+        };
+        for broken in [false, true] {
+            let mut s = Session::default();
+            let mut ids = Vec::new();
+            for f in &example.files {
+                let mut bytes = f.bytes.to_vec();
+                if broken && f.name == "conservative.jsonl" {
+                    bytes.extend_from_slice(b"{not json\n");
+                }
+                ids.push(s.load_pending(&f.name, bytes).unwrap().unwrap());
+            }
+            assert!(s.files.iter().all(LoadedFile::is_pending));
+            let roles: Vec<Role> = s.files.iter().map(|f| f.role).collect();
+            assert_eq!(
+                roles,
+                example.files.iter().map(|f| f.role).collect::<Vec<_>>()
+            );
+            assert!(s.inputs().is_err(), "nothing to evaluate before parsing");
+            // The worker's job, with every file, before any is parsed.
+            let job = s.validity_job().unwrap();
+            assert_eq!(job.files.len(), 5);
+            let answer = compute_validity(&job.files, job.id_field.as_deref());
+            assert_eq!(
+                answer.is_err(),
+                broken,
+                "the worker parses the broken file too"
+            );
+            s.store_validity(job, answer);
+            for id in ids {
+                s.parse_file(id);
+            }
+            assert!(!s.files.iter().any(LoadedFile::is_pending));
+            assert_eq!(s.validity_pending(), broken);
+            s.compute_validity_now();
+            assert!(!s.validity_pending());
+            assert_eq!(
+                serde_json::to_string(&s.evaluate().unwrap()).unwrap(),
+                fresh(&s)
+            );
+            assert_eq!(
+                s.evaluate().unwrap().models.len(),
+                if broken { 2 } else { 3 }
+            );
+        }
     }
 
     /// The worker's answer survives its trip as text: validity, no schema,

@@ -8,28 +8,39 @@ use crate::session::{Role, Session};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Adds read files to the session, in the order the user gave them: one
-/// file parsed per slice of work, the status line saying which, and one
-/// evaluation at the end (the report is held while files are added).
-/// `problems` (files refused before reading) are shown with any others.
+/// Adds read files to the session, in the order the user gave them: all at
+/// once without parsing (so their roles are known and the schema worker
+/// starts on them at once), then one file parsed per slice of work, the
+/// status line saying which, and one evaluation at the end (the report is
+/// held while files are added). `problems` (files refused before reading)
+/// are shown with any others.
 async fn load_files(state: AppState, files: Vec<browser::ReadFile>, mut problems: Vec<String>) {
     let total = files.len();
     state.hold_report.set(true);
-    for (i, (name, result)) in files.into_iter().enumerate() {
-        match result {
-            Ok(bytes) => {
-                state.busy.set(Some(format!(
-                    "Parsing {name} ({} of {total}, {})…",
-                    i + 1,
-                    browser::human_size(bytes.len())
-                )));
-                browser::yield_to_browser().await;
-                state
-                    .session
-                    .update(|s| problems.extend(s.load(&name, bytes).err()));
+    let mut pending = Vec::new();
+    state.session.update(|s| {
+        for (name, result) in files {
+            match result {
+                Ok(bytes) => {
+                    let size = bytes.len();
+                    match s.load_pending(&name, bytes) {
+                        Ok(Some(id)) => pending.push((id, name, size)),
+                        Ok(None) => {}
+                        Err(e) => problems.push(e),
+                    }
+                }
+                Err(e) => problems.push(format!("{name}: {e}")),
             }
-            Err(e) => problems.push(format!("{name}: {e}")),
         }
+    });
+    for (i, (id, name, size)) in pending.into_iter().enumerate() {
+        state.busy.set(Some(format!(
+            "Parsing {name} ({} of {total}, {})…",
+            i + 1,
+            browser::human_size(size)
+        )));
+        browser::yield_to_browser().await;
+        state.session.update(|s| s.parse_file(id));
     }
     let (documents, models) = state.session.with_untracked(|s| {
         (
@@ -51,6 +62,18 @@ async fn load_files(state: AppState, files: Vec<browser::ReadFile>, mut problems
     state
         .notice
         .set((!problems.is_empty()).then(|| problems.join("; ")));
+}
+
+/// What a file entry shows.
+#[derive(Clone)]
+struct FileSummary {
+    name: String,
+    role: Role,
+    model: String,
+    cost: Option<f64>,
+    error: Option<String>,
+    records: Option<usize>,
+    pending: bool,
 }
 
 /// The largest file the app reads: the file, its parsed records and the
@@ -203,18 +226,26 @@ pub fn FilePanel(state: AppState) -> impl IntoView {
 
 #[component]
 fn FileEntry(state: AppState, id: u32) -> impl IntoView {
+    // What the entry shows, read from the session without copying the
+    // parsed records.
     let file = move || {
-        state
-            .session
-            .with(|s| s.files.iter().find(|f| f.id == id).cloned())
+        state.session.with(|s| {
+            s.files.iter().find(|f| f.id == id).map(|f| FileSummary {
+                name: f.name.clone(),
+                role: f.role,
+                model: f.model.clone(),
+                cost: f.cost,
+                error: f.error().map(ToString::to_string),
+                records: f.records(),
+                pending: f.is_pending(),
+            })
+        })
     };
     let role = move || file().map_or(Role::Predictions, |f| f.role);
-    let status = move || {
-        if file().is_some_and(|f| f.error().is_some()) {
-            "error"
-        } else {
-            "ok"
-        }
+    let status = move || match file() {
+        Some(f) if f.error.is_some() => "error",
+        Some(f) if f.pending => "pending",
+        _ => "ok",
     };
     let on_role = move |ev: web_sys::Event| {
         if let Some(r) = Role::parse(&event_target_value(&ev)) {
@@ -259,12 +290,13 @@ fn FileEntry(state: AppState, id: u32) -> impl IntoView {
                 </label>
             </Show>
             {move || {
-                file().map(|f| match f.error() {
-                    Some(e) => view! { <p class="file-error" data-testid="file-error" role="alert">{e.to_string()}</p> }.into_any(),
+                file().map(|f| match f.error {
+                    Some(e) => view! { <p class="file-error" data-testid="file-error" role="alert">{e}</p> }.into_any(),
                     None => {
-                        let what = match f.records() {
-                            Some(n) => format!("{n} records"),
-                            None => "loaded".to_string(),
+                        let what = match (f.records, f.pending) {
+                            (Some(n), _) => format!("{n} records"),
+                            (None, true) => "waiting to be parsed…".to_string(),
+                            (None, false) => "loaded".to_string(),
                         };
                         view! { <p class="file-ok">{what}</p> }.into_any()
                     }
