@@ -23,8 +23,8 @@
 use crate::error::{Error, ErrorKind};
 use crate::eval::literature;
 use crate::eval::{
-    evaluate_owned_known, schema_validity, Config, ConfigBuilder, DocFile, EvalInput, ModelInput,
-    Report, SchemaValidity,
+    complete_provisional, evaluate_owned_known, schema_validity, Config, ConfigBuilder, DocFile,
+    EvalInput, ModelInput, Report, SchemaValidity,
 };
 use crate::io::{parse_docs, parse_json_value};
 use crate::synth::{generate, SynthOptions};
@@ -167,6 +167,30 @@ pub struct Session {
     /// and what it was computed from (shared by clones; the key keeps it
     /// correct for each).
     validity: Arc<Mutex<StoredValidity>>,
+    /// The last provisional report (evaluated before the validity was
+    /// known) and what it was evaluated from, to be finished by
+    /// `complete_provisional` when the validity arrives.
+    provisional: Arc<Mutex<Option<(ReportKey, Report)>>>,
+}
+
+/// What a report depends on: the files as [`ValidityKey`] sees them, each
+/// file's model name and cost, the configuration and whether it has the
+/// document details.
+#[derive(Debug)]
+struct ReportKey {
+    files: ValidityKey,
+    models: Vec<(String, Option<u64>)>,
+    config: Config,
+    details: bool,
+}
+
+impl ReportKey {
+    fn same(&self, other: &ReportKey) -> bool {
+        self.files.same(&other.files)
+            && self.models == other.models
+            && self.config == other.config
+            && self.details == other.details
+    }
 }
 
 /// What [`Session::store_validity`] keeps.
@@ -545,15 +569,54 @@ impl Session {
     /// `exact_match` are not yet the real ones (everything else is).
     pub fn evaluate_with(&self, details: bool) -> Result<Report, String> {
         let (input, config) = self.inputs()?;
-        let validity = match input.schema {
-            None => SchemaValidity::default(),
-            Some(_) => match self.stored_validity(&config) {
-                Some(Ok(v)) => v,
-                Some(Err(message)) => return Err(message),
-                None => SchemaValidity::unchecked(),
-            },
-        };
-        evaluate_owned_known(input, &config, details, &validity).map_err(|e| self.schema_error(e))
+        if input.schema.is_none() {
+            return evaluate_owned_known(input, &config, details, &SchemaValidity::default())
+                .map_err(|e| self.schema_error(e));
+        }
+        let key = self.report_key(&config, details);
+        match self.stored_validity(&config) {
+            Some(Ok(validity)) => {
+                // The provisional report of the same inputs and settings is
+                // finished rather than evaluated again.
+                let provisional = self
+                    .provisional
+                    .lock()
+                    .ok()
+                    .and_then(|mut slot| slot.take())
+                    .filter(|(k, _)| k.same(&key));
+                if let Some((_, mut report)) = provisional {
+                    if complete_provisional(&mut report, &validity, &config).is_ok() {
+                        return Ok(report);
+                    }
+                }
+                evaluate_owned_known(input, &config, details, &validity)
+                    .map_err(|e| self.schema_error(e))
+            }
+            Some(Err(message)) => Err(message),
+            None => {
+                let report =
+                    evaluate_owned_known(input, &config, details, &SchemaValidity::unchecked())
+                        .map_err(|e| self.schema_error(e))?;
+                if let Ok(mut slot) = self.provisional.lock() {
+                    *slot = Some((key, report.clone()));
+                }
+                Ok(report)
+            }
+        }
+    }
+
+    /// What a report of the current files and `config` depends on.
+    fn report_key(&self, config: &Config, details: bool) -> ReportKey {
+        ReportKey {
+            files: ValidityKey::new(&self.files, config.id_field.as_deref()),
+            models: self
+                .files
+                .iter()
+                .map(|f| (f.model.clone(), f.cost.map(f64::to_bits)))
+                .collect(),
+            config: config.clone(),
+            details,
+        }
     }
 
     /// The stored validity for the current files and `config`'s id field.
@@ -1084,9 +1147,10 @@ mod tests {
     /// key of the settings (each preset and a non-default value of every
     /// other key, one at a time and accumulated), for id-field changes
     /// (which change the validity) and for file changes in between.
-    #[test]
-    fn cached_validity_gives_the_reports_of_a_fresh_evaluation() {
-        let settings: Vec<(&str, Value)> = vec![
+    /// Every preset and a value other than the default of every setting
+    /// (the settings panel's keys).
+    fn settings_to_try() -> Vec<(&'static str, Value)> {
+        vec![
             ("preset", json!("exact")),
             ("preset", json!("not-found")),
             ("preset", json!("invoice-cer")),
@@ -1116,7 +1180,12 @@ mod tests {
                 json!(0.5),
             ),
             ("field_weights", json!({"total": 2})),
-        ];
+        ]
+    }
+
+    #[test]
+    fn cached_validity_gives_the_reports_of_a_fresh_evaluation() {
+        let settings = settings_to_try();
         // Fresh: the core validating every payload itself.
         let fresh = |s: &Session| {
             let (input, config) = s.inputs().unwrap();
@@ -1256,6 +1325,50 @@ mod tests {
                 "{junk}"
             );
         }
+    }
+
+    /// A provisional report, finished when the validity arrives, is the
+    /// report a fresh evaluation gives, for every setting, with and without
+    /// details (the hidden per-document tallies included).
+    #[test]
+    fn a_provisional_report_finished_with_the_validity_equals_a_fresh_evaluation() {
+        for (path, value) in settings_to_try() {
+            for details in [true, false] {
+                let mut s = Session::example();
+                s.set_setting(path, Some(value.clone()));
+                assert!(s.validity_pending());
+                let provisional = s.evaluate_with(details).unwrap();
+                assert!(provisional
+                    .models
+                    .iter()
+                    .all(|m| m.exact_if_valid.is_some()));
+                assert!(s.provisional.lock().unwrap().is_some());
+                s.compute_validity_now();
+                let finished = s.evaluate_with(details).unwrap();
+                assert!(
+                    s.provisional.lock().unwrap().is_none(),
+                    "finished, not evaluated again"
+                );
+                let (input, config) = s.inputs().unwrap();
+                let fresh = crate::eval::evaluate_owned(input, &config, details).unwrap();
+                assert!(finished == fresh, "{path} = {value}, details {details}");
+                assert_eq!(
+                    serde_json::to_string(&finished).unwrap(),
+                    serde_json::to_string(&fresh).unwrap()
+                );
+            }
+        }
+        // A rename between the two evaluates again (the provisional report
+        // has the old name).
+        let mut s = Session::example();
+        s.evaluate().unwrap();
+        s.compute_validity_now();
+        let id = s.files.iter().find(|f| f.model == "good").unwrap().id;
+        s.rename_model(id, "renamed");
+        let finished = s.evaluate().unwrap();
+        assert!(finished.models.iter().any(|m| m.name == "renamed"));
+        let (input, config) = s.inputs().unwrap();
+        assert!(finished == crate::eval::evaluate_owned(input, &config, true).unwrap());
     }
 
     /// Before the worker's answer the report is provisional in the

@@ -202,6 +202,15 @@ pub fn download_svg_as_png(
     Ok(())
 }
 
+/// Marks a moment on the page's performance timeline
+/// (`performance.mark`), for the benchmark's breakdown of the time from a
+/// drop to the report (`tests/browser/bench.mjs`); nothing else reads it.
+pub fn mark(name: &str) {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = performance.mark(name);
+    }
+}
+
 /// Gives the browser a moment to paint (and handle input) before the next
 /// slice of synchronous work.
 pub async fn yield_to_browser() {

@@ -16,6 +16,7 @@ use wasm_bindgen::JsCast;
 /// are shown with any others.
 async fn load_files(state: AppState, files: Vec<browser::ReadFile>, mut problems: Vec<String>) {
     let total = files.len();
+    browser::mark("fieldscope:read");
     state.hold_report.set(true);
     let mut pending = Vec::new();
     state.session.update(|s| {
@@ -42,6 +43,7 @@ async fn load_files(state: AppState, files: Vec<browser::ReadFile>, mut problems
         browser::yield_to_browser().await;
         state.session.update(|s| s.parse_file(id));
     }
+    browser::mark("fieldscope:parsed");
     let (documents, models) = state.session.with_untracked(|s| {
         (
             s.truth().and_then(|t| t.records()).unwrap_or(0),

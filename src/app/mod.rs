@@ -105,20 +105,17 @@ impl AppState {
             move |previous: Option<&Result<Report, String>>| match previous {
                 Some(previous) if hold_report.get() => previous.clone(),
                 _ => {
+                    browser::mark("fieldscope:evaluation-start");
                     let start = js_sys::Date::now();
                     let report = session.with(|s| {
                         let documents = s.truth().and_then(|t| t.records()).unwrap_or(0);
-                        // A large dataset is evaluated once, with its
-                        // validity (a provisional report first would cost
-                        // a second evaluation); a small one at once.
-                        if documents > DETAILS_UP_TO && s.validity_pending() {
-                            return Err(format!(
-                                "Checking the predictions for {documents} documents against the schema…"
-                            ));
-                        }
+                        // While the schema worker checks the predictions,
+                        // a provisional report, finished (not evaluated
+                        // again) when its answer arrives.
                         s.evaluate_with(documents <= DETAILS_UP_TO)
                     });
                     LAST_EVALUATION_MS.set(js_sys::Date::now() - start);
+                    browser::mark("fieldscope:evaluation-end");
                     report
                 }
             },
@@ -170,7 +167,9 @@ fn App() -> impl IntoView {
             return;
         }
         leptos::task::spawn_local(async move {
+            browser::mark("fieldscope:validity-start");
             let answer = browser::schema_validity(&job).await;
+            browser::mark("fieldscope:validity-end");
             VALIDATING.set(false);
             state.session.try_update(|s| s.store_validity(job, answer));
         });

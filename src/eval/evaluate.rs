@@ -726,6 +726,68 @@ pub fn evaluate_owned_known<F: IntoDocFile>(
     evaluate_with_validity(input, config, details, &Known(validity))
 }
 
+/// Finishes a report evaluated with [`SchemaValidity::unchecked`] for the
+/// same input and `config` once `validity` (from [`schema_validity`]) is
+/// known, without evaluating again: the values that depend on validity
+/// (SPEC §3.5) are computed as the evaluation computes them —
+/// `schema_validity_rate` = mean of valid, `exact_match_rate` = mean of
+/// (valid ∧ exact if valid), `document_extraction_score` from those, and
+/// each document's `schema_valid` and `exact_match` — so the result equals
+/// [`evaluate_owned_known`]'s (a test compares them, every setting).
+///
+/// Errors: a report that is not provisional, or a `validity` that does not
+/// fit it.
+pub fn complete_provisional(
+    report: &mut Report,
+    validity: &SchemaValidity,
+    config: &Config,
+) -> Result<(), Error> {
+    let not_fitting = || {
+        Error::new(
+            ErrorKind::Input,
+            "the schema validity does not fit this report",
+        )
+    };
+    if validity.unchecked {
+        return Err(not_fitting());
+    }
+    let zd = config.zero_division;
+    for (m, model) in report.models.iter_mut().enumerate() {
+        let exact_if_valid = model.exact_if_valid.take().ok_or_else(not_fitting)?;
+        let valid: Vec<bool> = match validity.per_model() {
+            // No schema: the provisional report is the final one.
+            None => {
+                continue;
+            }
+            Some(v) => v.get(m).cloned().ok_or_else(not_fitting)?,
+        };
+        if valid.len() != exact_if_valid.len() {
+            return Err(not_fitting());
+        }
+        let exact = |d: usize| valid[d] && exact_if_valid[d];
+        model.schema_validity_rate = mean(valid.iter().map(|&v| f64::from(u8::from(v))), zd);
+        model.exact_match_rate = mean((0..valid.len()).map(|d| f64::from(u8::from(exact(d)))), zd);
+        model.document_extraction_score = document_extraction_score(
+            model.numeric_precision,
+            model.field_f1_partial,
+            model.schema_validity_rate,
+            config,
+        );
+        if let Some(details) = &mut model.document_details {
+            for (d, detail) in details.iter_mut().enumerate() {
+                detail.schema_valid = valid[d];
+                detail.exact_match = exact(d);
+            }
+        }
+        if let Some(tallies) = &mut model.document_tallies {
+            for (d, tally) in tallies.iter_mut().enumerate() {
+                tally.schema_valid = valid[d];
+            }
+        }
+    }
+    Ok(())
+}
+
 /// [`evaluate_owned`] on any [`RecordSource`]s: the in-memory [`DocFile`]s
 /// or files read one record at a time (the command-line tool's
 /// `crate::io::JsonlIndex`). The report is the same whatever the source;
@@ -759,6 +821,12 @@ trait ValidityOracle {
     fn fits(&self, _models: usize, _documents: usize) -> Result<(), Error> {
         Ok(())
     }
+
+    /// Whether the validity is a stand-in ([`SchemaValidity::unchecked`]):
+    /// the report then keeps what [`complete_provisional`] needs.
+    fn provisional(&self) -> bool {
+        false
+    }
 }
 
 /// Validates each payload (no schema: every payload that parsed is valid).
@@ -774,6 +842,10 @@ struct Known<'a>(&'a SchemaValidity);
 impl ValidityOracle for Known<'_> {
     fn is_valid(&self, m: usize, d: usize, _: &Forest, _: NodeId, _: Skip<'_>) -> bool {
         self.0.valid.as_ref().is_none_or(|v| v[m][d])
+    }
+
+    fn provisional(&self) -> bool {
+        self.0.unchecked
     }
 
     fn fits(&self, models: usize, documents: usize) -> Result<(), Error> {
@@ -957,7 +1029,7 @@ fn evaluate_with_validity<S: RecordSource, V: ValidityOracle>(
     }
     let mut reports = Vec::with_capacity(inputs.len());
     for (run, (name, cost, preds)) in runs.into_iter().zip(&inputs) {
-        let mut report = run.finish(&mut warnings, name);
+        let mut report = run.finish(&mut warnings, name, oracle.provisional());
         report.cost = cost.or(preds.cost);
         reports.push(report);
     }
@@ -1350,7 +1422,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
     }
 
     /// The model's report, from the counts (SPEC §3).
-    fn finish(self, warnings: &mut Vec<String>, name: &str) -> ModelReport {
+    fn finish(self, warnings: &mut Vec<String>, name: &str, provisional: bool) -> ModelReport {
         let ModelRun {
             fields,
             row_ids: field_ids,
@@ -1471,6 +1543,13 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         }
         let document_extraction_score =
             document_extraction_score(numeric_precision, partial.f1, schema_validity_rate, config);
+        let exact_if_valid = provisional.then(|| {
+            doc_counts
+                .iter()
+                .zip(&tallies)
+                .map(|(c, t)| document_exact_match(true, c, t))
+                .collect()
+        });
 
         // Model CER pooled over every scalar and item field (SPEC §2.2).
         let (edits, len, values) = field_ids
@@ -1508,6 +1587,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             document_details: details.then_some(doc_details),
             literature: None,
             document_tallies: details.then_some(doc_tallies),
+            exact_if_valid,
         }
     }
 }

@@ -48,8 +48,8 @@ pub use config::{
     Config, ConfigBuilder, DateOrder, IncorrectCountsAs, MacroF1, MatchMethod, Preset,
 };
 pub use evaluate::{
-    compile_schema, evaluate, evaluate_owned, evaluate_owned_known, schema_validity, EvalInput,
-    ModelInput, SchemaValidity,
+    compile_schema, complete_provisional, evaluate, evaluate_owned, evaluate_owned_known,
+    schema_validity, EvalInput, ModelInput, SchemaValidity,
 };
 pub use model::{DocFile, DocRecord, Record, RecordFile};
 pub use report::{Counts, ModelReport, Outcome, Report, Scores};

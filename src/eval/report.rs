@@ -112,6 +112,14 @@ pub struct ModelReport {
     /// recomputes every score from these.
     #[serde(skip)]
     pub document_tallies: Option<Vec<DocumentTally>>,
+    /// Only in a report evaluated before the schema validity was known
+    /// (`crate::eval::SchemaValidity::unchecked`): whether each document
+    /// would be an exact match if its payload were valid (SPEC §3.5:
+    /// `exact_match` = valid ∧ this), which is what
+    /// `crate::eval::complete_provisional` needs to finish the report once
+    /// the validity is known. Never serialised.
+    #[serde(skip)]
+    pub exact_if_valid: Option<Vec<bool>>,
 }
 
 /// Line-item tallies of one document (SPEC §3.4): recognised items, truth

@@ -87,6 +87,7 @@ fn model(name: &str, fields: Vec<FieldReport>, items: Option<ItemsReport>) -> Mo
         document_details: None,
         literature: None,
         document_tallies: None,
+        exact_if_valid: None,
     }
 }
 

@@ -161,6 +161,7 @@ pub fn model(
         document_details: None,
         literature: None,
         document_tallies: None,
+        exact_if_valid: None,
     }
 }
 
