@@ -49,5 +49,7 @@ pub mod export;
 pub mod io;
 pub mod session;
 pub mod synth;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
 
 pub use error::{Error, ErrorKind};

@@ -4,8 +4,8 @@
 //! with the embedded font, and the Markdown, LaTeX, CSV and HTML writers —
 //! so the page's first download does not.
 //!
-//! Protocol: once loaded, the worker posts `"ready"`; then the page posts
-//! one request at a time, an array:
+//! Protocol (`fieldscope::worker::serve`): once loaded, the worker posts
+//! `"ready"`; then the page posts one request at a time, an array:
 //! - `["pdf", svg]`: a chart's SVG, converted by
 //!   `crate::export::pdf::svg_to_pdf` (as `fieldscope figures` does);
 //! - `["text", json]`: a `crate::export::TextExport` as JSON, rendered by
@@ -14,32 +14,13 @@
 //! The answer is the file's bytes (a `Uint8Array`) or, when the request
 //! fails, a string saying why.
 
-/// The worker's first message (see `app/browser.rs`).
-#[cfg(target_arch = "wasm32")]
-const READY: &str = "ready";
-
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    use wasm_bindgen::closure::Closure;
-    use wasm_bindgen::{JsCast, JsValue};
-    let Ok(scope) = js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() else {
-        return;
-    };
-    let reply = scope.clone();
-    let on_message =
-        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
-            let answer: JsValue = match answer(&event.data()) {
-                Ok(bytes) => js_sys::Uint8Array::from(bytes.as_slice()).into(),
-                Err(message) => JsValue::from_str(&message),
-            };
-            // Nothing to do if the page is gone.
-            let _ = reply.post_message(&answer);
-        });
-    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    on_message.forget();
-    // Messages that arrive before the handler is set are lost, so the page
-    // waits for this before sending the first request.
-    let _ = scope.post_message(&JsValue::from_str(READY));
+    use wasm_bindgen::JsValue;
+    fieldscope::worker::serve(|data| match answer(&data) {
+        Ok(bytes) => js_sys::Uint8Array::from(bytes.as_slice()).into(),
+        Err(message) => JsValue::from_str(&message),
+    });
 }
 
 /// The file a request asks for, or why there is none.

@@ -6,42 +6,26 @@
 //! before the validator has even loaded (`crate::session` explains the
 //! provisional report).
 //!
-//! Protocol: once loaded, the worker posts `"ready"`; then the page posts a
-//! job at a time, an array `[id_field | null, name, role, bytes, name,
-//! role, bytes, …]` (role as in `data-role`, bytes a `Uint8Array`), and the
-//! worker answers with `crate::session::validity_answer_to_json`'s text.
+//! Protocol (`fieldscope::worker::serve`): once loaded, the worker posts
+//! `"ready"`; then the page posts a job at a time, an array `[id_field |
+//! null, name, role, bytes, name, role, bytes, …]` (role as in
+//! `data-role`, bytes a `Uint8Array`), and the worker answers with
+//! `crate::session::validity_answer_to_json`'s text.
 //! The work is `crate::session::compute_validity`, tested natively.
-
-/// The worker's first message (see `app/browser.rs`).
-#[cfg(target_arch = "wasm32")]
-const READY: &str = "ready";
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     use fieldscope::session::{compute_validity, validity_answer_to_json};
-    use wasm_bindgen::closure::Closure;
-    use wasm_bindgen::{JsCast, JsValue};
-    let Ok(scope) = js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() else {
-        return;
-    };
-    let reply = scope.clone();
-    let on_message =
-        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
-            let answer = match read_job(&event.data()) {
-                Some((files, id_field)) => compute_validity(&files, id_field.as_deref()),
-                None => Err(fieldscope::error::Error::new(
-                    fieldscope::error::ErrorKind::Input,
-                    "the schema validator was sent something that is not a job",
-                )),
-            };
-            // Nothing to do if the page is gone.
-            let _ = reply.post_message(&JsValue::from_str(&validity_answer_to_json(&answer)));
-        });
-    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    on_message.forget();
-    // Messages that arrive before the handler is set are lost, so the page
-    // waits for this before sending the first job.
-    let _ = scope.post_message(&JsValue::from_str(READY));
+    fieldscope::worker::serve(|data| {
+        let answer = match read_job(&data) {
+            Some((files, id_field)) => compute_validity(&files, id_field.as_deref()),
+            None => Err(fieldscope::error::Error::new(
+                fieldscope::error::ErrorKind::Input,
+                "the schema validator was sent something that is not a job",
+            )),
+        };
+        wasm_bindgen::JsValue::from_str(&validity_answer_to_json(&answer))
+    });
 }
 
 /// A job's files and id field, or `None` when `data` is not a job.
