@@ -30,7 +30,8 @@ const policy = [
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "connect-src 'self'",
-  // The PDF converter runs in a Web Worker from this origin.
+  // The schema validator and the exporter run in Web Workers from this
+  // origin (assets/workers/worker-loader.js).
   "worker-src 'self'",
   "font-src 'self'",
   "base-uri 'none'",

@@ -563,8 +563,9 @@ impl Session {
     /// [`Session::evaluate`]; `details` adds `document_details` (what the
     /// document browser shows; for large datasets the app asks for them
     /// only when the browser is opened). While [`Session::validity_pending`]
-    /// the report is provisional: every payload that parsed counts as
-    /// schema-valid, so `schema_validity_rate`, `exact_match_rate`,
+    /// (or after a [`Session::validity_failure`]) the report is provisional:
+    /// every payload that parsed counts as schema-valid, so
+    /// `schema_validity_rate`, `exact_match_rate`,
     /// `document_extraction_score` and each document's `schema_valid` and
     /// `exact_match` are not yet the real ones (everything else is).
     pub fn evaluate_with(&self, details: bool) -> Result<Report, String> {
@@ -592,7 +593,12 @@ impl Session {
                 evaluate_owned_known(input, &config, details, &validity)
                     .map_err(|e| self.schema_error(e))
             }
-            Some(Err(message)) => Err(message),
+            // The worker failed: the report without its validity (the page
+            // says why and shows and exports none of what depends on it).
+            Some(Err(_)) => {
+                evaluate_owned_known(input, &config, details, &SchemaValidity::unchecked())
+                    .map_err(|e| self.schema_error(e))
+            }
             None => {
                 let report =
                     evaluate_owned_known(input, &config, details, &SchemaValidity::unchecked())
@@ -639,6 +645,23 @@ impl Session {
         self.stored_validity(&config).unwrap_or_else(|| {
             Err("The predictions are still being checked against the schema.".into())
         })
+    }
+
+    /// Why the schema validity of the current files could not be computed
+    /// (the schema worker failed or could not be loaded), if it could not;
+    /// [`Session::evaluate_with`] then gives the provisional report.
+    pub fn validity_failure(&self) -> Option<String> {
+        let has_schema = self
+            .files
+            .iter()
+            .any(|f| f.role == Role::Schema && f.parsed.is_ok());
+        if !has_schema {
+            return None;
+        }
+        match self.stored_validity(&self.config().ok()?) {
+            Some(Err(message)) => Some(message),
+            _ => None,
+        }
     }
 
     /// Whether a schema is loaded whose validity for the current files is
@@ -1404,6 +1427,30 @@ mod tests {
         }
         let aggressive = last.models.iter().find(|m| m.name == "aggressive").unwrap();
         assert!(aggressive.schema_validity_rate < 1.0);
+    }
+
+    /// A worker that fails (here: cannot be loaded) leaves the provisional
+    /// report, says why, and is not asked again for the same files.
+    #[test]
+    fn a_failed_worker_leaves_the_provisional_report_and_says_why() {
+        let mut s = Session::example();
+        let provisional = s.evaluate().unwrap();
+        let job = s.validity_job().unwrap();
+        let why = "the schema validator could not be loaded or failed";
+        s.store_validity(job, Err(Error::new(ErrorKind::Input, why)));
+        assert_eq!(s.validity_failure().as_deref(), Some(why));
+        assert!(!s.validity_pending());
+        assert!(s.validity_job().is_none(), "not asked again");
+        let report = s.evaluate().unwrap();
+        assert_eq!(
+            serde_json::to_string(&report).unwrap(),
+            serde_json::to_string(&provisional).unwrap()
+        );
+        // Other files: asked again, and the failure is gone.
+        let id = s.files.iter().find(|f| f.model == "good").unwrap().id;
+        s.remove(id);
+        assert!(s.validity_pending());
+        assert_eq!(s.validity_failure(), None);
     }
 
     /// A schema that is not JSON Schema is found by the worker and shown

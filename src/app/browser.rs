@@ -293,8 +293,8 @@ pub fn panic_test_requested() -> bool {
 /// for something and kept for the next time; one job at a time (the caller
 /// waits for each answer before asking again).
 struct WorkerSlot {
-    /// The worker script Trunk writes (workers keep their plain names, no
-    /// hash).
+    /// The worker's script: `assets/workers/worker-loader.js` naming the
+    /// module Trunk builds (workers keep their plain names, no hash).
     url: &'static str,
     /// What it is called in messages, e.g. "the PDF converter".
     what: &'static str,
@@ -308,14 +308,14 @@ thread_local! {
 
 /// `src/bin/export_worker.rs`, started on the first export asked for.
 const EXPORT: WorkerSlot = WorkerSlot {
-    url: "./fieldscope-export_loader.js",
+    url: "./worker-loader.js?worker=fieldscope-export",
     what: "the exporter",
     worker: &EXPORT_WORKER,
 };
 
 /// `src/bin/schema_worker.rs`, started on the first schema loaded.
 const SCHEMA: WorkerSlot = WorkerSlot {
-    url: "./fieldscope-schema_loader.js",
+    url: "./worker-loader.js?worker=fieldscope-schema",
     what: "the schema validator",
     worker: &SCHEMA_WORKER,
 };
@@ -367,7 +367,20 @@ impl WorkerSlot {
                 let Ok(worker) = web_sys::Worker::new(self.url) else {
                     return Err(format!("the browser could not start {}", self.what));
                 };
-                if let Err(e) = next_message(&worker, self.what, None).await {
+                // "ready", or the loader's "failed: why".
+                let first = next_message(&worker, self.what, None).await;
+                let started = match first {
+                    Ok(message) if message.as_string().as_deref() == Some(crate::worker::READY) => {
+                        Ok(())
+                    }
+                    Ok(message) => Err(format!(
+                        "{} could not start ({})",
+                        self.what,
+                        message.as_string().unwrap_or_default()
+                    )),
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = started {
                     worker.terminate();
                     return Err(e);
                 }

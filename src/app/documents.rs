@@ -47,7 +47,7 @@ fn matches(d: &DocumentDetail, field: &str, outcome: Option<Outcome>) -> bool {
 pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl IntoView {
     let has_details = report.models.iter().all(|m| m.document_details.is_some());
     // The report view is drawn again when the schema validity arrives.
-    let pending = state.validity_pending.get_untracked();
+    let pending = state.validity_unknown.get_untracked();
     if has_details {
         return view! { <DocumentBrowser report=report pending=pending /> }.into_any();
     }

@@ -84,7 +84,7 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                 });
             };
             view! {
-                <button type="button" data-testid=format!("export-{}", format.name()) on:click=on_click disabled=move || state.validity_pending.get() || exporting.get()>
+                <button type="button" data-testid=format!("export-{}", format.name()) on:click=on_click disabled=move || state.validity_unknown.get() || exporting.get()>
                     {match format {
                         Format::Html => "HTML report (self-contained)".to_string(),
                         Format::Json => "Report (JSON)".to_string(),
@@ -110,8 +110,8 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
         <section class="card exports" aria-labelledby="exports-heading">
             <h2 id="exports-heading">"Export"</h2>
             <p class="hint">"Tables for papers (LaTeX with booktabs, best value in bold; Markdown; CSV), the full report as JSON (identical to the command line's), or a bundle of your files and settings that this page re-opens when you drop it."</p>
-            {move || state.validity_pending.get().then(|| view! {
-                <p class="hint">"The report can be exported once every prediction has been checked against the schema."</p>
+            {move || state.validity_unknown.get().then(|| view! {
+                <p class="hint">"The report can be exported once every prediction has been checked against the schema (its validity counts in the document-level scores)."</p>
             })}
             <div class="buttons">
                 {buttons}

@@ -90,11 +90,14 @@ pub struct AppState {
     /// literature panel, and the HTML, Markdown and LaTeX exports);
     /// cleared whenever the report changes.
     pub literature: RwSignal<Option<literature::Computed>>,
-    /// Whether the schema worker is still checking the predictions against
-    /// the schema: the report is then provisional in the values that
-    /// depend on schema validity, which are not shown (see
-    /// `Session::evaluate_with`).
-    pub validity_pending: Memo<bool>,
+    /// Whether the schema validity of the current files is unknown — the
+    /// schema worker is still checking the predictions, or it failed: the
+    /// report is then provisional in the values that depend on validity,
+    /// which are not shown and not exported (see `Session::evaluate_with`).
+    pub validity_unknown: Memo<bool>,
+    /// Why the schema worker could not compute the validity, if it could
+    /// not.
+    pub validity_failure: Memo<Option<String>>,
 }
 
 impl AppState {
@@ -129,7 +132,10 @@ impl AppState {
             hold_report,
             bootstrap: RwSignal::new(None),
             literature: RwSignal::new(None),
-            validity_pending: Memo::new(move |_| session.with(Session::validity_pending)),
+            validity_unknown: Memo::new(move |_| {
+                session.with(|s| s.validity_pending() || s.validity_failure().is_some())
+            }),
+            validity_failure: Memo::new(move |_| session.with(Session::validity_failure)),
         }
     }
 }

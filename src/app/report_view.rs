@@ -13,7 +13,7 @@ use std::sync::Arc;
 pub fn ReportView(state: AppState) -> impl IntoView {
     // Tracked apart from the report: the validity may leave the report as
     // it was (every payload valid) and still end the provisional state.
-    move || match (state.validity_pending.track(), state.report.get()).1 {
+    move || match (state.validity_unknown.track(), state.report.get()).1 {
         Err(message) => {
             view! { <div class="empty-report" data-testid="no-report"><p>{message}</p></div> }
                 .into_any()
@@ -401,7 +401,13 @@ fn DocumentScores(state: AppState, report: Shared) -> impl IntoView {
         w["numeric_precision"], w["field_f1_partial"], w["schema_validity"]
     );
     let table = move || {
-        if state.validity_pending.get() {
+        if let Some(why) = state.validity_failure.get() {
+            return view! {
+                <p class="error" role="alert" data-testid="validity-failed">{format!("The predictions could not be checked against the JSON Schema ({why}), so the extraction score, schema validity and exact match are not shown. Everything else in the report is final.")}</p>
+            }
+            .into_any();
+        }
+        if state.validity_unknown.get() {
             return view! {
                 <p class="hint" data-testid="validity-pending">"Checking every prediction against the JSON Schema (in a background worker); the extraction score, schema validity and exact match follow in a moment."</p>
             }

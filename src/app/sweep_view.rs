@@ -121,7 +121,7 @@ pub fn SweepPanel(state: AppState) -> impl IntoView {
                     {SweepParam::ALL.map(param_button)}
                 </div>
                 <div class="buttons">
-                    <button type="button" class="button primary" data-testid="sweep-start" on:click=start disabled=move || running() || state.validity_pending.get()>
+                    <button type="button" class="button primary" data-testid="sweep-start" on:click=start disabled=move || running() || state.validity_unknown.get()>
                         "Sweep 0 to 1 (21 values)"
                     </button>
                     <button type="button" data-testid="sweep-cancel" on:click=move |_| cancel.set(true) disabled=move || !running()>"Cancel"</button>

@@ -142,7 +142,7 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             <div class="card-head">
                 <h2 id="uncertainty-heading">"Uncertainty"</h2>
                 <div class="buttons">
-                    <button type="button" class="button primary" data-testid="bootstrap-start" on:click=start disabled=move || running() || state.validity_pending.get()>
+                    <button type="button" class="button primary" data-testid="bootstrap-start" on:click=start disabled=move || running() || state.validity_unknown.get()>
                         {format!("Compute 95 % intervals ({} resamples)", options.resamples)}
                     </button>
                     <button type="button" data-testid="bootstrap-cancel" on:click=move |_| cancel.set(true) disabled=move || !running()>"Cancel"</button>

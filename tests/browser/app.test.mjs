@@ -1000,7 +1000,7 @@ test('17. schema validity comes from the schema worker: equal to the CLI, and a 
   // its own (the example has a schema, so it was started at load).
   const modules = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
   assert.ok(modules.some((p) => /fieldscope-web-[0-9a-f]+_bg\.wasm$/.test(p)), `page module: ${modules}`);
-  assert.ok(modules.some((p) => p.endsWith('fieldscope-schema_loader.js')), `schema worker started: ${modules}`);
+  assert.ok(modules.some((p) => p.endsWith('/worker-loader.js')), `schema worker started: ${modules}`);
 
   // The document-level scores, which depend on validity, equal the CLI's
   // on the built-in example (= fieldscope synth --documents 50 --seed 2024),
@@ -1038,4 +1038,67 @@ test('17. schema validity comes from the schema worker: equal to the CLI, and a 
   await await page.locator('aside.sidebar').screenshot({ path: join(SHOTS, '17-rejected-schema.png') });
   assert.ok(!requests.some((p) => p.includes('fieldscope-export')), 'no export worker was needed');
   assertNoErrors();
+});
+
+test('18. while the schema worker works the report is provisional (validity-dependent values and exports wait); if it cannot load, the rest of the report stays', async (t) => {
+  const synth = join(tmp, 'synth50-provisional');
+  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '2024', '--out', synth]);
+  const report = cliJson(['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'], synth);
+
+  // The worker's module is held back until the test lets it through.
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
+  t.after(() => context.close());
+  let release;
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
+  await context.route('**/fieldscope-schema_bg.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(server.url + '/');
+  await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=validity-pending]');
+  // Final already: the values that do not depend on validity.
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(report, 'macro_documents'), 'provisional model table');
+  // Waiting: the document-level scores, each document's validity, the
+  // report's exports, the bootstrap and the sweep.
+  assert.equal(await page.locator('[data-testid=document-scores]').count(), 0);
+  const validityCells = await page.$$eval('[data-testid=document-browser] tbody tr[data-doc] td:last-child', (tds) => tds.map((td) => td.textContent));
+  assert.ok(validityCells.length > 0 && validityCells.every((c) => c === 'checking…'), `document validity: ${validityCells.slice(0, 3)}`);
+  for (const id of ['export-json', 'export-markdown', 'export-html', 'bootstrap-start', 'sweep-start']) {
+    assert.ok(await page.locator(`[data-testid=${id}]`).isDisabled(), `${id} waits`);
+  }
+  await page.screenshot({ path: join(SHOTS, '18-provisional.png') });
+  release();
+  await page.waitForSelector('[data-testid=document-scores]', { timeout: 30_000 });
+  assert.equal(await page.locator('[data-testid=validity-pending]').count(), 0);
+  assert.ok(!(await page.locator('[data-testid=export-markdown]').isDisabled()));
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(report, 'macro_documents'), 'final model table');
+  const metrics = ['document_extraction_score', 'schema_validity_rate', 'exact_match_rate'];
+  assertClose(
+    await readTable(page, 'document-scores').then((rows) => rows.map((r) => ({ model: r.model, values: Object.fromEntries(metrics.map((k) => [k, r.values[k]])) }))),
+    report.models.map((m) => ({ model: m.name, values: Object.fromEntries(metrics.map((k) => [k, m[k]])) })),
+    'document-level scores once the validity arrived',
+  );
+  assert.deepEqual(errors, []);
+
+  // A worker that cannot load: the report stays, the validity-dependent
+  // values say why they are missing, and the exports stay off.
+  const broken = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  t.after(() => broken.close());
+  await broken.route('**/fieldscope-schema_bg.wasm', (route) => route.abort());
+  const page2 = await broken.newPage();
+  const errors2 = [];
+  page2.on('pageerror', (e) => errors2.push(String(e)));
+  await page2.goto(server.url + '/');
+  const failed = await page2.waitForSelector('[data-testid=validity-failed]', { timeout: 30_000 });
+  assert.match(await failed.textContent(), /could not be checked against the JSON Schema \(the schema validator could not start \(failed: .+\)\)/);
+  assertClose(await readTable(page2, 'model-table'), expectedModelTable(report, 'macro_documents'), 'model table without the worker');
+  assert.ok(await page2.locator('[data-testid=export-csv]').isDisabled());
+  await page2.locator('[data-testid=validity-failed]').screenshot({ path: join(SHOTS, '18-worker-failed.png') });
+  assert.deepEqual(errors2, []);
 });
