@@ -79,7 +79,8 @@ struct FileSummary {
 }
 
 /// The largest file the app reads: the file, its parsed records and the
-/// evaluation all live in this tab's memory (about 3× the file).
+/// evaluation all live in this tab's memory (about 3× the file, plus
+/// the schema worker's copy while it validates).
 pub const MAX_FILE_BYTES: f64 = 300e6;
 /// The most the app reads in one go (all files of one drop together).
 pub const MAX_TOTAL_BYTES: f64 = 600e6;
