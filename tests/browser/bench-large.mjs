@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, DIST } from './server.mjs';
-import { CHROMIUM_ARGS } from './harness.mjs';
+import { benchMarks, CHROMIUM_ARGS } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -87,30 +87,15 @@ try {
     { polling: 1000, timeout: 900_000 },
   );
   const [ms] = await done.jsonValue();
-  // The evaluation's time: its evaluation-start → evaluation-end marks
-  // (app/browser.rs `mark`): the provisional report, then its completion.
-  const marks = await page.evaluate(() =>
-    performance
-      .getEntriesByType('mark')
-      .filter((m) => m.name.startsWith('fieldscope:') && m.startTime >= window.__benchStart)
-      .map((m) => [m.name.slice('fieldscope:'.length), Math.round(m.startTime - window.__benchStart)]),
-  );
-  let evalMs = 0;
-  let started = null;
-  for (const [name, t] of marks) {
-    if (name === 'evaluation-start') started = t;
-    if (name === 'evaluation-end' && started !== null) {
-      evalMs += t - started;
-      started = null;
-    }
-  }
+  // Where the time went, and the evaluation's share.
+  const { text: marks, evaluationMs: evalMs } = await benchMarks(page);
   const validity = await page.$eval('[data-testid=document-scores] tbody tr[data-model] td[data-metric=schema_validity_rate]', (td) => td.dataset.value);
   const f1 = await page.$eval('[data-testid=model-table] tbody tr[data-model] td[data-metric=f1]', (td) => td.dataset.value);
   await page.screenshot({ path: join(HERE, 'screenshots', 'bench-large-report.png') }).catch(() => {});
   const cli = JSON.parse(execFileSync(CLI, ['eval', '--truth', files[0], '--pred', `good=${files[1]}`, '--schema', files[2]], { maxBuffer: 1 << 30 }).toString());
   console.log(`\ndrop to full report: ${(ms / 1000).toFixed(1)} s (evaluation ${(evalMs / 1000).toFixed(1)} s)`);
   console.log(`Chromium resident memory: ${idle.toFixed(0)} MB before the drop, ${peak.toFixed(0)} MB at the peak`);
-  console.log(`marks (ms after the change event): ${marks.map(([n, t]) => `${n} ${t}`).join(', ')}`);
+  console.log(`marks (ms after the change event): ${marks}`);
   console.log(`macro F1 in the page ${f1}, in the CLI ${cli.models[0].macro_documents.f1}`);
   console.log(`schema validity rate in the page ${validity}, in the CLI ${cli.models[0].schema_validity_rate}`);
   console.log(`page errors: ${errors.length ? errors.join('; ') : 'none'}`);

@@ -22,7 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { startServer, DIST } from './server.mjs';
-import { CHROMIUM_ARGS } from './harness.mjs';
+import { benchMarks, CHROMIUM_ARGS } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -128,27 +128,10 @@ try {
       { polling: 'raf', timeout: 300_000 },
     );
     const [dropMs] = await drop.jsonValue();
-    // Where the time went: the page's performance marks (app/browser.rs
-    // `mark`), relative to the input's change event.
-    const marks = await page.evaluate(() =>
-      performance
-        .getEntriesByType('mark')
-        .filter((m) => m.name.startsWith('fieldscope:') && m.startTime >= window.__benchStart)
-        .map((m) => [m.name.slice('fieldscope:'.length), Math.round(m.startTime - window.__benchStart)]),
-    );
-    console.log(`  run ${run + 1}: drop ${Math.round(dropMs)} ms; marks (ms after the change event): ${marks.map(([n, t]) => `${n} ${t}`).join(', ')}`);
-    // The evaluation's time: every evaluation-start → evaluation-end span
-    // (a provisional report, then its completion with the validity).
-    let spans = 0;
-    let started = null;
-    for (const [name, t] of marks) {
-      if (name === 'evaluation-start') started = t;
-      if (name === 'evaluation-end' && started !== null) {
-        spans += t - started;
-        started = null;
-      }
-    }
-    dropEvals.push(spans);
+    // Where the time went.
+    const { text, evaluationMs } = await benchMarks(page);
+    console.log(`  run ${run + 1}: drop ${Math.round(dropMs)} ms; marks (ms after the change event): ${text}`);
+    dropEvals.push(evaluationMs);
     dropTimes.push(dropMs);
     if (run === 0) await page.screenshot({ path: join(HERE, 'screenshots', 'bench-10k-report.png') }).catch(() => {});
 

@@ -52,3 +52,28 @@ export async function stopApp({ server, browser, tmp }) {
   await server?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 }
+
+/**
+ * Where a benchmark's time went: the page's performance marks (app/browser.rs
+ * `mark`) since `window.__benchStart`, as [name, ms after it], and the time
+ * spent evaluating (every evaluation-start → evaluation-end span: a
+ * provisional report, then its completion with the schema validity).
+ */
+export async function benchMarks(page) {
+  const marks = await page.evaluate(() =>
+    performance
+      .getEntriesByType('mark')
+      .filter((m) => m.name.startsWith('fieldscope:') && m.startTime >= window.__benchStart)
+      .map((m) => [m.name.slice('fieldscope:'.length), Math.round(m.startTime - window.__benchStart)]),
+  );
+  let evaluationMs = 0;
+  let started = null;
+  for (const [name, t] of marks) {
+    if (name === 'evaluation-start') started = t;
+    if (name === 'evaluation-end' && started !== null) {
+      evaluationMs += t - started;
+      started = null;
+    }
+  }
+  return { marks, evaluationMs, text: marks.map(([n, t]) => `${n} ${t}`).join(', ') };
+}
