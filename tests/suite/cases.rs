@@ -4,7 +4,10 @@
 //! computed by hand and explained in the file's `description`.
 
 use super::common::records;
-use fieldscope::eval::{evaluate, ConfigBuilder, EvalInput, ModelInput};
+use fieldscope::eval::{
+    complete_provisional, evaluate, evaluate_owned_known, schema_validity, Config, ConfigBuilder,
+    EvalInput, ModelInput, SchemaValidity,
+};
 use serde_json::Value;
 use std::path::Path;
 
@@ -60,8 +63,8 @@ fn run_case(path: &Path) -> Vec<String> {
         schema: case.get("schema").cloned(),
     };
     let report = evaluate(&input, &config, false).expect("evaluation succeeds");
+    let mut failures = app_paths_agree(path, &input, &config);
     let report = serde_json::to_value(&report).expect("report serialises");
-    let mut failures = Vec::new();
     for (pointer, expected) in case["expect"].as_object().expect("expect is an object") {
         let actual = report.pointer(pointer).unwrap_or(&Value::Null);
         if !same(actual, expected) {
@@ -88,6 +91,36 @@ fn run_case(path: &Path) -> Vec<String> {
                 path.display()
             ));
         }
+    }
+    failures
+}
+
+/// The browser app's ways to the same report: the schema validity
+/// computed apart (its schema worker) and evaluated with, and a provisional
+/// report (validity unchecked) finished with it. Both must equal the
+/// evaluation, hidden per-document tallies included.
+fn app_paths_agree(path: &Path, input: &EvalInput, config: &Config) -> Vec<String> {
+    let fresh = evaluate(input, config, true).expect("evaluation succeeds");
+    let validity =
+        schema_validity(input.clone(), config.id_field.as_deref()).expect("validity computes");
+    let known = evaluate_owned_known(input.clone(), config, true, &validity)
+        .expect("evaluation with the validity succeeds");
+    let mut provisional =
+        evaluate_owned_known(input.clone(), config, true, &SchemaValidity::unchecked())
+            .expect("provisional evaluation succeeds");
+    complete_provisional(&mut provisional, &validity, config).expect("completion succeeds");
+    let mut failures = Vec::new();
+    if known != fresh {
+        failures.push(format!(
+            "{}: the report with the validity computed apart differs",
+            path.display()
+        ));
+    }
+    if provisional != fresh {
+        failures.push(format!(
+            "{}: the finished provisional report differs",
+            path.display()
+        ));
     }
     failures
 }
