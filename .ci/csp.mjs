@@ -20,9 +20,17 @@ const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR ?? 'dist';
 const file = join(dir, 'index.html');
 let html = readFileSync(file, 'utf8');
 
+// `trunk serve` fills its live-reload script's placeholders when it serves
+// the page, after this hook: that script is allowed as `.ci/serve` fills it
+// (Trunk.toml's [serve] address and port), too.
+const SERVED = { '{{__TRUNK_ADDRESS__}}': '127.0.0.1:8080', '{{__TRUNK_WS_BASE__}}': '/' };
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 const hashes = [];
 for (const m of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)) {
-  hashes.push(`'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
+  hashes.push(sha256(m[1]));
+  if (m[1].includes('{{__TRUNK_ADDRESS__}}')) {
+    hashes.push(sha256(Object.entries(SERVED).reduce((text, [from, to]) => text.replaceAll(from, to), m[1])));
+  }
 }
 const policy = [
   "default-src 'none'",
