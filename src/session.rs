@@ -638,24 +638,26 @@ impl Session {
     /// The schema validity of the current files, if it is known (with no
     /// schema, the default): what a threshold sweep reuses at every value.
     pub fn known_validity(&self) -> Result<SchemaValidity, String> {
-        let (input, config) = self.inputs()?;
-        if input.schema.is_none() {
+        if !self.has_parsed(Role::Schema) {
             return Ok(SchemaValidity::default());
         }
-        self.stored_validity(&config).unwrap_or_else(|| {
+        self.stored_validity(&self.config()?).unwrap_or_else(|| {
             Err("The predictions are still being checked against the schema.".into())
         })
+    }
+
+    /// Whether a file of `role` parsed (or waits to be parsed).
+    fn has_parsed(&self, role: Role) -> bool {
+        self.files
+            .iter()
+            .any(|f| f.role == role && f.parsed.is_ok())
     }
 
     /// Why the schema validity of the current files could not be computed
     /// (the schema worker failed or could not be loaded), if it could not;
     /// [`Session::evaluate_with`] then gives the provisional report.
     pub fn validity_failure(&self) -> Option<String> {
-        let has_schema = self
-            .files
-            .iter()
-            .any(|f| f.role == Role::Schema && f.parsed.is_ok());
-        if !has_schema {
+        if !self.has_parsed(Role::Schema) {
             return None;
         }
         match self.stored_validity(&self.config().ok()?) {
@@ -673,12 +675,7 @@ impl Session {
     /// What the schema worker must compute: `None` without a usable truth
     /// or schema, or when the validity of the current files is stored.
     pub fn validity_job(&self) -> Option<ValidityJob> {
-        let parsed = |role: Role| {
-            self.files
-                .iter()
-                .any(|f| f.role == role && f.parsed.is_ok())
-        };
-        if !parsed(Role::Truth) || !parsed(Role::Schema) {
+        if !self.has_parsed(Role::Truth) || !self.has_parsed(Role::Schema) {
             return None;
         }
         let config = self.config().ok()?;

@@ -20,7 +20,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST } from './server.mjs';
-import { startApp, stopApp } from './harness.mjs';
+import { openApp as openPage, startApp, stopApp } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -65,29 +65,12 @@ function cliText(args, format, cwd = EXAMPLE) {
 }
 
 /**
- * A fresh browser context and page with the app rendered. Uncaught page
- * errors (a Rust panic in wasm shows up as one) are collected in `errors`
- * and fail the test in `close()`.
+ * A fresh browser context and page with the app rendered (harness.mjs).
+ * Uncaught page errors (a Rust panic in wasm shows up as one) are collected
+ * for `assertNoErrors`.
  */
-async function openApp(t, { url } = {}) {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource.*404/.test(m.text())) errors.push(`console: ${m.text()}`);
-  });
-  await page.goto(url ?? server.url + '/');
-  await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 30_000 });
-  // The schema worker's validity has arrived (the example has a schema).
-  await page.waitForSelector('[data-testid=document-scores]', { timeout: 30_000 });
-  t.after(() => context.close());
-  return {
-    page,
-    context,
-    errors,
-    assertNoErrors: () => assert.deepEqual(errors, [], 'no uncaught errors on the page'),
-  };
+function openApp(t, options) {
+  return openPage(t, { browser, server }, options);
 }
 
 async function bytesOf(name, dir = EXAMPLE) {

@@ -77,3 +77,29 @@ export async function benchMarks(page) {
   }
   return { marks, evaluationMs, text: marks.map(([n, t]) => `${n} ${t}`).join(', ') };
 }
+
+/**
+ * A fresh page (own context, downloads accepted) with the app's report
+ * rendered, the schema worker's validity included (the example has a
+ * schema); closed after test `t`. Uncaught errors and console errors (but
+ * a 404) are collected for `assertNoErrors`.
+ */
+export async function openApp(t, { browser, server }, { url } = {}) {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource.*404/.test(m.text())) errors.push(`console: ${m.text()}`);
+  });
+  await page.goto(url ?? server.url + '/');
+  await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=document-scores]', { timeout: 30_000 });
+  return {
+    page,
+    context,
+    errors,
+    assertNoErrors: () => assert.deepEqual(errors, [], 'no uncaught errors on the page'),
+  };
+}

@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST } from './server.mjs';
-import { startApp, stopApp } from './harness.mjs';
+import { openApp as openPage, startApp, stopApp } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -46,21 +46,9 @@ function cli(args, format, cwd) {
   return execFileSync(CLI, ['eval', ...args, '--format', format], { cwd, encoding: 'utf8' });
 }
 
-/** A fresh page with the app rendered; uncaught errors fail the test. */
-async function openApp(t) {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource.*404/.test(m.text())) errors.push(`console: ${m.text()}`);
-  });
-  await page.goto(server.url + '/');
-  await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 30_000 });
-  // The schema worker's validity has arrived (the example has a schema).
-  await page.waitForSelector('[data-testid=document-scores]', { timeout: 30_000 });
-  t.after(() => context.close());
-  return { page, assertNoErrors: () => assert.deepEqual(errors, [], 'no uncaught errors on the page') };
+/** A fresh page with the app rendered (harness.mjs). */
+function openApp(t) {
+  return openPage(t, { browser, server });
 }
 
 /** Replaces the loaded files by `names` from `dir`, dropped on the page. */

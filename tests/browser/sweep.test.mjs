@@ -15,7 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST } from './server.mjs';
-import { startApp, stopApp } from './harness.mjs';
+import { openApp, startApp, stopApp } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -88,18 +88,7 @@ function assertCells(actual, expected, what) {
 }
 
 test('threshold sweep: progress, cancel, then the CLI\'s numbers, charts and downloads', async (t) => {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/Failed to load resource.*404/.test(m.text())) errors.push(`console: ${m.text()}`);
-  });
-  await page.goto(server.url + '/');
-  await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 30_000 });
-  // The example's schema validity has arrived from the schema worker.
-  await page.waitForSelector('[data-testid=document-scores]', { timeout: 30_000 });
+  const { page, errors } = await openApp(t, { browser, server });
 
   // Cancel: start, stop after the first values.
   await page.click('[data-testid=sweep-param-cer]');
