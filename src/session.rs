@@ -22,9 +22,10 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::literature;
+use crate::eval::pace::{run_now, NoPause, Pace};
 use crate::eval::{
-    complete_provisional, evaluate_owned_known, schema_validity, Config, ConfigBuilder, DocFile,
-    EvalInput, ModelInput, Report, SchemaValidity,
+    complete_provisional, evaluate_owned_known_paced, schema_validity, Config, ConfigBuilder,
+    DocFile, EvalInput, ModelInput, Report, SchemaValidity,
 };
 use crate::io::{parse_docs, parse_json_value};
 use crate::synth::{generate, SynthOptions};
@@ -569,46 +570,48 @@ impl Session {
     /// `document_extraction_score` and each document's `schema_valid` and
     /// `exact_match` are not yet the real ones (everything else is).
     pub fn evaluate_with(&self, details: bool) -> Result<Report, String> {
+        match self.evaluation(details) {
+            Ok(evaluation) => run_now(evaluation.run(&mut NoPause))
+                .flatten()
+                .unwrap_or_else(|| Err("the evaluation was stopped".into())),
+            Err(message) => Err(message),
+        }
+    }
+
+    /// [`Session::evaluate_with`] as a job that owns what it needs (a copy
+    /// of the parsed files, the configuration, the validity as known now),
+    /// for the page to run a slice at a time ([`Evaluation::run`] with a
+    /// pace) while the session may change meanwhile. Errors: why there is
+    /// no report (no truth, a bad config).
+    pub fn evaluation(&self, details: bool) -> Result<Evaluation, String> {
         let (input, config) = self.inputs()?;
-        if input.schema.is_none() {
-            return evaluate_owned_known(input, &config, details, &SchemaValidity::default())
-                .map_err(|e| self.schema_error(e));
-        }
+        let schema_name = self
+            .files
+            .iter()
+            .find(|f| f.role == Role::Schema)
+            .map(|f| f.name.clone());
         let key = self.report_key(&config, details);
-        match self.stored_validity(&config) {
-            Some(Ok(validity)) => {
-                // The provisional report of the same inputs and settings is
-                // finished rather than evaluated again.
-                let provisional = self
-                    .provisional
-                    .lock()
-                    .ok()
-                    .and_then(|mut slot| slot.take())
-                    .filter(|(k, _)| k.same(&key));
-                if let Some((_, mut report)) = provisional {
-                    if complete_provisional(&mut report, &validity, &config).is_ok() {
-                        return Ok(report);
-                    }
-                }
-                evaluate_owned_known(input, &config, details, &validity)
-                    .map_err(|e| self.schema_error(e))
+        let validity = if input.schema.is_none() {
+            EvaluationValidity::Known(SchemaValidity::default())
+        } else {
+            match self.stored_validity(&config) {
+                Some(Ok(validity)) => EvaluationValidity::Stored(validity),
+                // The worker failed: the report without its validity (the
+                // page says why and shows and exports none of what depends
+                // on it).
+                Some(Err(_)) => EvaluationValidity::Known(SchemaValidity::unchecked()),
+                None => EvaluationValidity::Pending,
             }
-            // The worker failed: the report without its validity (the page
-            // says why and shows and exports none of what depends on it).
-            Some(Err(_)) => {
-                evaluate_owned_known(input, &config, details, &SchemaValidity::unchecked())
-                    .map_err(|e| self.schema_error(e))
-            }
-            None => {
-                let report =
-                    evaluate_owned_known(input, &config, details, &SchemaValidity::unchecked())
-                        .map_err(|e| self.schema_error(e))?;
-                if let Ok(mut slot) = self.provisional.lock() {
-                    *slot = Some((key, report.clone()));
-                }
-                Ok(report)
-            }
-        }
+        };
+        Ok(Evaluation {
+            input,
+            config,
+            details,
+            validity,
+            key,
+            provisional: Arc::clone(&self.provisional),
+            schema_name,
+        })
     }
 
     /// What a report of the current files and `config` depends on.
@@ -818,13 +821,102 @@ impl Session {
             .files
             .iter()
             .find(|f| f.role == Role::Schema)
-            .map(|f| f.name.clone());
-        match schema_name {
-            Some(n) if e.kind == crate::error::ErrorKind::Schema => {
-                format!("{n}: {}", e.message)
+            .map(|f| f.name.as_str());
+        error_message(schema_name, e)
+    }
+}
+
+/// An evaluation error as a message; a schema error names the schema
+/// file (`schema_name`).
+fn error_message(schema_name: Option<&str>, e: Error) -> String {
+    match schema_name {
+        Some(n) if e.kind == ErrorKind::Schema => format!("{n}: {}", e.message),
+        _ => e.to_string(),
+    }
+}
+
+/// One evaluation of a session's files and settings ([`Session::evaluation`]):
+/// it owns its inputs, so the session may change while it runs.
+pub struct Evaluation {
+    input: EvalInput<DocFile>,
+    config: Config,
+    details: bool,
+    validity: EvaluationValidity,
+    /// What its report depends on (the validity aside).
+    key: ReportKey,
+    /// The session's slot for the provisional report.
+    provisional: Arc<Mutex<Option<(ReportKey, Report)>>>,
+    schema_name: Option<String>,
+}
+
+/// What an [`Evaluation`] knows of the schema validity.
+enum EvaluationValidity {
+    /// No schema (every payload that parsed is valid), or the worker
+    /// failed ([`SchemaValidity::unchecked`]).
+    Known(SchemaValidity),
+    /// Stored from the schema worker: the provisional report of the same
+    /// inputs and settings, if it is in the slot, is finished rather than
+    /// evaluated again.
+    Stored(SchemaValidity),
+    /// Not known yet: the report is provisional and kept in the slot, to be
+    /// finished when the validity arrives.
+    Pending,
+}
+
+impl Evaluation {
+    /// The number of truth documents and of models it evaluates.
+    pub fn size(&self) -> (usize, usize) {
+        (self.input.truth.records.len(), self.input.models.len())
+    }
+
+    /// Whether `other` evaluates the same files with the same names, costs
+    /// and settings — whatever either knows of the schema validity.
+    pub fn same_work(&self, other: &Evaluation) -> bool {
+        self.key.same(&other.key)
+    }
+
+    /// Runs the evaluation, asking `pace` between documents whether to
+    /// wait or stop; `None` when it stopped. The report is the same as
+    /// [`Session::evaluate_with`]'s for the session it was made from.
+    pub async fn run(self, pace: &mut dyn Pace) -> Option<Result<Report, String>> {
+        let Evaluation {
+            input,
+            config,
+            details,
+            validity,
+            key,
+            provisional,
+            schema_name,
+        } = self;
+        let message = |e: Error| error_message(schema_name.as_deref(), e);
+        let validity = match validity {
+            EvaluationValidity::Known(validity) => validity,
+            EvaluationValidity::Stored(validity) => {
+                let finished = provisional
+                    .lock()
+                    .ok()
+                    .and_then(|mut slot| slot.take())
+                    .filter(|(k, _)| k.same(&key));
+                if let Some((_, mut report)) = finished {
+                    if complete_provisional(&mut report, &validity, &config).is_ok() {
+                        return Some(Ok(report));
+                    }
+                }
+                validity
             }
-            _ => e.to_string(),
-        }
+            EvaluationValidity::Pending => {
+                let unchecked = SchemaValidity::unchecked();
+                let report = evaluate_owned_known_paced(input, &config, details, &unchecked, pace)
+                    .await?
+                    .map_err(message);
+                if let (Ok(report), Ok(mut slot)) = (&report, provisional.lock()) {
+                    *slot = Some((key, report.clone()));
+                }
+                return Some(report);
+            }
+        };
+        let report = evaluate_owned_known_paced(input, &config, details, &validity, pace).await?;
+        Some(report.map_err(message))
     }
 }
 
@@ -1389,6 +1481,113 @@ mod tests {
         assert!(finished.models.iter().any(|m| m.name == "renamed"));
         let (input, config) = s.inputs().unwrap();
         assert!(finished == crate::eval::evaluate_owned(input, &config, true).unwrap());
+    }
+
+    /// Pauses at every slice, stops at the `stop_at`-th (if any), and
+    /// records what it was told.
+    struct Recording {
+        stop_at: Option<usize>,
+        seen: Vec<(usize, usize)>,
+    }
+
+    impl Pace for Recording {
+        fn pause(&mut self, done: usize, total: usize) -> Option<crate::eval::pace::PauseFuture> {
+            use std::ops::ControlFlow;
+            self.seen.push((done, total));
+            let go = if Some(self.seen.len()) == self.stop_at {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            };
+            Some(Box::pin(std::future::ready(go)))
+        }
+    }
+
+    /// The page's evaluation, run a slice at a time, gives the report the
+    /// session gives at once, in each validity state; a pace that stops
+    /// it gives none; its progress climbs to the whole.
+    #[test]
+    fn an_evaluation_run_in_slices_equals_one_run_at_once_and_can_be_stopped() {
+        let sliced = |s: &Session, details: bool| {
+            let mut pace = Recording {
+                stop_at: None,
+                seen: Vec::new(),
+            };
+            let evaluation = s.evaluation(details).unwrap();
+            let (documents, models) = evaluation.size();
+            let report = run_now(evaluation.run(&mut pace))
+                .unwrap()
+                .unwrap()
+                .unwrap();
+            (report, pace.seen, documents, models)
+        };
+        let mut s = Session::example();
+        s.set_setting("preset", Some(json!("invoice-cer")));
+        // Validity pending: the provisional report, kept to be finished.
+        let (report, seen, documents, models) = sliced(&s, true);
+        assert_eq!((documents, models), (50, 3));
+        assert!(report == s.evaluate_with(true).unwrap());
+        // One pause per document and forest while the kinds are learnt,
+        // then one per document in the comparison pass; the units climb
+        // to (but not past) the total of 5 × forests × documents.
+        assert_eq!(seen.len(), 4 * 50 + 50);
+        assert!(seen.iter().all(|&(_, total)| total == 5 * 4 * 50));
+        assert!(seen.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(seen.last().unwrap().0, 4 * (50 + 4 * 49));
+        // The same work whatever is known of the validity; not after a
+        // setting or a name changed, or without the details.
+        let before = s.evaluation(true).unwrap();
+        s.compute_validity_now();
+        assert!(before.same_work(&s.evaluation(true).unwrap()));
+        assert!(!before.same_work(&s.evaluation(false).unwrap()));
+        let mut changed = s.clone();
+        changed.set_setting("zero_division", Some(json!(1)));
+        assert!(!before.same_work(&changed.evaluation(true).unwrap()));
+        let good = changed.files.iter().find(|f| f.model == "good").unwrap().id;
+        changed.set_setting("zero_division", None);
+        assert!(before.same_work(&changed.evaluation(true).unwrap()));
+        changed.rename_model(good, "better");
+        assert!(!before.same_work(&changed.evaluation(true).unwrap()));
+        // Validity known: the same report as evaluated at once; a report
+        // finished from the provisional one does not evaluate (no pause).
+        let (finished, seen, ..) = sliced(&s, true);
+        assert!(seen.is_empty(), "finished, not evaluated again");
+        let (input, config) = s.inputs().unwrap();
+        assert!(finished == crate::eval::evaluate_owned(input, &config, true).unwrap());
+        let (again, seen, ..) = sliced(&s, false);
+        assert_eq!(seen.len(), 250);
+        assert!(again == s.evaluate_with(false).unwrap());
+        // No schema.
+        let schema = s.files.iter().find(|f| f.role == Role::Schema).unwrap().id;
+        s.remove(schema);
+        let (report, ..) = sliced(&s, false);
+        assert!(report == s.evaluate_with(false).unwrap());
+        // Stopped: no report, and the pace was asked no further.
+        for stop_at in [1, 120, 250] {
+            let mut pace = Recording {
+                stop_at: Some(stop_at),
+                seen: Vec::new(),
+            };
+            let stopped = run_now(s.evaluation(false).unwrap().run(&mut pace)).unwrap();
+            assert!(stopped.is_none());
+            assert_eq!(pace.seen.len(), stop_at);
+        }
+        // No truth: no evaluation, the session's message. A schema the
+        // worker rejects is that file's error; the rest evaluates.
+        let mut small = Session::default();
+        assert_eq!(
+            small.evaluation(false).err(),
+            small.evaluate_with(false).err()
+        );
+        small.add_file("truth.jsonl", b"{\"id\": \"a\", \"x\": 1}\n".to_vec());
+        small.add_file("broken.schema.json", br#"{"type": 7}"#.to_vec());
+        small.compute_validity_now();
+        let report = run_now(small.evaluation(false).unwrap().run(&mut NoPause)).unwrap();
+        assert_eq!(
+            report.as_ref().map(|r| r.as_ref().map(|r| r.documents)),
+            Some(Ok(1))
+        );
+        assert_eq!(report, Some(small.evaluate_with(false)));
     }
 
     /// Before the worker's answer the report is provisional in the

@@ -26,6 +26,7 @@ use crate::eval::dataset::{read_predictions, read_truth, IdScheme, Predictions};
 use crate::eval::distance::CerCount;
 use crate::eval::items::{item_f1, match_items, sort_fields, F1Grid, Item};
 use crate::eval::model::{DocFile, RecordFile};
+use crate::eval::pace::{run_now, should_stop, NoPause, Pace};
 use crate::eval::paths::{
     flatten, kind_of_value, read_schema, Ignored, Kind, Leaf, PathCache, PathId, PathTable,
     SchemaInfo,
@@ -726,6 +727,32 @@ pub fn evaluate_owned_known<F: IntoDocFile>(
     evaluate_with_validity(input, config, details, &Known(validity))
 }
 
+/// [`evaluate_owned_known`] a slice at a time: `pace` is asked between
+/// documents whether to wait (the browser app lets the page paint and
+/// handle input) or stop. `None` when it stopped; otherwise the same
+/// result as [`evaluate_owned_known`] (a test compares them).
+pub async fn evaluate_owned_known_paced<F: IntoDocFile>(
+    input: EvalInput<F>,
+    config: &Config,
+    details: bool,
+    validity: &SchemaValidity,
+    pace: &mut dyn Pace,
+) -> Option<Result<Report, Error>> {
+    let input = match into_doc_files(input) {
+        Ok(input) => input,
+        Err(e) => return Some(Err(e)),
+    };
+    if input.schema.is_some() && validity.valid.is_none() && !validity.unchecked {
+        return Some(Err(Error::new(
+            ErrorKind::Input,
+            "the schema validity of these files has not been computed",
+        )));
+    }
+    evaluate_paced(input, config, details, &Known(validity), pace)
+        .await
+        .transpose()
+}
+
 /// Finishes a report evaluated with [`SchemaValidity::unchecked`] for the
 /// same input and `config` once `validity` (from [`schema_validity`]) is
 /// known, without evaluating again: the values that depend on validity
@@ -868,6 +895,23 @@ fn evaluate_with_validity<S: RecordSource, V: ValidityOracle>(
     details: bool,
     oracle: &V,
 ) -> Result<Report, Error> {
+    run_now(evaluate_paced(input, config, details, oracle, &mut NoPause))
+        .and_then(Result::transpose)
+        .unwrap_or_else(|| Err(Error::new(ErrorKind::Input, "the evaluation was paused")))
+}
+
+/// [`evaluate_with_validity`], asking `pace` between documents whether to
+/// wait or stop (`Ok(None)`: stopped). The work units `pace` is told of:
+/// one per document and forest in the pass that learns the kinds, then
+/// four per document and forest in the comparison pass (about the share
+/// of the time each takes).
+async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
+    input: EvalInput<S>,
+    config: &Config,
+    details: bool,
+    oracle: &V,
+    pace: &mut dyn Pace,
+) -> Result<Option<Report>, Error> {
     let comparer = Comparer::new(config);
     let mut warnings = Vec::new();
     let EvalInput {
@@ -928,9 +972,14 @@ fn evaluate_with_validity<S: RecordSource, V: ValidityOracle>(
     let (truth_cache, model_caches) = caches.split_at_mut(1);
     let truth_cache = &mut truth_cache[0];
     let documents = truth.documents.len();
+    let forests = inputs.len() + 1;
+    let total = 5 * forests * documents;
     // The truth's present values decide kinds before any prediction's.
     let mut truth_lists = Vec::new();
     for d in 0..documents {
+        if should_stop(pace, d, total).await {
+            return Ok(None);
+        }
         let root = truth.fetch(d)?;
         paths.note_top(
             truth.source.forest(),
@@ -946,6 +995,9 @@ fn evaluate_with_validity<S: RecordSource, V: ValidityOracle>(
     let mut model_lists = vec![Vec::new(); inputs.len()];
     for (m, ((_, _, preds), cache)) in inputs.iter_mut().zip(model_caches.iter_mut()).enumerate() {
         for d in 0..documents {
+            if should_stop(pace, (m + 1) * documents + d, total).await {
+                return Ok(None);
+            }
             let Some(root) = preds.fetch(d)? else {
                 continue;
             };
@@ -987,6 +1039,9 @@ fn evaluate_with_validity<S: RecordSource, V: ValidityOracle>(
     let (mut truth_buf, mut pred_buf) = (FlatDoc::default(), FlatDoc::default());
     let mut grid = F1Grid::default();
     for d in 0..documents {
+        if should_stop(pace, forests * (documents + 4 * d), total).await {
+            return Ok(None);
+        }
         let root = truth.fetch(d)?;
         let mut truth_doc = truth_buf.recycle();
         paths.flatten_doc(
@@ -1045,14 +1100,14 @@ fn evaluate_with_validity<S: RecordSource, V: ValidityOracle>(
         }
     }
 
-    Ok(Report {
+    Ok(Some(Report {
         fieldscope_report: 1,
         config: config.to_json(),
         warnings,
         documents,
         models: reports,
         bootstrap: None,
-    })
+    }))
 }
 
 /// What the schema says about paths comes first (SPEC §1.2).

@@ -20,6 +20,7 @@
 //!   as their reference implementations compute them.
 //! * [`model`], [`tree`] — the records: `serde_json` objects, or one
 //!   compact forest per file.
+//! * [`pace`] — where a long evaluation lets its caller wait or stop it.
 //! * [`source`] — how the evaluation reads a file's records: resident in a
 //!   forest, or one at a time from wherever an implementation keeps them.
 
@@ -35,6 +36,7 @@ pub mod literature;
 pub mod model;
 pub mod nfc;
 pub mod normalize;
+pub mod pace;
 pub mod paths;
 pub mod report;
 pub mod sets;
@@ -49,7 +51,7 @@ pub use config::{
 };
 pub use evaluate::{
     compile_schema, complete_provisional, evaluate, evaluate_owned, evaluate_owned_known,
-    schema_validity, EvalInput, ModelInput, SchemaValidity,
+    evaluate_owned_known_paced, schema_validity, EvalInput, ModelInput, SchemaValidity,
 };
 pub use model::{DocFile, DocRecord, Record, RecordFile};
 pub use report::{Counts, ModelReport, Outcome, Report, Scores};
