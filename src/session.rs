@@ -177,7 +177,7 @@ pub struct Session {
 /// What a report depends on: the files as [`ValidityKey`] sees them, each
 /// file's model name and cost, the configuration and whether it has the
 /// document details.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct ReportKey {
     files: ValidityKey,
     models: Vec<(String, Option<u64>)>,
@@ -875,6 +875,12 @@ impl Evaluation {
         self.key.same(&other.key)
     }
 
+    /// What it evaluates, kept to compare with later evaluations
+    /// ([`Work::is_of`]) once it has run.
+    pub fn work(&self) -> Work {
+        Work(self.key.clone())
+    }
+
     /// Runs the evaluation, asking `pace` between documents whether to
     /// wait or stop; `None` when it stopped. The report is the same as
     /// [`Session::evaluate_with`]'s for the session it was made from.
@@ -917,6 +923,18 @@ impl Evaluation {
         };
         let report = evaluate_owned_known_paced(input, &config, details, &validity, pace).await?;
         Some(report.map_err(message))
+    }
+}
+
+/// What an [`Evaluation`] evaluates: its files, model names, costs and
+/// settings.
+#[derive(Debug, Clone)]
+pub struct Work(ReportKey);
+
+impl Work {
+    /// Whether `evaluation` does this same work ([`Evaluation::same_work`]).
+    pub fn is_of(&self, evaluation: &Evaluation) -> bool {
+        self.0.same(&evaluation.key)
     }
 }
 

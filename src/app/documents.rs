@@ -61,9 +61,17 @@ pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl Into
                 if models == 1 { "" } else { "s" }
             )));
             super::browser::yield_to_browser().await;
-            match state.session.with_untracked(|s| s.evaluate_with(true)) {
-                Ok(r) => detailed.set(Some(Arc::new(r))),
-                Err(e) => failed.set(Some(e)),
+            let evaluation = state.session.with_untracked(|s| s.evaluation(true));
+            let result = match evaluation {
+                Ok(evaluation) => super::evaluation::run_in_slices(state, evaluation).await,
+                Err(e) => Some(Err(e)),
+            };
+            match result {
+                Some(Ok(r)) => detailed.set(Some(Arc::new(r))),
+                Some(Err(e)) => failed.set(Some(e)),
+                // The files or settings changed meanwhile: this section is
+                // shown again for the new report.
+                None => {}
             }
             state.busy.set(None);
         });

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 /// once without parsing (so their roles are known and the schema worker
 /// starts on them at once), then one file parsed per slice of work, the
 /// status line saying which, and one evaluation at the end (the report is
-/// held while files are added). `problems` (files refused before reading)
+/// held while files are added), itself run a slice at a time. `problems` (files refused before reading)
 /// are shown with any others.
 async fn load_files(state: AppState, files: Vec<browser::ReadFile>, mut problems: Vec<String>) {
     let total = files.len();
@@ -44,20 +44,9 @@ async fn load_files(state: AppState, files: Vec<browser::ReadFile>, mut problems
         state.session.update(|s| s.parse_file(id));
     }
     browser::mark("fieldscope:parsed");
-    let (documents, models) = state.session.with_untracked(|s| {
-        (
-            s.truth().and_then(|t| t.records()).unwrap_or(0),
-            s.files
-                .iter()
-                .filter(|f| f.role == Role::Predictions && f.error().is_none())
-                .count(),
-        )
-    });
-    state.busy.set(Some(format!(
-        "Evaluating {documents} documents × {models} model{}…",
-        if models == 1 { "" } else { "s" }
-    )));
-    browser::yield_to_browser().await;
+    // One evaluation of everything, a slice at a time: the status bar
+    // shows its progress (`evaluation::report_loop`) once it starts, which
+    // is before the timer of `yield_to_browser` fires.
     state.hold_report.set(false);
     browser::yield_to_browser().await;
     state.busy.set(None);

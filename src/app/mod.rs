@@ -10,6 +10,7 @@
 mod browser;
 mod charts_view;
 mod documents;
+mod evaluation;
 mod exports;
 mod files;
 mod format;
@@ -73,7 +74,12 @@ thread_local! {
 #[derive(Clone, Copy)]
 pub struct AppState {
     pub session: RwSignal<Session>,
-    pub report: Memo<Result<Report, String>>,
+    /// The report of the session's files and settings, or why there is
+    /// none. Set by `evaluation::request_report` when an evaluation ends;
+    /// while one runs it keeps the last report.
+    pub report: RwSignal<Result<Report, String>>,
+    /// The evaluation under way, if any, and how far it got.
+    pub evaluating: RwSignal<Option<evaluation::EvaluationProgress>>,
     pub average: RwSignal<AverageView>,
     /// A message about the last action (an export, a file read).
     pub notice: RwSignal<Option<String>>,
@@ -104,28 +110,16 @@ impl AppState {
     fn new(session: Session) -> Self {
         let session = RwSignal::new(session);
         let hold_report = RwSignal::new(false);
-        let report = Memo::new(
-            move |previous: Option<&Result<Report, String>>| match previous {
-                Some(previous) if hold_report.get() => previous.clone(),
-                _ => {
-                    browser::mark("fieldscope:evaluation-start");
-                    let start = js_sys::Date::now();
-                    let report = session.with(|s| {
-                        let documents = s.truth().and_then(|t| t.records()).unwrap_or(0);
-                        // While the schema worker checks the predictions,
-                        // a provisional report, finished (not evaluated
-                        // again) when its answer arrives.
-                        s.evaluate_with(documents <= DETAILS_UP_TO)
-                    });
-                    LAST_EVALUATION_MS.set(js_sys::Date::now() - start);
-                    browser::mark("fieldscope:evaluation-end");
-                    report
-                }
-            },
-        );
+        // The first report (the example, or a bundle) is evaluated at once,
+        // so the page opens on it; later ones a slice at a time.
+        let start = js_sys::Date::now();
+        let report = session.with_untracked(|s| s.evaluate_with(wants_details(s)));
+        LAST_EVALUATION_MS.set(js_sys::Date::now() - start);
+        let report = RwSignal::new(report);
         AppState {
             session,
             report,
+            evaluating: RwSignal::new(None),
             average: RwSignal::new(AverageView::MacroDocuments),
             notice: RwSignal::new(None),
             busy: RwSignal::new(None),
@@ -138,6 +132,12 @@ impl AppState {
             validity_failure: Memo::new(move |_| session.with(Session::validity_failure)),
         }
     }
+}
+
+/// Whether the report carries every document's details: up to
+/// [`DETAILS_UP_TO`] documents.
+fn wants_details(session: &Session) -> bool {
+    session.truth().and_then(|t| t.records()).unwrap_or(0) <= DETAILS_UP_TO
 }
 
 /// Mounts the app on the page's body.
@@ -156,6 +156,23 @@ fn App() -> impl IntoView {
         session.settings = settings;
     }
     let state = AppState::new(session);
+    // Every change of the files or settings asks for a new report (while
+    // files are being added, once at the end). The first report is
+    // already there.
+    Effect::new(move |first: Option<()>| {
+        let held = state.hold_report.get();
+        state.session.track();
+        if first.is_none() || held {
+            return;
+        }
+        match state
+            .session
+            .with_untracked(|s| s.evaluation(wants_details(s)))
+        {
+            Ok(evaluation) => evaluation::request_report(state, evaluation),
+            Err(message) => evaluation::show_no_report(state, message),
+        }
+    });
     // Intervals belong to the report they were computed for.
     Effect::new(move |_| {
         state.report.track();
@@ -186,6 +203,17 @@ fn App() -> impl IntoView {
         let fragment = state.session.with(|s| settings::to_fragment(&s.settings));
         browser::write_fragment(&fragment);
     });
+    // The status bar's parts, each redrawn only when it changes (an
+    // evaluation's progress moves many times a second).
+    let busy_text = Memo::new(move |_| {
+        state
+            .busy
+            .get()
+            .or_else(|| state.evaluating.with(|e| e.map(|e| e.label())))
+    });
+    let progress_shown =
+        Memo::new(move |_| state.evaluating.with(|e| e.is_some_and(|e| e.total > 0)));
+    let evaluating = Memo::new(move |_| state.evaluating.with(Option::is_some));
     view! {
         <files::DropZone state=state>
             <header class="top">
@@ -193,8 +221,19 @@ fn App() -> impl IntoView {
                 <p class="tagline">"How well does each model extract structured data? Everything runs in this browser tab; no file leaves your machine."</p>
             </header>
             <div class="busy-bar" role="status" aria-live="polite">
-                {move || state.busy.get().map(|b| view! {
-                    <p class="busy" data-testid="busy"><span class="spinner" aria-hidden="true"></span>{b}</p>
+                {move || busy_text.get().map(|text| view! {
+                    <p class="busy" data-testid="busy">
+                        <span class="spinner" aria-hidden="true"></span>
+                        {text}
+                        <Show when=move || progress_shown.get()>
+                            <progress
+                                data-testid="evaluation-progress"
+                                aria-label="Evaluation progress"
+                                max=move || state.evaluating.with(|e| e.map_or(0, |e| e.total))
+                                value=move || state.evaluating.with(|e| e.map_or(0, |e| e.done))
+                            ></progress>
+                        </Show>
+                    </p>
                 })}
             </div>
             <main class="layout">
@@ -202,7 +241,7 @@ fn App() -> impl IntoView {
                     <files::FilePanel state=state />
                     <settings::SettingsPanel state=state />
                 </aside>
-                <section class="content">
+                <section class="content" aria-busy=move || evaluating.get().to_string()>
                     <report_view::ReportView state=state />
                 </section>
             </main>

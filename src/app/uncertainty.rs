@@ -28,10 +28,17 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             browser::yield_to_browser().await;
             // Each document's counts come with the details; a large
             // dataset's report was computed without them.
-            let detailed = state.session.with_untracked(|s| s.evaluate_with(true));
+            let evaluation = state.session.with_untracked(|s| s.evaluation(true));
+            let detailed = match evaluation {
+                Ok(evaluation) => super::evaluation::run_in_slices(state, evaluation).await,
+                Err(e) => Some(Err(e)),
+            };
             let detailed = match detailed {
-                Ok(r) => r,
-                Err(e) => return progress.set(Progress::Failed(e)),
+                Some(Ok(r)) => r,
+                Some(Err(e)) => return progress.set(Progress::Failed(e)),
+                // The files or settings changed meanwhile (the panel is
+                // reset with the report).
+                None => return progress.set(Progress::Idle),
             };
             let config = match Config::from_json(&detailed.config) {
                 Ok(c) => c,

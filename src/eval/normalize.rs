@@ -172,6 +172,17 @@ pub fn parse_number_json(value: Json<'_>) -> Option<f64> {
 
 /// The string case of [`parse_number`].
 pub fn parse_number_str(s: &str) -> Option<f64> {
+    // Already a plain decimal literal (no space, currency, comma, and at
+    // most one dot): what the rules below would leave as it is, without
+    // their copies.
+    if is_decimal_literal(s) {
+        return s.parse::<f64>().ok().filter(|x| x.is_finite());
+    }
+    parse_number_by_rules(s)
+}
+
+/// [`parse_number_str`] by the separator rules, for any text.
+fn parse_number_by_rules(s: &str) -> Option<f64> {
     let cleaned: String = s
         .chars()
         .filter(|c| !c.is_whitespace() && !is_currency_symbol(*c))
@@ -524,6 +535,34 @@ mod tests {
         assert_eq!(normalize_str("ÉCOLE", true), "ÉCOLE");
         assert_eq!(normalize_str("", false), "");
         assert_eq!(normalize_str("𝔸 b", false), "𝔸 b");
+    }
+
+    #[test]
+    fn plain_literals_read_as_the_rules_read_them() {
+        for s in [
+            "12",
+            "-3.5",
+            "+7",
+            "1e3",
+            "2.5E-2",
+            "1.",
+            ".5",
+            "000120.5000",
+            "0",
+            "-0",
+            "1e400",
+            "123456789012345678901234567890",
+            "4.99",
+        ] {
+            assert!(is_decimal_literal(s), "{s}");
+            assert_eq!(
+                parse_number_str(s).map(f64::to_bits),
+                parse_number_by_rules(s).map(f64::to_bits),
+                "{s}"
+            );
+        }
+        assert_eq!(parse_number_str("1e400"), None);
+        assert_eq!(parse_number_str("000120.5000"), Some(120.5));
     }
 
     #[test]

@@ -1,0 +1,226 @@
+//! Running evaluations on the page without freezing it.
+//!
+//! Owns: the report's evaluation loop ([`request_report`]: the latest
+//! files and settings win; an evaluation made stale by a change stops at
+//! its next pause, one that only waits for the schema validity is let
+//! finish and then completed), the page's [`Pace`] ([`PagePace`]: after
+//! every [`SLICE_MS`] of work the page paints and handles input, and the
+//! status bar's progress moves) and [`run_in_slices`] for the evaluations
+//! a panel asks for (the document details of a large dataset). The
+//! evaluation itself is `crate::session::Evaluation`, which knows nothing
+//! of the page. May depend on leptos, `browser.rs` and `session`.
+
+use super::{browser, AppState, LAST_EVALUATION_MS};
+use crate::eval::pace::{Pace, PauseFuture};
+use crate::eval::Report;
+use crate::session::{Evaluation, Work};
+use leptos::prelude::*;
+use std::cell::{Cell, RefCell};
+use std::ops::ControlFlow;
+use std::rc::Rc;
+
+/// Work between two pauses, in milliseconds: short enough that typing, a
+/// click or a scroll waits no longer than a few frames, long enough that
+/// the pauses cost little.
+pub const SLICE_MS: f64 = 50.0;
+
+/// The clock is read at every this many pauses asked for (a pause is
+/// asked for every document and forest, some tens of microseconds of
+/// work).
+const CLOCK_EVERY: u32 = 16;
+
+/// The progress shown moves at most this often (each move redraws a
+/// little of the page, which a pause then paints).
+pub const PROGRESS_EVERY_MS: f64 = 200.0;
+
+/// How far an evaluation got, for the status bar.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EvaluationProgress {
+    pub documents: usize,
+    pub models: usize,
+    /// `done` of `total` units (see `crate::eval::pace`); `(0, 0)` before
+    /// the first pause.
+    pub done: usize,
+    pub total: usize,
+}
+
+impl EvaluationProgress {
+    /// "Evaluating 10000 documents × 3 models…"
+    pub fn label(&self) -> String {
+        format!(
+            "Evaluating {} documents × {} model{}…",
+            self.documents,
+            self.models,
+            if self.models == 1 { "" } else { "s" }
+        )
+    }
+}
+
+thread_local! {
+    /// The newest report evaluation asked for (a counter).
+    static LATEST: Cell<u64> = const { Cell::new(0) };
+    /// Evaluations older than this one stop at their next pause.
+    static STOP_BEFORE: Cell<u64> = const { Cell::new(0) };
+    /// The evaluation waiting to run after the one running.
+    static QUEUED: RefCell<Option<(u64, Evaluation)>> = const { RefCell::new(None) };
+    /// Whether the report loop runs.
+    static LOOPING: Cell<bool> = const { Cell::new(false) };
+    /// What the running report evaluation evaluates.
+    static RUNNING: RefCell<Option<Work>> = const { RefCell::new(None) };
+}
+
+/// The page's pace: after [`SLICE_MS`] of work, it reports the progress,
+/// gives the browser its turn, and stops the evaluation if `stop` says so
+/// by then.
+pub struct PagePace {
+    /// Pauses asked for since the clock was last read (reading it from
+    /// wasm costs about as much as the work between two pauses).
+    asked: u32,
+    slice_start: Rc<Cell<f64>>,
+    /// When the progress shown last moved.
+    shown_at: f64,
+    progress: Box<dyn Fn(usize, usize)>,
+    stop: Rc<dyn Fn() -> bool>,
+}
+
+impl PagePace {
+    pub fn new(
+        progress: impl Fn(usize, usize) + 'static,
+        stop: impl Fn() -> bool + 'static,
+    ) -> Self {
+        PagePace {
+            asked: 0,
+            slice_start: Rc::new(Cell::new(js_sys::Date::now())),
+            shown_at: f64::NEG_INFINITY,
+            progress: Box::new(progress),
+            stop: Rc::new(stop),
+        }
+    }
+}
+
+impl Pace for PagePace {
+    fn pause(&mut self, done: usize, total: usize) -> Option<PauseFuture> {
+        self.asked += 1;
+        if self.asked < CLOCK_EVERY {
+            return None;
+        }
+        self.asked = 0;
+        let now = js_sys::Date::now();
+        if now - self.slice_start.get() < SLICE_MS {
+            return None;
+        }
+        if now - self.shown_at >= PROGRESS_EVERY_MS {
+            self.shown_at = now;
+            (self.progress)(done, total);
+        }
+        let (slice_start, stop) = (Rc::clone(&self.slice_start), Rc::clone(&self.stop));
+        Some(Box::pin(async move {
+            browser::yield_now().await;
+            slice_start.set(js_sys::Date::now());
+            if stop() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        }))
+    }
+}
+
+/// Asks for the report of `evaluation` (the session's files and settings
+/// now). The newest request wins: a running evaluation of other work
+/// stops at its next pause; one of the same work (only the schema
+/// validity arrived since) finishes, and the request then completes it.
+pub fn request_report(state: AppState, evaluation: Evaluation) {
+    let generation = LATEST.get() + 1;
+    LATEST.set(generation);
+    let same_work = RUNNING.with_borrow(|r| r.as_ref().is_some_and(|w| w.is_of(&evaluation)));
+    if !same_work {
+        STOP_BEFORE.set(generation);
+    }
+    QUEUED.set(Some((generation, evaluation)));
+    if !LOOPING.replace(true) {
+        leptos::task::spawn_local(report_loop(state));
+    }
+}
+
+/// Shows why there is no report (no truth, a bad config); any evaluation
+/// under way stops.
+pub fn show_no_report(state: AppState, message: String) {
+    let generation = LATEST.get() + 1;
+    LATEST.set(generation);
+    STOP_BEFORE.set(generation);
+    QUEUED.set(None);
+    state.report.set(Err(message));
+}
+
+/// Runs the queued evaluations one after another until none waits,
+/// showing each one's report unless a newer request came meanwhile.
+async fn report_loop(state: AppState) {
+    while let Some((generation, evaluation)) = QUEUED.take() {
+        let (documents, models) = evaluation.size();
+        let shown = EvaluationProgress {
+            documents,
+            models,
+            done: 0,
+            total: 0,
+        };
+        state.evaluating.set(Some(shown));
+        RUNNING.set(Some(evaluation.work()));
+        let mut pace = PagePace::new(
+            move |done, total| {
+                state.evaluating.set(Some(EvaluationProgress {
+                    done,
+                    total,
+                    ..shown
+                }))
+            },
+            move || STOP_BEFORE.get() > generation,
+        );
+        browser::mark("fieldscope:evaluation-start");
+        let start = browser::now_ms();
+        let result = evaluation.run(&mut pace).await;
+        browser::mark("fieldscope:evaluation-end");
+        if let Some(report) = result {
+            if LATEST.get() == generation {
+                LAST_EVALUATION_MS.set(browser::now_ms() - start);
+                state.report.set(report);
+            }
+        }
+    }
+    RUNNING.set(None);
+    LOOPING.set(false);
+    state.evaluating.set(None);
+}
+
+/// Runs `evaluation` a slice at a time, showing its progress in the status
+/// bar; `None` if the report it belongs to changed meanwhile (the result
+/// would be of other files or settings).
+pub async fn run_in_slices(
+    state: AppState,
+    evaluation: Evaluation,
+) -> Option<Result<Report, String>> {
+    let generation = LATEST.get();
+    let (documents, models) = evaluation.size();
+    let shown = EvaluationProgress {
+        documents,
+        models,
+        done: 0,
+        total: 0,
+    };
+    state.evaluating.set(Some(shown));
+    let mut pace = PagePace::new(
+        move |done, total| {
+            state.evaluating.set(Some(EvaluationProgress {
+                done,
+                total,
+                ..shown
+            }))
+        },
+        move || LATEST.get() != generation,
+    );
+    let result = evaluation.run(&mut pace).await;
+    if !LOOPING.get() {
+        state.evaluating.set(None);
+    }
+    result
+}
