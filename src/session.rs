@@ -614,6 +614,14 @@ impl Session {
         })
     }
 
+    /// What [`Session::evaluation`] would evaluate, without copying the
+    /// files: to tell whether an evaluation under way is of the same work.
+    /// `None` when the configuration has an error.
+    pub fn work(&self, details: bool) -> Option<Work> {
+        let config = self.config().ok()?;
+        Some(Work(self.report_key(&config, details)))
+    }
+
     /// What a report of the current files and `config` depends on.
     fn report_key(&self, config: &Config, details: bool) -> ReportKey {
         ReportKey {
@@ -932,9 +940,9 @@ impl Evaluation {
 pub struct Work(ReportKey);
 
 impl Work {
-    /// Whether `evaluation` does this same work ([`Evaluation::same_work`]).
-    pub fn is_of(&self, evaluation: &Evaluation) -> bool {
-        self.0.same(&evaluation.key)
+    /// Whether two are the same work ([`Evaluation::same_work`]).
+    pub fn same(&self, other: &Work) -> bool {
+        self.0.same(&other.0)
     }
 }
 
@@ -1555,8 +1563,11 @@ mod tests {
         // The same work whatever is known of the validity; not after a
         // setting or a name changed, or without the details.
         let before = s.evaluation(true).unwrap();
+        assert!(s.work(true).unwrap().same(&before.work()));
+        assert!(!s.work(false).unwrap().same(&before.work()));
         s.compute_validity_now();
         assert!(before.same_work(&s.evaluation(true).unwrap()));
+        assert!(s.work(true).unwrap().same(&before.work()));
         assert!(!before.same_work(&s.evaluation(false).unwrap()));
         let mut changed = s.clone();
         changed.set_setting("zero_division", Some(json!(1)));
@@ -1566,6 +1577,12 @@ mod tests {
         assert!(before.same_work(&changed.evaluation(true).unwrap()));
         changed.rename_model(good, "better");
         assert!(!before.same_work(&changed.evaluation(true).unwrap()));
+        assert!(!changed.work(true).unwrap().same(&before.work()));
+        changed.set_setting("zero_division", Some(json!("high")));
+        assert!(
+            changed.work(true).is_none(),
+            "a bad setting: no report to make"
+        );
         // Validity known: the same report as evaluated at once; a report
         // finished from the provisional one does not evaluate (no pause).
         let (finished, seen, ..) = sliced(&s, true);

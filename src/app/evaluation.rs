@@ -61,8 +61,8 @@ thread_local! {
     static LATEST: Cell<u64> = const { Cell::new(0) };
     /// Evaluations older than this one stop at their next pause.
     static STOP_BEFORE: Cell<u64> = const { Cell::new(0) };
-    /// The evaluation waiting to run after the one running.
-    static QUEUED: RefCell<Option<(u64, Evaluation)>> = const { RefCell::new(None) };
+    /// The request waiting to run after the evaluation running.
+    static QUEUED: Cell<Option<u64>> = const { Cell::new(None) };
     /// Whether the report loop runs.
     static LOOPING: Cell<bool> = const { Cell::new(false) };
     /// What the running report evaluation evaluates.
@@ -126,37 +126,43 @@ impl Pace for PagePace {
     }
 }
 
-/// Asks for the report of `evaluation` (the session's files and settings
-/// now). The newest request wins: a running evaluation of other work
-/// stops at its next pause; one of the same work (only the schema
-/// validity arrived since) finishes, and the request then completes it.
-pub fn request_report(state: AppState, evaluation: Evaluation) {
+/// Asks for the report of the session's files and settings as they are
+/// now (`work`: what that is, `None` when there is no report to make; see
+/// `Session::work`). The newest request wins: a running evaluation of
+/// other work stops at its next pause; one of the same work (only the
+/// schema validity arrived since) finishes, and the request then
+/// completes it. The evaluation is made from the session when it starts,
+/// so a request costs no copy of the files.
+pub fn request_report(state: AppState, work: Option<Work>) {
     let generation = LATEST.get() + 1;
     LATEST.set(generation);
-    let same_work = RUNNING.with_borrow(|r| r.as_ref().is_some_and(|w| w.is_of(&evaluation)));
+    let same_work = RUNNING.with_borrow(|running| match (running, &work) {
+        (Some(running), Some(work)) => running.same(work),
+        _ => false,
+    });
     if !same_work {
         STOP_BEFORE.set(generation);
     }
-    QUEUED.set(Some((generation, evaluation)));
+    QUEUED.set(Some(generation));
     if !LOOPING.replace(true) {
         leptos::task::spawn_local(report_loop(state));
     }
 }
 
-/// Shows why there is no report (no truth, a bad config); any evaluation
-/// under way stops.
-pub fn show_no_report(state: AppState, message: String) {
-    let generation = LATEST.get() + 1;
-    LATEST.set(generation);
-    STOP_BEFORE.set(generation);
-    QUEUED.set(None);
-    state.report.set(Err(message));
-}
-
-/// Runs the queued evaluations one after another until none waits,
-/// showing each one's report unless a newer request came meanwhile.
+/// Runs the queued requests one after another until none waits, showing
+/// each one's report unless a newer request came meanwhile.
 async fn report_loop(state: AppState) {
-    while let Some((generation, evaluation)) = QUEUED.take() {
+    while let Some(generation) = QUEUED.take() {
+        let evaluation = state
+            .session
+            .with_untracked(|s| s.evaluation(super::wants_details(s)));
+        let evaluation = match evaluation {
+            Ok(evaluation) => evaluation,
+            Err(message) => {
+                state.report.set(Err(message));
+                continue;
+            }
+        };
         let (documents, models) = evaluation.size();
         let shown = EvaluationProgress {
             documents,
@@ -180,6 +186,7 @@ async fn report_loop(state: AppState) {
         let start = browser::now_ms();
         let result = evaluation.run(&mut pace).await;
         browser::mark("fieldscope:evaluation-end");
+        RUNNING.set(None);
         if let Some(report) = result {
             if LATEST.get() == generation {
                 LAST_EVALUATION_MS.set(browser::now_ms() - start);
@@ -187,7 +194,6 @@ async fn report_loop(state: AppState) {
             }
         }
     }
-    RUNNING.set(None);
     LOOPING.set(false);
     state.evaluating.set(None);
 }

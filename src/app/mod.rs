@@ -136,7 +136,7 @@ impl AppState {
 
 /// Whether the report carries every document's details: up to
 /// [`DETAILS_UP_TO`] documents.
-fn wants_details(session: &Session) -> bool {
+pub(crate) fn wants_details(session: &Session) -> bool {
     session.truth().and_then(|t| t.records()).unwrap_or(0) <= DETAILS_UP_TO
 }
 
@@ -165,13 +165,8 @@ fn App() -> impl IntoView {
         if first.is_none() || held {
             return;
         }
-        match state
-            .session
-            .with_untracked(|s| s.evaluation(wants_details(s)))
-        {
-            Ok(evaluation) => evaluation::request_report(state, evaluation),
-            Err(message) => evaluation::show_no_report(state, message),
-        }
+        let work = state.session.with_untracked(|s| s.work(wants_details(s)));
+        evaluation::request_report(state, work);
     });
     // Intervals belong to the report they were computed for.
     Effect::new(move |_| {
