@@ -61,16 +61,18 @@ pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl Into
                 if models == 1 { "" } else { "s" }
             )));
             super::browser::yield_to_browser().await;
-            let evaluation = state.session.with_untracked(|s| s.evaluation(true));
-            let result = match evaluation {
-                Ok(evaluation) => super::evaluation::run_in_slices(state, evaluation).await,
-                Err(e) => Some(Err(e)),
-            };
+            let result = super::evaluation::evaluate_with_details(state).await;
+            // The section is made again with each new report: the signals
+            // of an older one are gone (`try_`).
             match result {
-                Some(Ok(r)) => detailed.set(Some(Arc::new(r))),
-                Some(Err(e)) => failed.set(Some(e)),
+                Some(Ok(r)) => {
+                    detailed.try_set(Some(Arc::new(r)));
+                }
+                Some(Err(e)) => {
+                    failed.try_set(Some(e));
+                }
                 // The files or settings changed meanwhile: this section is
-                // shown again for the new report.
+                // made again for the new report.
                 None => {}
             }
             state.busy.set(None);

@@ -5,15 +5,16 @@
 //! its next pause, one that only waits for the schema validity is let
 //! finish and then completed), the page's [`Pace`] ([`PagePace`]: after
 //! every [`SLICE_MS`] of work the page paints and handles input, and the
-//! status bar's progress moves) and [`run_in_slices`] for the evaluations
-//! a panel asks for (the document details of a large dataset). The
+//! status bar's progress moves) and [`evaluate_with_details`] for the
+//! evaluations a panel asks for (the document details of a large dataset,
+//! the bootstrap's per-document counts). The
 //! evaluation itself is `crate::session::Evaluation`, which knows nothing
 //! of the page. May depend on leptos, `browser.rs` and `session`.
 
 use super::{browser, AppState, LAST_EVALUATION_MS};
 use crate::eval::pace::{Pace, PauseFuture};
 use crate::eval::Report;
-use crate::session::{Evaluation, Work};
+use crate::session::Work;
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::ops::ControlFlow;
@@ -198,14 +199,18 @@ async fn report_loop(state: AppState) {
     state.evaluating.set(None);
 }
 
-/// Runs `evaluation` a slice at a time, showing its progress in the status
-/// bar; `None` if the report it belongs to changed meanwhile (the result
-/// would be of other files or settings).
-pub async fn run_in_slices(
-    state: AppState,
-    evaluation: Evaluation,
-) -> Option<Result<Report, String>> {
-    let generation = LATEST.get();
+/// The report of the session's files and settings with every document's
+/// details (what the document browser and the bootstrap need for a large
+/// dataset, whose report has none), evaluated a slice at a time with its
+/// progress in the status bar; `None` if the files or settings changed
+/// meanwhile (the result would be of other work; the schema validity
+/// arriving is no change).
+pub async fn evaluate_with_details(state: AppState) -> Option<Result<Report, String>> {
+    let evaluation = match state.session.with_untracked(|s| s.evaluation(true)) {
+        Ok(evaluation) => evaluation,
+        Err(message) => return Some(Err(message)),
+    };
+    let work = evaluation.work();
     let (documents, models) = evaluation.size();
     let shown = EvaluationProgress {
         documents,
@@ -222,7 +227,10 @@ pub async fn run_in_slices(
                 ..shown
             }))
         },
-        move || LATEST.get() != generation,
+        move || {
+            let now = state.session.with_untracked(|s| s.work(true));
+            now.is_none_or(|now| !now.same(&work))
+        },
     );
     let result = evaluation.run(&mut pace).await;
     if !LOOPING.get() {

@@ -45,6 +45,8 @@ pub fn LiteraturePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
     let start = move || {
         cancel.set(false);
         progress.set(Progress::Running(0, pairs));
+        // The panel is made again with each new report: a run of an older
+        // one finds its signals gone, and stops without a word (`try_`).
         leptos::task::spawn_local(async move {
             browser::yield_to_browser().await;
             let job = state
@@ -52,25 +54,37 @@ pub fn LiteraturePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                 .with_untracked(|s| s.literature_job(Metrics::ALL, false));
             let mut job = match job {
                 Ok(job) => job,
-                Err(e) => return progress.set(Progress::Failed(e)),
+                Err(e) => {
+                    progress.try_set(Progress::Failed(e));
+                    return;
+                }
             };
             let total = job.total();
             while job.done() < total {
-                if cancel.get_untracked() {
-                    return progress.set(Progress::Cancelled(job.done(), total));
+                match cancel.try_get_untracked() {
+                    None => return,
+                    Some(true) => {
+                        progress.try_set(Progress::Cancelled(job.done(), total));
+                        return;
+                    }
+                    Some(false) => {}
                 }
                 let began = js_sys::Date::now();
                 while job.done() < total && js_sys::Date::now() - began < SLICE_MS {
                     if let Err(e) = job.step(1) {
-                        return progress.set(Progress::Failed(e.to_string()));
+                        progress.try_set(Progress::Failed(e.to_string()));
+                        return;
                     }
                 }
-                progress.set(Progress::Running(job.done(), total));
+                progress.try_set(Progress::Running(job.done(), total));
                 browser::yield_to_browser().await;
+            }
+            if cancel.try_get_untracked().is_none() {
+                return;
             }
             let computed: Computed = Arc::new(job.finish());
             state.literature.set(Some(computed.clone()));
-            progress.set(Progress::Done(computed));
+            progress.try_set(Progress::Done(computed));
         });
     };
     let running = move || progress.with(Progress::is_running);

@@ -24,25 +24,29 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
     let start = move |_| {
         cancel.set(false);
         progress.set(Progress::Running(0, options.resamples));
+        // The panel is made again with each new report: a run of an older
+        // one finds its signals gone, and stops without a word (`try_`).
         leptos::task::spawn_local(async move {
             browser::yield_to_browser().await;
             // Each document's counts come with the details; a large
             // dataset's report was computed without them.
-            let evaluation = state.session.with_untracked(|s| s.evaluation(true));
-            let detailed = match evaluation {
-                Ok(evaluation) => super::evaluation::run_in_slices(state, evaluation).await,
-                Err(e) => Some(Err(e)),
-            };
+            let detailed = super::evaluation::evaluate_with_details(state).await;
             let detailed = match detailed {
                 Some(Ok(r)) => r,
-                Some(Err(e)) => return progress.set(Progress::Failed(e)),
+                Some(Err(e)) => {
+                    progress.try_set(Progress::Failed(e));
+                    return;
+                }
                 // The files or settings changed meanwhile (the panel is
-                // reset with the report).
-                None => return progress.set(Progress::Idle),
+                // made again for the new report).
+                None => return,
             };
             let config = match Config::from_json(&detailed.config) {
                 Ok(c) => c,
-                Err(e) => return progress.set(Progress::Failed(e.to_string())),
+                Err(e) => {
+                    progress.try_set(Progress::Failed(e.to_string()));
+                    return;
+                }
             };
             let models = detailed
                 .models
@@ -51,19 +55,27 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                 .collect();
             let mut bootstrap = Bootstrap::new(models, &config, options);
             loop {
-                if cancel.get_untracked() {
-                    return progress.set(Progress::Cancelled(bootstrap.done(), options.resamples));
+                match cancel.try_get_untracked() {
+                    None => return,
+                    Some(true) => {
+                        progress.try_set(Progress::Cancelled(bootstrap.done(), options.resamples));
+                        return;
+                    }
+                    Some(false) => {}
                 }
                 let done = bootstrap.step(SLICE);
-                progress.set(Progress::Running(done, options.resamples));
+                progress.try_set(Progress::Running(done, options.resamples));
                 if done >= options.resamples {
                     break;
                 }
                 browser::yield_to_browser().await;
             }
+            if cancel.try_get_untracked().is_none() {
+                return;
+            }
             let result = Arc::new(bootstrap.finish());
             state.bootstrap.set(Some(result.clone()));
-            progress.set(Progress::Done(result));
+            progress.try_set(Progress::Done(result));
         });
     };
     let running = move || progress.with(Progress::is_running);

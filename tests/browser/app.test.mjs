@@ -914,6 +914,32 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   const caption14 = await page.textContent('[data-testid=chart-metric_bars] figcaption');
   assert.match(caption14, /Error bars: 95 % percentile bootstrap interval \(1000 resamples of the 50 documents\)\./);
   await page.locator('[data-testid=chart-metric_bars]').screenshot({ path: join(SHOTS, '14-error-bars.png') });
+
+  // A setting changed while a run is under way: that run belonged to the
+  // old report, so it stops quietly (its panel is gone); a run on the new
+  // report gives the CLI's intervals for the new setting.
+  await page.click('[data-testid=bootstrap-start]');
+  await page.waitForSelector('[data-testid=bootstrap-progress]');
+  await page.selectOption('[data-testid=preset-select]', 'exact');
+  await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset exact'));
+  assert.equal(await page.locator('[data-testid=bootstrap-progress]').count(), 0, 'the new report starts without a run');
+  assert.equal(await page.locator('[data-testid=model-table] td[data-low]').count(), 0, 'no intervals of the old report');
+  await page.click('[data-testid=bootstrap-start]');
+  await page.waitForSelector('[data-testid=bootstrap-table] tbody tr', { timeout: 60_000 });
+  const exactMd = cliText(
+    ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--bootstrap', '--preset', 'exact'],
+    'markdown',
+    dir,
+  );
+  const exactRows = exactMd
+    .split('\n')
+    .filter((l) => /^\| (good|conservative|aggressive) \| \d\.\d{4} \[/.test(l))
+    .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+  assert.notDeepEqual(exactRows, expected, 'the preset changes the intervals');
+  assert.deepEqual(
+    await page.$$eval('[data-testid=bootstrap-table] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent.trim()))),
+    exactRows,
+  );
   assertNoErrors();
 });
 

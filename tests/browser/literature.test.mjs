@@ -194,5 +194,20 @@ test('a larger dataset is computed a slice at a time, with progress and cancel',
   await page.waitForSelector('[data-testid=literature-table] tbody tr', { timeout: 120_000 });
   const args = ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', ...METRICS];
   assertClose(await readLiterature(page), expected(JSON.parse(cli(args, 'json', dir))), '600 documents');
+
+  // A setting changed while a run is under way: the run belonged to the
+  // old report and stops quietly (its panel is gone); the new report has
+  // no literature metrics until asked, and the page keeps working.
+  await page.selectOption('[data-testid=preset-select]', 'not-found');
+  await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset not-found'));
+  await page.click('[data-testid=literature-start]');
+  await page.waitForSelector('[data-testid=literature-progress]');
+  await page.selectOption('[data-testid=preset-select]', 'exact');
+  await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset exact'));
+  assert.equal(await page.locator('[data-testid=literature-progress]').count(), 0);
+  assert.equal(await page.locator('[data-testid=literature-table]').count(), 0);
+  await page.click('[data-testid=literature-start]');
+  await page.waitForSelector('[data-testid=literature-table] tbody tr', { timeout: 120_000 });
+  assertClose(await readLiterature(page), expected(JSON.parse(cli([...args, '--preset', 'exact'], 'json', dir))), '600 documents, preset exact');
   assertNoErrors();
 });
