@@ -150,6 +150,15 @@ pub fn request_report(state: AppState, work: Option<Work>) {
     }
 }
 
+/// Stops the report evaluation under way, if any, and forgets the one
+/// waiting: the report stays as it is until the next request.
+pub fn stop_reports() {
+    let generation = LATEST.get() + 1;
+    LATEST.set(generation);
+    STOP_BEFORE.set(generation);
+    QUEUED.set(None);
+}
+
 /// Runs the queued requests one after another until none waits, showing
 /// each one's report unless a newer request came meanwhile.
 async fn report_loop(state: AppState) {

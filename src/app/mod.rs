@@ -162,6 +162,11 @@ fn App() -> impl IntoView {
     Effect::new(move |first: Option<()>| {
         let held = state.hold_report.get();
         state.session.track();
+        if held {
+            // Files are being added: an evaluation of the files before
+            // would only slow their parsing down.
+            evaluation::stop_reports();
+        }
         if first.is_none() || held {
             return;
         }

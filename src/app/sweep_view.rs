@@ -9,6 +9,7 @@
 
 use super::browser;
 use super::charts_view::chart_options;
+use super::evaluation::PagePace;
 use super::format::{full, opt_ratio, ratio, shown};
 use super::progress::{status_line, Progress};
 use super::AppState;
@@ -75,9 +76,15 @@ pub fn SweepPanel(state: AppState) -> impl IntoView {
                     }
                     Some(false) => {}
                 }
-                let finished = match run.step(&input) {
-                    Ok(f) => f,
-                    Err(e) => {
+                // Each value is a whole evaluation, itself run a slice at
+                // a time (stopped when cancelled or the panel is gone).
+                let mut pace =
+                    PagePace::new(|_, _| {}, move || cancel.try_get_untracked() != Some(false));
+                let finished = match run.step_paced(&input, &mut pace).await {
+                    // Stopped: the loop's check says why.
+                    None => continue,
+                    Some(Ok(f)) => f,
+                    Some(Err(e)) => {
                         let message = state.session.try_with_untracked(|s| s.schema_error(e));
                         progress.try_set(Progress::Failed(message.unwrap_or_default()));
                         return;

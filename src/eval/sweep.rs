@@ -20,8 +20,11 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::config::{merge, Config};
-use crate::eval::evaluate::{evaluate_owned_known, schema_validity, EvalInput, SchemaValidity};
+use crate::eval::evaluate::{
+    evaluate_owned_known_paced, schema_validity, EvalInput, SchemaValidity,
+};
 use crate::eval::model::DocFile;
+use crate::eval::pace::{run_now, NoPause, Pace};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -214,11 +217,31 @@ impl SweepRun {
     /// Evaluates the next value on `input` (the same input given to
     /// [`SweepRun::new`]); `Ok(true)` once every value is done.
     pub fn step(&mut self, input: &EvalInput<DocFile>) -> Result<bool, Error> {
+        run_now(self.step_paced(input, &mut NoPause))
+            .flatten()
+            .unwrap_or_else(|| Err(Error::new(ErrorKind::Input, "the sweep was paused")))
+    }
+
+    /// [`SweepRun::step`], the evaluation asking `pace` between documents
+    /// whether to wait or stop (`None`: stopped; the value is not done).
+    pub async fn step_paced(
+        &mut self,
+        input: &EvalInput<DocFile>,
+        pace: &mut dyn Pace,
+    ) -> Option<Result<bool, Error>> {
         let Some(&value) = self.values.get(self.next) else {
-            return Ok(true);
+            return Some(Ok(true));
         };
-        let config = self.param.apply(&self.config, value)?;
-        let report = evaluate_owned_known(input.clone(), &config, false, &self.validity)?;
+        let config = match self.param.apply(&self.config, value) {
+            Ok(config) => config,
+            Err(e) => return Some(Err(e)),
+        };
+        let report =
+            evaluate_owned_known_paced(input.clone(), &config, false, &self.validity, pace).await?;
+        let report = match report {
+            Ok(report) => report,
+            Err(e) => return Some(Err(e)),
+        };
         self.documents = report.documents;
         for (curve, m) in self.models.iter_mut().zip(&report.models) {
             curve.points.push(SweepPoint {
@@ -231,7 +254,7 @@ impl SweepRun {
             });
         }
         self.next += 1;
-        Ok(self.next >= self.values.len())
+        Some(Ok(self.next >= self.values.len()))
     }
 
     /// The result (only the values evaluated so far, if stopped early).
