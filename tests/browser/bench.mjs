@@ -185,6 +185,13 @@ try {
     await page.waitForTimeout(300);
     reevalBlocked.push(await page.evaluate(() => window.__longest));
     if (run === 0) {
+      // Not timed: a picture of a re-evaluation under way (the status
+      // bar's progress over the dimmed last report), taken at one of its
+      // pauses, the only moments the page paints.
+      await page.selectOption('[data-testid=preset-select]', 'standard');
+      await page.waitForSelector('[data-testid=evaluation-progress]', { timeout: 10_000 });
+      await page.screenshot({ path: join(HERE, 'screenshots', 'bench-10k-re-evaluating.png') });
+      await page.waitForSelector('[data-testid=busy]', { state: 'detached', timeout: 120_000 });
       const cdp = await context.newCDPSession(page);
       const { metrics } = await cdp.send('Performance.getMetrics').catch(() => ({ metrics: [] }));
       const used = metrics.find((m) => m.name === 'JSHeapUsedSize');
