@@ -27,7 +27,7 @@ use crate::eval::{
     complete_provisional, evaluate_owned_known_paced, schema_validity, Config, ConfigBuilder,
     DocFile, EvalInput, ModelInput, Report, SchemaValidity,
 };
-use crate::io::{parse_docs, parse_json_value};
+use crate::io::{parse_docs, parse_docs_paced, parse_json_value};
 use crate::synth::{generate, SynthOptions};
 use serde_json::{Map, Value};
 use std::sync::{Arc, Mutex};
@@ -435,8 +435,36 @@ impl Session {
     /// Parses a file added by [`Session::add_file_pending`] for its role
     /// (nothing if it is parsed already).
     pub fn parse_file(&mut self, id: u32) {
-        if let Some(f) = self.file_mut(id).filter(|f| f.is_pending()) {
-            f.parsed = parse_as(&f.name, &f.bytes, f.role);
+        let job = self.parse_job(id);
+        if let Some(parsed) = job.and_then(|job| run_now(job.run(&mut NoPause)).flatten()) {
+            self.store_parsed(parsed);
+        }
+    }
+
+    /// [`Session::parse_file`] as a job that owns what it reads, for the
+    /// page to run a slice at a time ([`ParseJob::run`]) and store with
+    /// [`Session::store_parsed`]; `None` if the file is parsed already or
+    /// gone.
+    pub fn parse_job(&self, id: u32) -> Option<ParseJob> {
+        let f = self.files.iter().find(|f| f.id == id && f.is_pending())?;
+        Some(ParseJob {
+            id,
+            name: f.name.clone(),
+            role: f.role,
+            bytes: Arc::clone(&f.bytes),
+        })
+    }
+
+    /// Keeps what a [`ParseJob`] read, if its file still waits for it
+    /// with the same bytes and role (otherwise it was removed, replaced or
+    /// given another role meanwhile, and the result is of nothing here).
+    pub fn store_parsed(&mut self, parsed: ParsedFile) {
+        let ParsedFile { job, parsed } = parsed;
+        if let Some(f) = self
+            .file_mut(job.id)
+            .filter(|f| f.is_pending() && f.role == job.role && Arc::ptr_eq(&f.bytes, &job.bytes))
+        {
+            f.parsed = parsed;
         }
     }
 
@@ -1116,6 +1144,35 @@ fn may_be_schema_or_config(bytes: &[u8]) -> bool {
 
 /// Parses a file for a role: records for truth and predictions, one JSON
 /// document for schema and config (a config checked here).
+/// The parse of one file for its role ([`Session::parse_job`]).
+pub struct ParseJob {
+    id: u32,
+    name: String,
+    role: Role,
+    bytes: Arc<Vec<u8>>,
+}
+
+/// What a [`ParseJob`] read, to be kept by [`Session::store_parsed`].
+pub struct ParsedFile {
+    job: ParseJob,
+    parsed: Result<Parsed, Error>,
+}
+
+impl ParseJob {
+    /// Reads the file for its role, a records file a line at a time
+    /// asking `pace` before each line whether to wait or stop (the units:
+    /// bytes read); `None` when it stopped.
+    pub async fn run(self, pace: &mut dyn Pace) -> Option<ParsedFile> {
+        let parsed = match self.role {
+            Role::Truth | Role::Predictions => parse_docs_paced(&self.name, &self.bytes, pace)
+                .await?
+                .map(Parsed::Records),
+            role => parse_as(&self.name, &self.bytes, role),
+        };
+        Some(ParsedFile { job: self, parsed })
+    }
+}
+
 fn parse_as(name: &str, bytes: &[u8], role: Role) -> Result<Parsed, Error> {
     match role {
         Role::Truth | Role::Predictions => parse_docs(name, bytes).map(Parsed::Records),
@@ -1623,6 +1680,64 @@ mod tests {
             Some(Ok(1))
         );
         assert_eq!(report, Some(small.evaluate_with(false)));
+    }
+
+    /// The page's parse, a line at a time, keeps what parse_file keeps; its
+    /// progress climbs through the file's bytes; a result for a file that
+    /// was given another role or replaced meanwhile is not kept.
+    #[test]
+    fn a_file_parsed_in_slices_equals_one_parsed_at_once() {
+        let data = generate(&SynthOptions {
+            documents: 20,
+            seed: 5,
+            ..SynthOptions::default()
+        });
+        let bytes = data.truth_jsonl.clone().into_bytes();
+        let mut at_once = Session::default();
+        at_once.add_file("truth.jsonl", bytes.clone());
+        let mut sliced = Session::default();
+        let id = sliced.add_file_pending("truth.jsonl", bytes.clone());
+        let job = sliced.parse_job(id).unwrap();
+        let mut pace = Recording {
+            stop_at: None,
+            seen: Vec::new(),
+        };
+        let parsed = run_now(job.run(&mut pace)).unwrap().unwrap();
+        sliced.store_parsed(parsed);
+        assert!(sliced.parse_job(id).is_none(), "parsed: no job left");
+        assert_eq!(sliced.files[0].records(), Some(20));
+        assert!(sliced.evaluate().unwrap() == at_once.evaluate().unwrap());
+        // A pause before every line (and the empty one after the last).
+        assert_eq!(pace.seen.len(), 21);
+        assert!(pace.seen.iter().all(|&(_, total)| total == bytes.len()));
+        assert!(pace.seen.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(pace.seen[20].0, bytes.len());
+        // Stopped: nothing to store.
+        let mut other = Session::default();
+        let id = other.add_file_pending("good.jsonl", data.predictions[0].1.clone().into_bytes());
+        let mut stop = Recording {
+            stop_at: Some(3),
+            seen: Vec::new(),
+        };
+        assert!(run_now(other.parse_job(id).unwrap().run(&mut stop))
+            .unwrap()
+            .is_none());
+        // A result that comes back after the file was given another role
+        // is not kept (the file is read again for its new role).
+        let job = other.parse_job(id).unwrap();
+        assert_eq!(other.files[0].role, Role::Truth, "the first records file");
+        let parsed = run_now(job.run(&mut NoPause)).unwrap().unwrap();
+        other.set_role(id, Role::Predictions);
+        other.store_parsed(parsed);
+        assert!(other.files[0].is_pending());
+        other.parse_file(id);
+        assert_eq!(other.files[0].records(), Some(20));
+        // Or after it was removed.
+        let id = other.add_file_pending("again.jsonl", bytes);
+        let job = other.parse_job(id).unwrap();
+        other.remove(id);
+        other.store_parsed(run_now(job.run(&mut NoPause)).unwrap().unwrap());
+        assert_eq!(other.files.len(), 1);
     }
 
     /// Before the worker's answer the report is provisional in the

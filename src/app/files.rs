@@ -3,6 +3,7 @@
 //! costs and errors.
 
 use super::browser;
+use super::evaluation::PagePace;
 use super::AppState;
 use crate::session::{Role, Session};
 use leptos::prelude::*;
@@ -10,8 +11,8 @@ use wasm_bindgen::JsCast;
 
 /// Adds read files to the session, in the order the user gave them: all at
 /// once without parsing (so their roles are known and the schema worker
-/// starts on them at once), then one file parsed per slice of work, the
-/// status line saying which, and one evaluation at the end (the report is
+/// starts on them at once), then parsed one after another, each a slice
+/// at a time with the status line saying which and how far, and one evaluation at the end (the report is
 /// held while files are added), itself run a slice at a time. `problems` (files refused before reading)
 /// are shown with any others.
 async fn load_files(state: AppState, files: Vec<browser::ReadFile>, mut problems: Vec<String>) {
@@ -41,7 +42,19 @@ async fn load_files(state: AppState, files: Vec<browser::ReadFile>, mut problems
             browser::human_size(size)
         )));
         browser::yield_to_browser().await;
-        state.session.update(|s| s.parse_file(id));
+        // A slice at a time, the status bar's progress moving with the
+        // bytes read.
+        let Some(job) = state.session.with_untracked(|s| s.parse_job(id)) else {
+            continue;
+        };
+        let mut pace = PagePace::new(
+            move |done, total| state.busy_progress.set(Some((done, total))),
+            || false,
+        );
+        if let Some(parsed) = job.run(&mut pace).await {
+            state.session.update(|s| s.store_parsed(parsed));
+        }
+        state.busy_progress.set(None);
     }
     browser::mark("fieldscope:parsed");
     // One evaluation of everything, a slice at a time: the status bar

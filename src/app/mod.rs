@@ -86,6 +86,8 @@ pub struct AppState {
     /// What the app is busy with (reading, parsing, evaluating), shown in
     /// the status bar while it lasts.
     pub busy: RwSignal<Option<String>>,
+    /// How far what `busy` says has got (`done` of `total`), if it says.
+    pub busy_progress: RwSignal<Option<(usize, usize)>>,
     /// While true the report keeps its last value: files are being added
     /// one by one and the evaluation runs once, at the end.
     pub hold_report: RwSignal<bool>,
@@ -123,6 +125,7 @@ impl AppState {
             average: RwSignal::new(AverageView::MacroDocuments),
             notice: RwSignal::new(None),
             busy: RwSignal::new(None),
+            busy_progress: RwSignal::new(None),
             hold_report,
             bootstrap: RwSignal::new(None),
             literature: RwSignal::new(None),
@@ -211,8 +214,14 @@ fn App() -> impl IntoView {
             .get()
             .or_else(|| state.evaluating.with(|e| e.map(|e| e.label())))
     });
-    let progress_shown =
-        Memo::new(move |_| state.evaluating.with(|e| e.is_some_and(|e| e.total > 0)));
+    // The bar's `done` of `total`: what `busy` says, else the evaluation's.
+    let progress = Memo::new(move |_| match state.busy.with(Option::is_some) {
+        true => state.busy_progress.get().filter(|&(_, total)| total > 0),
+        false => state
+            .evaluating
+            .with(|e| e.filter(|e| e.total > 0).map(|e| (e.done, e.total))),
+    });
+    let progress_shown = Memo::new(move |_| progress.with(Option::is_some));
     let evaluating = Memo::new(move |_| state.evaluating.with(Option::is_some));
     view! {
         <files::DropZone state=state>
@@ -227,10 +236,10 @@ fn App() -> impl IntoView {
                         {text}
                         <Show when=move || progress_shown.get()>
                             <progress
-                                data-testid="evaluation-progress"
-                                aria-label="Evaluation progress"
-                                max=move || state.evaluating.with(|e| e.map_or(0, |e| e.total))
-                                value=move || state.evaluating.with(|e| e.map_or(0, |e| e.done))
+                                data-testid="busy-progress"
+                                aria-label="Progress"
+                                max=move || progress.get().map_or(0, |p| p.1)
+                                value=move || progress.get().map_or(0, |p| p.0)
                             ></progress>
                         </Show>
                     </p>

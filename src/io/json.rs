@@ -16,6 +16,7 @@ use super::text::{
 };
 use crate::error::{Error, ErrorKind};
 use crate::eval::model::{DocFile, DocRecord, Record, RecordFile};
+use crate::eval::pace::{should_stop, Pace};
 
 /// What was expected of a JSON records file, for shape errors.
 const EXPECTED_RECORDS: &str = "expected an array of records or an object mapping id → record";
@@ -196,16 +197,31 @@ pub(crate) fn jsonl_line(
 /// then reads it with [`parse_jsonl_records`] for the exact error. The
 /// records are the same as [`parse_jsonl_records`]'s: same lines, same
 /// values (parsed by `serde_json`), NFC strings and keys.
-pub(crate) fn jsonl_docs(file_name: &str, text: &str) -> Option<DocFile> {
+///
+/// Read a line at a time, asking `pace` before each line whether to wait
+/// or stop (the units: bytes of `text` read); the outer `None` when it
+/// stopped.
+pub(crate) async fn jsonl_docs_paced(
+    file_name: &str,
+    text: &str,
+    pace: &mut dyn Pace,
+) -> Option<Option<DocFile>> {
     let mut file = DocFile::new(file_name);
     file.forest.reserve_for(text.len());
+    let mut offset = 0;
     for (i, line) in text.split('\n').enumerate() {
+        if should_stop(pace, offset, text.len()).await {
+            return None;
+        }
+        offset += line.len() + 1;
         if line.trim().is_empty() {
             continue;
         }
-        let root = file.forest.parse_record(line).ok()?;
+        let Ok(root) = file.forest.parse_record(line) else {
+            return Some(None);
+        };
         if !file.forest.get(root).is_object() {
-            return None;
+            return Some(None);
         }
         file.records.push(DocRecord {
             index: file.records.len(),
@@ -215,7 +231,7 @@ pub(crate) fn jsonl_docs(file_name: &str, text: &str) -> Option<DocFile> {
         });
     }
     file.forest.shrink();
-    Some(file)
+    Some(Some(file))
 }
 
 /// Parses one JSON document and NFC-normalises it.

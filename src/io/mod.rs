@@ -79,6 +79,7 @@ use serde_json::Value;
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::model::{DocFile, RecordFile};
+use crate::eval::pace::{run_now, NoPause, Pace};
 
 pub use jsonl_index::JsonlIndex;
 pub use text::{decode_text, nfc_value};
@@ -131,12 +132,34 @@ pub fn parse_records(file_name: &str, bytes: &[u8]) -> Result<RecordFile, Error>
 /// assert_eq!(file.to_records().records[1].fields["id"], "b");
 /// ```
 pub fn parse_docs(file_name: &str, bytes: &[u8]) -> Result<DocFile, Error> {
-    let text = decode_text(file_name, bytes)?;
+    run_now(parse_docs_paced(file_name, bytes, &mut NoPause))
+        .flatten()
+        .unwrap_or_else(|| Err(Error::new(ErrorKind::Input, "the reading was stopped")))
+}
+
+/// [`parse_docs`], a JSONL file read a line at a time: `pace` is asked
+/// before each line whether to wait or stop (the browser app lets the page
+/// paint and show the progress). `None` when it stopped.
+pub async fn parse_docs_paced(
+    file_name: &str,
+    bytes: &[u8],
+    pace: &mut dyn Pace,
+) -> Option<Result<DocFile, Error>> {
+    let text = match decode_text(file_name, bytes) {
+        Ok(text) => text,
+        Err(e) => return Some(Err(e)),
+    };
     if detect_format(file_name, text) == FileFormat::Jsonl {
-        if let Some(file) = json::jsonl_docs(file_name, text) {
-            return Ok(file);
+        if let Some(file) = json::jsonl_docs_paced(file_name, text, pace).await? {
+            return Some(Ok(file));
         }
     }
+    Some(docs_of_records(file_name, bytes))
+}
+
+/// [`parse_records`] into a forest: what [`parse_docs`] does with
+/// anything but a JSONL file of objects (and with a JSONL file's errors).
+fn docs_of_records(file_name: &str, bytes: &[u8]) -> Result<DocFile, Error> {
     let records = parse_records(file_name, bytes)?;
     DocFile::from_records(&records)
         .map_err(|e| Error::new(ErrorKind::Input, e.to_string()).in_file(file_name))

@@ -762,7 +762,7 @@ test('11. a large dataset: a status line while it loads, the report equal to the
   await page.evaluate(() => {
     window.__events = [];
     window.__tick = setInterval(() => {
-      const bar = document.querySelector('[data-testid=evaluation-progress]');
+      const bar = document.querySelector('[data-testid=busy-progress]');
       window.__events.push(bar ? [Number(bar.value), Number(bar.max)] : null);
     }, 5);
   });
