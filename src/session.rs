@@ -1610,13 +1610,20 @@ mod tests {
         let (report, seen, documents, models) = sliced(&s, true);
         assert_eq!((documents, models), (50, 3));
         assert!(report == s.evaluate_with(true).unwrap());
-        // One pause per document and forest while the kinds are learnt,
-        // then one per document in the comparison pass; the units climb
-        // to (but not past) the total of 5 × forests × documents.
-        assert_eq!(seen.len(), 4 * 50 + 50);
-        assert!(seen.iter().all(|&(_, total)| total == 5 * 4 * 50));
+        // One pause per record and file while the ids are read, one per
+        // document and forest while the kinds are learnt, then one per
+        // document in the comparison pass (worth four units a forest); the
+        // units climb to (but not past) the total of 6 × forests × records.
+        assert_eq!(seen.len(), 4 * 50 + 4 * 50 + 50);
+        assert!(seen.iter().all(|&(_, total)| total == 6 * 4 * 50));
         assert!(seen.windows(2).all(|w| w[0].0 < w[1].0));
-        assert_eq!(seen.last().unwrap().0, 4 * (50 + 4 * 49));
+        assert_eq!(seen[200].0, 4 * 50, "the kinds pass starts after the ids");
+        assert_eq!(
+            seen[400].0,
+            2 * 4 * 50,
+            "the comparison pass after the kinds"
+        );
+        assert_eq!(seen.last().unwrap().0, 2 * 4 * 50 + 4 * 4 * 49);
         // The same work whatever is known of the validity; not after a
         // setting or a name changed, or without the details.
         let before = s.evaluation(true).unwrap();
@@ -1647,7 +1654,7 @@ mod tests {
         let (input, config) = s.inputs().unwrap();
         assert!(finished == crate::eval::evaluate_owned(input, &config, true).unwrap());
         let (again, seen, ..) = sliced(&s, false);
-        assert_eq!(seen.len(), 250);
+        assert_eq!(seen.len(), 450);
         assert!(again == s.evaluate_with(false).unwrap());
         // No schema.
         let schema = s.files.iter().find(|f| f.role == Role::Schema).unwrap().id;
@@ -1655,7 +1662,7 @@ mod tests {
         let (report, ..) = sliced(&s, false);
         assert!(report == s.evaluate_with(false).unwrap());
         // Stopped: no report, and the pace was asked no further.
-        for stop_at in [1, 120, 250] {
+        for stop_at in [1, 120, 300, 450] {
             let mut pace = Recording {
                 stop_at: Some(stop_at),
                 seen: Vec::new(),

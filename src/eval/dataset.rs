@@ -12,6 +12,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::nfc::nfc_map;
+use crate::eval::pace::{run_now, should_stop, NoPause, Pace};
 use crate::eval::source::RecordSource;
 use crate::eval::tree::{Forest, Json, NodeId};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -232,10 +233,54 @@ fn id_text(v: Json<'_>) -> Option<String> {
 /// Reads the ground truth in one pass over `source`: chooses the id
 /// field, drops duplicates (the first wins) and says so in `warnings`.
 pub fn read_truth<S: RecordSource>(
-    mut source: S,
+    source: S,
     id_field: Option<&str>,
     warnings: &mut Vec<String>,
 ) -> Result<Truth<S>, Error> {
+    let mut pace = NoPause;
+    run_now(read_truth_paced(
+        source,
+        id_field,
+        warnings,
+        &mut pace,
+        Progress::NONE,
+    ))
+    .and_then(Result::transpose)
+    .unwrap_or_else(|| Err(Error::new(ErrorKind::Input, "the reading was paused")))
+}
+
+/// Where a pass over a file's records stands in a longer computation's
+/// units (see `crate::eval::pace`): record `i` is at `start + min(i,
+/// span - 1)` of `total`.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    pub start: usize,
+    pub span: usize,
+    pub total: usize,
+}
+
+impl Progress {
+    /// For a pass no one watches.
+    pub const NONE: Progress = Progress {
+        start: 0,
+        span: 1,
+        total: 0,
+    };
+
+    fn at(&self, i: usize) -> usize {
+        self.start + i.min(self.span.saturating_sub(1))
+    }
+}
+
+/// [`read_truth`], asking `pace` before each record whether to wait or
+/// stop (`Ok(None)`: stopped).
+pub async fn read_truth_paced<S: RecordSource>(
+    mut source: S,
+    id_field: Option<&str>,
+    warnings: &mut Vec<String>,
+    pace: &mut dyn Pace,
+    progress: Progress,
+) -> Result<Option<Truth<S>>, Error> {
     let n = source.len();
     let from_keys = n > 0 && (0..n).all(|i| source.info(i).key.is_some());
     // Each candidate id field with the ids read so far; a candidate is
@@ -249,6 +294,9 @@ pub fn read_truth<S: RecordSource>(
         names.iter().map(|_| Some(Vec::with_capacity(n))).collect();
     let mut top_level_keys = HashSet::new();
     for i in 0..n {
+        if should_stop(pace, progress.at(i), progress.total).await {
+            return Ok(None);
+        }
         let root = source.fetch(i)?;
         let fields = source.forest().get(root);
         for (k, _) in fields.entries() {
@@ -324,12 +372,12 @@ pub fn read_truth<S: RecordSource>(
             list_some(&duplicates)
         ));
     }
-    Ok(Truth {
+    Ok(Some(Truth {
         scheme,
         documents,
         top_level_keys,
         source,
-    })
+    }))
 }
 
 /// `#3` for the record at index 2.
@@ -372,10 +420,27 @@ pub fn strip_extension(id: &str) -> &str {
 /// cost (SPEC §3.6).
 pub fn read_predictions<S: RecordSource, T>(
     model: &str,
-    mut source: S,
+    source: S,
     truth: &Truth<T>,
     warnings: &mut Vec<String>,
 ) -> Result<Predictions<S>, Error> {
+    let mut pace = NoPause;
+    let read = read_predictions_paced(model, source, truth, warnings, &mut pace, Progress::NONE);
+    run_now(read)
+        .and_then(Result::transpose)
+        .unwrap_or_else(|| Err(Error::new(ErrorKind::Input, "the reading was paused")))
+}
+
+/// [`read_predictions`], asking `pace` before each record whether to wait
+/// or stop (`Ok(None)`: stopped).
+pub async fn read_predictions_paced<S: RecordSource, T>(
+    model: &str,
+    mut source: S,
+    truth: &Truth<T>,
+    warnings: &mut Vec<String>,
+    pace: &mut dyn Pace,
+    progress: Progress,
+) -> Result<Option<Predictions<S>>, Error> {
     let id_field = truth.scheme.field.as_deref();
     let resident = source.resident();
     let mut docs: Vec<PredDocument> = Vec::with_capacity(source.len());
@@ -385,6 +450,9 @@ pub fn read_predictions<S: RecordSource, T>(
     let mut unparsed = Vec::new();
     let mut cost: Option<f64> = None;
     for i in 0..source.len() {
+        if should_stop(pace, progress.at(i), progress.total).await {
+            return Ok(None);
+        }
         let root = source.fetch(i)?;
         let r = source.info(i);
         let fields = source.forest().get(root);
@@ -529,7 +597,7 @@ pub fn read_predictions<S: RecordSource, T>(
             list_some(&missing)
         ));
     }
-    Ok(Predictions {
+    Ok(Some(Predictions {
         by_truth,
         cost,
         source,
@@ -537,7 +605,7 @@ pub fn read_predictions<S: RecordSource, T>(
             id_field: id_field.map(str::to_owned),
             truth_keys: truth.top_level_keys.clone(),
         },
-    })
+    }))
 }
 
 /// The raw text of a record whose payload is a model's output (SPEC

@@ -22,7 +22,10 @@ use crate::eval::counts::{
     items_summary, macro_over_documents, macro_over_fields, mean, numeric_precision,
     partial_scores, ratio, strict_scores,
 };
-use crate::eval::dataset::{read_predictions, read_truth, IdScheme, Predictions};
+use crate::eval::dataset::{
+    read_predictions, read_predictions_paced, read_truth, read_truth_paced, IdScheme, Predictions,
+    Progress,
+};
 use crate::eval::distance::CerCount;
 use crate::eval::items::{item_f1, match_items, sort_fields, F1Grid, Item};
 use crate::eval::model::{DocFile, RecordFile};
@@ -902,9 +905,11 @@ fn evaluate_with_validity<S: RecordSource, V: ValidityOracle>(
 
 /// [`evaluate_with_validity`], asking `pace` between documents whether to
 /// wait or stop (`Ok(None)`: stopped). The work units `pace` is told of:
-/// one per document and forest in the pass that learns the kinds, then
-/// four per document and forest in the comparison pass (about the share
-/// of the time each takes).
+/// one per record and file in the pass that reads the ids, one per
+/// document and forest in the pass that learns the kinds, then four per
+/// document and forest in the comparison pass (about the share of the time
+/// each takes); counted in the truth's records, so `6 × forests × records`
+/// in all.
 async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
     input: EvalInput<S>,
     config: &Config,
@@ -929,7 +934,19 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
             ));
         }
     }
-    let mut truth = read_truth(truth_file, config.id_field.as_deref(), &mut warnings)?;
+    let records = truth_file.len();
+    let forests = models.len() + 1;
+    let total = 6 * forests * records;
+    let in_pass = |start: usize| Progress {
+        start,
+        span: records,
+        total,
+    };
+    let id_field = config.id_field.as_deref();
+    let read = read_truth_paced(truth_file, id_field, &mut warnings, pace, in_pass(0)).await?;
+    let Some(mut truth) = read else {
+        return Ok(None);
+    };
     if truth.documents.is_empty() {
         warnings.push(format!("{truth_name}: the ground truth has no records"));
     }
@@ -943,8 +960,13 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
         }
     }
     let mut inputs: Vec<(String, Option<f64>, Predictions<S>)> = Vec::with_capacity(models.len());
-    for m in models {
-        let preds = read_predictions(&m.name, m.file, &truth, &mut warnings)?;
+    for (i, m) in models.into_iter().enumerate() {
+        let progress = in_pass((i + 1) * records);
+        let read =
+            read_predictions_paced(&m.name, m.file, &truth, &mut warnings, pace, progress).await?;
+        let Some(preds) = read else {
+            return Ok(None);
+        };
         inputs.push((m.name, m.cost, preds));
     }
 
@@ -972,12 +994,11 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
     let (truth_cache, model_caches) = caches.split_at_mut(1);
     let truth_cache = &mut truth_cache[0];
     let documents = truth.documents.len();
-    let forests = inputs.len() + 1;
-    let total = 5 * forests * documents;
+    let kinds_pass = forests * records;
     // The truth's present values decide kinds before any prediction's.
     let mut truth_lists = Vec::new();
     for d in 0..documents {
-        if should_stop(pace, d, total).await {
+        if should_stop(pace, kinds_pass + d, total).await {
             return Ok(None);
         }
         let root = truth.fetch(d)?;
@@ -995,7 +1016,7 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
     let mut model_lists = vec![Vec::new(); inputs.len()];
     for (m, ((_, _, preds), cache)) in inputs.iter_mut().zip(model_caches.iter_mut()).enumerate() {
         for d in 0..documents {
-            if should_stop(pace, (m + 1) * documents + d, total).await {
+            if should_stop(pace, kinds_pass + (m + 1) * records + d, total).await {
                 return Ok(None);
             }
             let Some(root) = preds.fetch(d)? else {
@@ -1039,7 +1060,7 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
     let (mut truth_buf, mut pred_buf) = (FlatDoc::default(), FlatDoc::default());
     let mut grid = F1Grid::default();
     for d in 0..documents {
-        if should_stop(pace, forests * (documents + 4 * d), total).await {
+        if should_stop(pace, 2 * kinds_pass + 4 * forests * d, total).await {
             return Ok(None);
         }
         let root = truth.fetch(d)?;

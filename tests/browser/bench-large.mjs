@@ -70,6 +70,12 @@ try {
     document.querySelector('[data-testid=file-input]').addEventListener('change', () => {
       window.__benchStart = performance.now();
     }, { capture: true });
+    // Every stretch of 50 ms or more in which the page could not answer
+    // input ("long tasks"), to print the longest ones.
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+    }).observe({ type: 'longtask' });
   });
   await page.setInputFiles('[data-testid=file-input]', files);
   const done = await page.waitForFunction(
@@ -87,6 +93,7 @@ try {
     { polling: 1000, timeout: 900_000 },
   );
   const [ms] = await done.jsonValue();
+  const longTasks = await page.evaluate(() => window.__longTasks.sort((a, b) => b - a));
   // Where the time went, and the evaluation's share.
   const { text: marks, evaluationMs: evalMs } = await benchMarks(page);
   const validity = await page.$eval('[data-testid=document-scores] tbody tr[data-model] td[data-metric=schema_validity_rate]', (td) => td.dataset.value);
@@ -96,6 +103,7 @@ try {
   console.log(`\ndrop to full report: ${(ms / 1000).toFixed(1)} s (evaluation ${(evalMs / 1000).toFixed(1)} s)`);
   console.log(`Chromium resident memory: ${idle.toFixed(0)} MB before the drop, ${peak.toFixed(0)} MB at the peak`);
   console.log(`marks (ms after the change event): ${marks}`);
+  console.log(`the page busy 50 ms or more at a stretch: ${longTasks.length} times; the longest ${longTasks.slice(0, 5).map((d) => `${Math.round(d)} ms`).join(', ')}`);
   console.log(`macro F1 in the page ${f1}, in the CLI ${cli.models[0].macro_documents.f1}`);
   console.log(`schema validity rate in the page ${validity}, in the CLI ${cli.models[0].schema_validity_rate}`);
   console.log(`page errors: ${errors.length ? errors.join('; ') : 'none'}`);
