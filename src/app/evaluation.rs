@@ -1,15 +1,17 @@
-//! Running evaluations on the page without freezing it.
+//! Running evaluations (and reading files) on the page without freezing
+//! it.
 //!
 //! Owns: the report's evaluation loop ([`request_report`]: the latest
 //! files and settings win; an evaluation made stale by a change stops at
 //! its next pause, one that only waits for the schema validity is let
 //! finish and then completed), the page's [`Pace`] ([`PagePace`]: after
 //! every [`SLICE_MS`] of work the page paints and handles input, and the
-//! status bar's progress moves) and [`evaluate_with_details`] for the
+//! status bar's progress moves; also used to read a dropped file and for
+//! each value of a sweep) and [`evaluate_with_details`] for the
 //! evaluations a panel asks for (the document details of a large dataset,
-//! the bootstrap's per-document counts). The
-//! evaluation itself is `crate::session::Evaluation`, which knows nothing
-//! of the page. May depend on leptos, `browser.rs` and `session`.
+//! the bootstrap's per-document counts). The evaluation itself is
+//! `crate::session::Evaluation`, which knows nothing of the page. May
+//! depend on leptos, `browser.rs` and `session`.
 
 use super::{browser, AppState, LAST_EVALUATION_MS};
 use crate::eval::pace::{Pace, PauseFuture};
