@@ -16,7 +16,7 @@
 use super::{browser, AppState, LAST_EVALUATION_MS};
 use crate::eval::pace::{Pace, PauseFuture};
 use crate::eval::Report;
-use crate::session::Work;
+use crate::session::{Evaluation, Work};
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::ops::ControlFlow;
@@ -161,6 +161,34 @@ pub fn stop_reports() {
     QUEUED.set(None);
 }
 
+/// The page's pace for `evaluation`, its progress shown in the status bar
+/// (from now on: before its first pause, as having started), stopping it
+/// when `stop` says so.
+fn evaluation_pace(
+    state: AppState,
+    evaluation: &Evaluation,
+    stop: impl Fn() -> bool + 'static,
+) -> PagePace {
+    let (documents, models) = evaluation.size();
+    let shown = EvaluationProgress {
+        documents,
+        models,
+        done: 0,
+        total: 0,
+    };
+    state.evaluating.set(Some(shown));
+    PagePace::new(
+        move |done, total| {
+            state.evaluating.set(Some(EvaluationProgress {
+                done,
+                total,
+                ..shown
+            }))
+        },
+        stop,
+    )
+}
+
 /// Runs the queued requests one after another until none waits, showing
 /// each one's report unless a newer request came meanwhile.
 async fn report_loop(state: AppState) {
@@ -175,25 +203,8 @@ async fn report_loop(state: AppState) {
                 continue;
             }
         };
-        let (documents, models) = evaluation.size();
-        let shown = EvaluationProgress {
-            documents,
-            models,
-            done: 0,
-            total: 0,
-        };
-        state.evaluating.set(Some(shown));
         RUNNING.set(Some(evaluation.work()));
-        let mut pace = PagePace::new(
-            move |done, total| {
-                state.evaluating.set(Some(EvaluationProgress {
-                    done,
-                    total,
-                    ..shown
-                }))
-            },
-            move || STOP_BEFORE.get() > generation,
-        );
+        let mut pace = evaluation_pace(state, &evaluation, move || STOP_BEFORE.get() > generation);
         browser::mark("fieldscope:evaluation-start");
         let start = browser::now_ms();
         let result = evaluation.run(&mut pace).await;
@@ -222,27 +233,10 @@ pub async fn evaluate_with_details(state: AppState) -> Option<Result<Report, Str
         Err(message) => return Some(Err(message)),
     };
     let work = evaluation.work();
-    let (documents, models) = evaluation.size();
-    let shown = EvaluationProgress {
-        documents,
-        models,
-        done: 0,
-        total: 0,
-    };
-    state.evaluating.set(Some(shown));
-    let mut pace = PagePace::new(
-        move |done, total| {
-            state.evaluating.set(Some(EvaluationProgress {
-                done,
-                total,
-                ..shown
-            }))
-        },
-        move || {
-            let now = state.session.with_untracked(|s| s.work(true));
-            now.is_none_or(|now| !now.same(&work))
-        },
-    );
+    let mut pace = evaluation_pace(state, &evaluation, move || {
+        let now = state.session.with_untracked(|s| s.work(true));
+        now.is_none_or(|now| !now.same(&work))
+    });
     let result = evaluation.run(&mut pace).await;
     if !LOOPING.get() {
         state.evaluating.set(None);
