@@ -12,9 +12,10 @@ use wasm_bindgen::JsCast;
 /// Adds read files to the session, in the order the user gave them: all at
 /// once without parsing (so their roles are known and the schema worker
 /// starts on them at once), then parsed one after another, each a slice
-/// at a time with the status line saying which and how far, and one evaluation at the end (the report is
-/// held while files are added), itself run a slice at a time. `problems` (files refused before reading)
-/// are shown with any others.
+/// at a time with the status line saying which and how far, and one
+/// evaluation at the end (the report is held while files are added),
+/// itself run a slice at a time. `problems` (files refused before
+/// reading) are shown with any others.
 async fn load_files(state: AppState, files: Vec<browser::ReadFile>, mut problems: Vec<String>) {
     let total = files.len();
     browser::mark("fieldscope:read");
