@@ -612,13 +612,30 @@ impl Session {
     /// pace) while the session may change meanwhile. Errors: why there is
     /// no report (no truth, a bad config).
     pub fn evaluation(&self, details: bool) -> Result<Evaluation, String> {
-        let (input, config) = self.inputs()?;
+        self.truth_records()?;
+        let config = self.config()?;
         let schema_name = self
             .files
             .iter()
             .find(|f| f.role == Role::Schema)
             .map(|f| f.name.clone());
         let key = self.report_key(&config, details);
+        // The provisional report of this same work, finished now that its
+        // validity is stored: no copy of the files, nothing to evaluate.
+        if let Some(Ok(validity)) = self.stored_validity(&config) {
+            if let Some(report) = finished(&self.provisional, &key, &validity, &config) {
+                return Ok(Evaluation {
+                    job: Job::Finished(report),
+                    config,
+                    details,
+                    validity: EvaluationValidity::Stored(validity),
+                    key,
+                    provisional: Arc::clone(&self.provisional),
+                    schema_name,
+                });
+            }
+        }
+        let (input, config) = self.inputs()?;
         let validity = if input.schema.is_none() {
             EvaluationValidity::Known(SchemaValidity::default())
         } else {
@@ -632,7 +649,7 @@ impl Session {
             }
         };
         Ok(Evaluation {
-            input,
+            job: Job::Evaluate(input),
             config,
             details,
             validity,
@@ -809,21 +826,7 @@ impl Session {
     /// [`Session::evaluate_with`] evaluates them: what a threshold sweep
     /// re-evaluates.
     pub fn inputs(&self) -> Result<(EvalInput<DocFile>, Config), String> {
-        let truth = match self.truth().map(|f| (&f.name, &f.parsed)) {
-            None => return Err("Load a ground-truth file to see a report.".into()),
-            Some((name, Err(_))) => {
-                return Err(format!(
-                    "The ground-truth file {name} has an error (see the file list)."
-                ))
-            }
-            Some((_, Ok(Parsed::Records(r)))) => r.clone(),
-            Some((_, Ok(Parsed::Json(_)))) => {
-                return Err("The ground truth is not a records file.".into())
-            }
-            Some((name, Ok(Parsed::Pending))) => {
-                return Err(format!("The ground-truth file {name} is being read."))
-            }
-        };
+        let truth = self.truth_records()?.clone();
         let config = self.config()?;
         let schema = self.files.iter().find_map(|f| match (&f.role, &f.parsed) {
             (Role::Schema, Ok(Parsed::Json(v))) => Some(v.clone()),
@@ -850,6 +853,21 @@ impl Session {
         Ok((input, config))
     }
 
+    /// The ground truth's records, or why there are none to evaluate.
+    fn truth_records(&self) -> Result<&DocFile, String> {
+        match self.truth().map(|f| (&f.name, &f.parsed)) {
+            None => Err("Load a ground-truth file to see a report.".into()),
+            Some((name, Err(_))) => Err(format!(
+                "The ground-truth file {name} has an error (see the file list)."
+            )),
+            Some((_, Ok(Parsed::Records(r)))) => Ok(r),
+            Some((_, Ok(Parsed::Json(_)))) => Err("The ground truth is not a records file.".into()),
+            Some((name, Ok(Parsed::Pending))) => {
+                Err(format!("The ground-truth file {name} is being read."))
+            }
+        }
+    }
+
     /// An evaluation error as a message; a schema error names the schema
     /// file.
     pub fn schema_error(&self, e: crate::error::Error) -> String {
@@ -874,7 +892,7 @@ fn error_message(schema_name: Option<&str>, e: Error) -> String {
 /// One evaluation of a session's files and settings ([`Session::evaluation`]):
 /// it owns its inputs, so the session may change while it runs.
 pub struct Evaluation {
-    input: EvalInput<DocFile>,
+    job: Job,
     config: Config,
     details: bool,
     validity: EvaluationValidity,
@@ -883,6 +901,46 @@ pub struct Evaluation {
     /// The session's slot for the provisional report.
     provisional: Arc<Mutex<Option<(ReportKey, Report)>>>,
     schema_name: Option<String>,
+}
+
+/// What an [`Evaluation`] has to do.
+enum Job {
+    /// Evaluate these inputs (a copy of the session's parsed files).
+    Evaluate(EvalInput<DocFile>),
+    /// Nothing: the provisional report of the same work, finished with the
+    /// validity stored since.
+    Finished(Report),
+}
+
+/// The provisional report of `key`'s work, if it is in `slot`, finished
+/// with `validity` (`eval::complete_provisional`). The slot keeps it until
+/// the evaluation runs ([`forget_provisional`]), so that making an
+/// evaluation changes nothing (a report is small beside the files an
+/// evaluation would copy).
+fn finished(
+    slot: &Mutex<Option<(ReportKey, Report)>>,
+    key: &ReportKey,
+    validity: &SchemaValidity,
+    config: &Config,
+) -> Option<Report> {
+    let mut report = slot
+        .lock()
+        .ok()?
+        .as_ref()
+        .filter(|(k, _)| k.same(key))
+        .map(|(_, report)| report.clone())?;
+    complete_provisional(&mut report, validity, config).ok()?;
+    Some(report)
+}
+
+/// Empties `slot` if it holds the provisional report of `key`'s work (it
+/// has been finished).
+fn forget_provisional(slot: &Mutex<Option<(ReportKey, Report)>>, key: &ReportKey) {
+    if let Ok(mut slot) = slot.lock() {
+        if slot.as_ref().is_some_and(|(k, _)| k.same(key)) {
+            *slot = None;
+        }
+    }
 }
 
 /// What an [`Evaluation`] knows of the schema validity.
@@ -902,7 +960,10 @@ enum EvaluationValidity {
 impl Evaluation {
     /// The number of truth documents and of models it evaluates.
     pub fn size(&self) -> (usize, usize) {
-        (self.input.truth.records.len(), self.input.models.len())
+        match &self.job {
+            Job::Evaluate(input) => (input.truth.records.len(), input.models.len()),
+            Job::Finished(report) => (report.documents, report.models.len()),
+        }
     }
 
     /// Whether `other` evaluates the same files with the same names, costs
@@ -922,7 +983,7 @@ impl Evaluation {
     /// [`Session::evaluate_with`]'s for the session it was made from.
     pub async fn run(self, pace: &mut dyn Pace) -> Option<Result<Report, String>> {
         let Evaluation {
-            input,
+            job,
             config,
             details,
             validity,
@@ -930,19 +991,21 @@ impl Evaluation {
             provisional,
             schema_name,
         } = self;
+        let input = match job {
+            Job::Finished(report) => {
+                forget_provisional(&provisional, &key);
+                return Some(Ok(report));
+            }
+            Job::Evaluate(input) => input,
+        };
         let message = |e: Error| error_message(schema_name.as_deref(), e);
         let validity = match validity {
             EvaluationValidity::Known(validity) => validity,
             EvaluationValidity::Stored(validity) => {
-                let finished = provisional
-                    .lock()
-                    .ok()
-                    .and_then(|mut slot| slot.take())
-                    .filter(|(k, _)| k.same(&key));
-                if let Some((_, mut report)) = finished {
-                    if complete_provisional(&mut report, &validity, &config).is_ok() {
-                        return Some(Ok(report));
-                    }
+                // Stored since this evaluation was made.
+                if let Some(report) = finished(&provisional, &key, &validity, &config) {
+                    forget_provisional(&provisional, &key);
+                    return Some(Ok(report));
                 }
                 validity
             }
