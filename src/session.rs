@@ -620,26 +620,27 @@ impl Session {
             .find(|f| f.role == Role::Schema)
             .map(|f| f.name.clone());
         let key = self.report_key(&config, details);
+        let stored = self.stored_validity(&config);
         // The provisional report of this same work, finished now that its
         // validity is stored: no copy of the files, nothing to evaluate.
-        if let Some(Ok(validity)) = self.stored_validity(&config) {
-            if let Some(report) = finished(&self.provisional, &key, &validity, &config) {
+        if let Some(Ok(validity)) = &stored {
+            if let Some(report) = finished(&self.provisional, &key, validity, &config) {
                 return Ok(Evaluation {
                     job: Job::Finished(report),
                     config,
                     details,
-                    validity: EvaluationValidity::Stored(validity),
+                    validity: EvaluationValidity::Stored(validity.clone()),
                     key,
                     provisional: Arc::clone(&self.provisional),
                     schema_name,
                 });
             }
         }
-        let (input, config) = self.inputs()?;
+        let input = self.input()?;
         let validity = if input.schema.is_none() {
             EvaluationValidity::Known(SchemaValidity::default())
         } else {
-            match self.stored_validity(&config) {
+            match stored {
                 Some(Ok(validity)) => EvaluationValidity::Stored(validity),
                 // The worker failed: the report without its validity (the
                 // page says why and shows and exports none of what depends
@@ -826,8 +827,15 @@ impl Session {
     /// [`Session::evaluate_with`] evaluates them: what a threshold sweep
     /// re-evaluates.
     pub fn inputs(&self) -> Result<(EvalInput<DocFile>, Config), String> {
-        let truth = self.truth_records()?.clone();
+        self.truth_records()?;
         let config = self.config()?;
+        Ok((self.input()?, config))
+    }
+
+    /// The evaluation's input: a copy of the truth's and every parsed
+    /// predictions file's records, and the schema.
+    fn input(&self) -> Result<EvalInput<DocFile>, String> {
+        let truth = self.truth_records()?.clone();
         let schema = self.files.iter().find_map(|f| match (&f.role, &f.parsed) {
             (Role::Schema, Ok(Parsed::Json(v))) => Some(v.clone()),
             _ => None,
@@ -845,12 +853,11 @@ impl Session {
                 _ => None,
             })
             .collect();
-        let input = EvalInput {
+        Ok(EvalInput {
             truth,
             models,
             schema,
-        };
-        Ok((input, config))
+        })
     }
 
     /// The ground truth's records, or why there are none to evaluate.
@@ -973,7 +980,7 @@ impl Evaluation {
     }
 
     /// What it evaluates, kept to compare with later evaluations
-    /// ([`Work::is_of`]) once it has run.
+    /// ([`Work::same`]) once it has run.
     pub fn work(&self) -> Work {
         Work(self.key.clone())
     }

@@ -720,14 +720,12 @@ pub fn evaluate_owned_known<F: IntoDocFile>(
     details: bool,
     validity: &SchemaValidity,
 ) -> Result<Report, Error> {
-    let input = into_doc_files(input)?;
-    if input.schema.is_some() && validity.valid.is_none() && !validity.unchecked {
-        return Err(Error::new(
-            ErrorKind::Input,
-            "the schema validity of these files has not been computed",
-        ));
-    }
-    evaluate_with_validity(input, config, details, &Known(validity))
+    let mut pace = NoPause;
+    run_now(evaluate_owned_known_paced(
+        input, config, details, validity, &mut pace,
+    ))
+    .flatten()
+    .unwrap_or_else(|| Err(Error::new(ErrorKind::Input, "the evaluation was paused")))
 }
 
 /// [`evaluate_owned_known`] a slice at a time: `pace` is asked between

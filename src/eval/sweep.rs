@@ -3,11 +3,11 @@
 //! depends on the chosen threshold.
 //!
 //! Owns: [`SweepParam`], [`sweep`] and its report. Pure: for every value
-//! the whole evaluation is run again ([`evaluate_owned_known`] on a copy of
+//! the whole evaluation is run again ([`evaluate_owned_known_paced`] on a copy of
 //! the parsed input, the configuration changed in that one key; the schema
 //! validity, which no threshold changes, is computed once), so each point
 //! is exactly the report `fieldscope eval` would give with that threshold.
-//! Depends on `evaluate`, `config`, `counts`, `report`.
+//! Depends on `evaluate`, `config`, `counts`, `report`, `pace`.
 //!
 //! The parameters and the keys they set (SPEC §2.2, §3.4):
 //! * `similarity`: `partial_matching.string.exact_threshold`, with
