@@ -18,13 +18,18 @@
 //! One invoice per JSONL line, keys in this order: `id` (`"inv_00001"`),
 //! `invoice_number` (`"INV-2024-00123"`), `invoice_date` (ISO date),
 //! `due_date` (ISO date, `"NOT_FOUND"` in about 45 % of the truth),
-//! `currency`, `vendor` {`name`, `address` {`street`, `city`, `postcode`},
-//! `vat_id`}, `customer` {`name`}, `total` (number), `tax` (number; the key
-//! is missing from about 17 % of the truth), `po_number` (`"NOT_FOUND"` in
-//! about 80 %), `payment_terms` (`"NOT_FOUND"` in about 25 %), `codes` (0–4
-//! HS codes such as `"HS-8471"`: a set field, SPEC §3.3) and `items` (0–30
-//! line items {`description`, `quantity`, `unit_price`, `amount`, `sku`}: an
-//! item list, SPEC §3.4). Vendors come from seven countries, each with its
+//! `delivery_date` (`"NOT_FOUND"` in about 70 %), `currency`, `vendor`
+//! {`name`, `address` {`street`, `city`, `postcode`}, `vat_id`, `phone`
+//! (`"NOT_FOUND"` in about 65 %)}, `customer` {`name`, `vat_id`
+//! (`"NOT_FOUND"` in about 80 %), `reference` (about 85 %)}, `total`
+//! (number), `tax` (number; the key is missing from about 17 % of the
+//! truth), `po_number` (`"NOT_FOUND"` in about 80 %), `payment_terms`
+//! (`"NOT_FOUND"` in about 25 %), `codes` (0–4 HS codes such as
+//! `"HS-8471"`: a set field, SPEC §3.3) and `items` (0–30 line items
+//! {`description`, `quantity`, `unit_price`, `amount`, `sku` (`"NOT_FOUND"`
+//! in about 60 %: most invoices print no SKU)}: an item list, SPEC §3.4).
+//! About a quarter of all values are absent, so true negatives weigh in
+//! accuracy as they do on real invoices (SPEC's M0). Vendors come from seven countries, each with its
 //! own currency, address and VAT-id formats and its own names, so strings
 //! include non-ASCII text (`"Müller GmbH"`, `"Øresund Logistik ApS"`,
 //! `"東京商事株式会社"`). Amounts are kept in minor units and add up:
@@ -34,7 +39,11 @@
 //!
 //! Each [`ModelProfile`] turns every truth record into one prediction record
 //! with the same `id` and a `cost`. Its rates are per field (or per item, or
-//! per record) probabilities; see the fields of [`ModelProfile`]. Two
+//! per record) probabilities; see the fields of [`ModelProfile`]. The
+//! default three are tuned so that, over many documents, accuracy and F1
+//! rank the conservative and the aggressive model differently (M0's
+//! accuracy paradox): the conservative one leaves present values out and
+//! collects true negatives, the aggressive one fills absent fields. Two
 //! changes are *not* errors under SPEC §2.1 and are applied at fixed rates
 //! for every profile, so that the data exercises the normalisation: about
 //! 8 % of money values are written as text with currency symbols and
@@ -156,35 +165,36 @@ impl ModelProfile {
     }
 
     /// Says `NOT_FOUND` whenever unsure: many omissions and dropped items,
-    /// almost no hallucination — high accuracy on NOT_FOUND-heavy fields,
-    /// low recall (SPEC's M0).
+    /// almost no hallucination — higher accuracy than the aggressive model
+    /// on NOT_FOUND-heavy fields, lower recall and F1 (SPEC's M0).
     pub fn conservative() -> Self {
         ModelProfile {
             name: "conservative".into(),
             typo_rate: 0.02,
             digit_swap_rate: 0.01,
-            omission_rate: 0.20,
+            omission_rate: 0.19,
             hallucination_rate: 0.01,
             item_reorder: false,
-            item_drop_rate: 0.12,
+            item_drop_rate: 0.11,
             item_extra_rate: 0.005,
             raw_output_rate: 0.02,
             cost_per_doc: 0.006,
         }
     }
 
-    /// Cheap and eager: always answers, often wrongly — typos, swapped
-    /// digits, invented values and items, sloppy raw output.
+    /// Cheap and eager: always answers, often wrongly — invents a value for
+    /// most absent fields, adds items, typos and swapped digits, sloppy raw
+    /// output. Higher F1 than the conservative model, lower accuracy.
     pub fn aggressive() -> Self {
         ModelProfile {
             name: "aggressive".into(),
-            typo_rate: 0.08,
-            digit_swap_rate: 0.05,
+            typo_rate: 0.03,
+            digit_swap_rate: 0.02,
             omission_rate: 0.02,
-            hallucination_rate: 0.50,
+            hallucination_rate: 0.70,
             item_reorder: true,
             item_drop_rate: 0.03,
-            item_extra_rate: 0.12,
+            item_extra_rate: 0.10,
             raw_output_rate: 0.15,
             cost_per_doc: 0.002,
         }
@@ -645,6 +655,10 @@ struct Invoice {
     payment_terms: Option<&'static str>,
     codes: Vec<&'static str>,
     items: Vec<Item>,
+    delivery_date: Option<NaiveDate>,
+    vendor_phone: Option<String>,
+    customer_vat_id: Option<String>,
+    customer_reference: Option<String>,
 }
 
 #[derive(Debug)]
@@ -654,7 +668,8 @@ struct Item {
     quantity: i64,
     unit_price: i64,
     amount: i64,
-    sku: String,
+    /// Not printed on most invoices (`NOT_FOUND` in the truth).
+    sku: Option<String>,
 }
 
 impl Invoice {
@@ -694,6 +709,12 @@ impl Invoice {
         });
         let n_codes = code_count(rng);
         let codes = sample(rng, HS_CODES, n_codes);
+        // Fields most invoices do not print (NOT_FOUND-heavy, SPEC's M0).
+        let delivery_date = (rng.f64() < 0.3).then(|| invoice_date - Days::new(rng.u64(0..=10)));
+        let vendor_phone = (rng.f64() < 0.35).then(|| fill(rng, "+99 99 9999 999"));
+        let customer_vat_id =
+            (rng.f64() < 0.2).then(|| fill(rng, country.vat_id.unwrap_or(country.invented_tax_id)));
+        let customer_reference = (rng.f64() < 0.15).then(|| fill(rng, "REF-99999"));
 
         Invoice {
             id: format!("inv_{:05}", index + 1),
@@ -713,6 +734,10 @@ impl Invoice {
             payment_terms: terms.map(|(text, _)| text),
             codes,
             items,
+            delivery_date,
+            vendor_phone,
+            customer_vat_id,
+            customer_reference,
         }
     }
 
@@ -725,6 +750,10 @@ impl Invoice {
         record.insert("invoice_number".into(), json!(self.invoice_number));
         record.insert("invoice_date".into(), json!(iso(self.invoice_date)));
         record.insert("due_date".into(), or_not_found(self.due_date.map(iso)));
+        record.insert(
+            "delivery_date".into(),
+            or_not_found(self.delivery_date.map(iso)),
+        );
         record.insert("currency".into(), json!(self.country.currency));
         record.insert(
             "vendor".into(),
@@ -732,9 +761,17 @@ impl Invoice {
                 "name": self.vendor_name,
                 "address": {"street": self.street, "city": self.city, "postcode": self.postcode},
                 "vat_id": or_not_found(self.vat_id.clone()),
+                "phone": or_not_found(self.vendor_phone.clone()),
             }),
         );
-        record.insert("customer".into(), json!({ "name": self.customer }));
+        record.insert(
+            "customer".into(),
+            json!({
+                "name": self.customer,
+                "vat_id": or_not_found(self.customer_vat_id.clone()),
+                "reference": or_not_found(self.customer_reference.clone()),
+            }),
+        );
         record.insert("total".into(), decimal(self.total, decimals));
         if let Some(tax) = self.tax {
             record.insert("tax".into(), decimal(tax, decimals));
@@ -754,7 +791,7 @@ impl Invoice {
                     "quantity": decimal(item.quantity, 2),
                     "unit_price": decimal(item.unit_price, decimals),
                     "amount": decimal(item.amount, decimals),
-                    "sku": item.sku,
+                    "sku": or_not_found(item.sku.clone()),
                 })
             })
             .collect();
@@ -775,12 +812,13 @@ impl Item {
         };
         let unit_price = price(rng, country, product.price);
         let pattern = *pick(rng, SKU_PATTERNS);
+        let sku = fill(rng, pattern);
         Item {
             description: product.description,
             quantity,
             unit_price,
             amount: round_div(quantity * unit_price, 100),
-            sku: fill(rng, pattern),
+            sku: (rng.f64() < 0.4).then_some(sku),
         }
     }
 }
@@ -872,6 +910,14 @@ impl Distorter<'_> {
         );
         put(
             &mut payload,
+            "delivery_date",
+            self.optional(inv.delivery_date, Self::date, |d| {
+                let days = d.rng.u64(0..=10);
+                d.date(inv.invoice_date - Days::new(days))
+            }),
+        );
+        put(
+            &mut payload,
             "currency",
             self.present(|d| d.text(inv.country.currency)),
         );
@@ -906,12 +952,34 @@ impl Distorter<'_> {
                 Value::String(id)
             }),
         );
+        put(
+            &mut vendor,
+            "phone",
+            self.optional(inv.vendor_phone.as_deref(), Self::text, |d| {
+                Value::String(fill(&mut d.rng, "+99 99 9999 999"))
+            }),
+        );
         payload.insert("vendor".into(), Value::Object(vendor));
         let mut customer = Map::new();
         put(
             &mut customer,
             "name",
             self.present(|d| d.text(inv.customer)),
+        );
+        put(
+            &mut customer,
+            "vat_id",
+            self.optional(inv.customer_vat_id.as_deref(), Self::text, |d| {
+                let pattern = inv.country.vat_id.unwrap_or(inv.country.invented_tax_id);
+                Value::String(fill(&mut d.rng, pattern))
+            }),
+        );
+        put(
+            &mut customer,
+            "reference",
+            self.optional(inv.customer_reference.as_deref(), Self::text, |d| {
+                Value::String(fill(&mut d.rng, "REF-99999"))
+            }),
         );
         payload.insert("customer".into(), Value::Object(customer));
 
@@ -1147,7 +1215,14 @@ impl Distorter<'_> {
             "amount",
             self.present(|d| d.money(inv, item.amount)),
         );
-        put(&mut m, "sku", self.present(|d| d.text(&item.sku)));
+        put(
+            &mut m,
+            "sku",
+            self.optional(item.sku.as_deref(), Self::text, |d| {
+                let pattern = *pick(&mut d.rng, SKU_PATTERNS);
+                Value::String(fill(&mut d.rng, pattern))
+            }),
+        );
         Value::Object(m)
     }
 
@@ -1215,6 +1290,7 @@ fn schema() -> Value {
             "invoice_number": string,
             "invoice_date": date,
             "due_date": date,
+            "delivery_date": date,
             "currency": string,
             "vendor": {
                 "type": "object",
@@ -1224,10 +1300,14 @@ fn schema() -> Value {
                         "type": "object",
                         "properties": {"street": string, "city": string, "postcode": string}
                     },
-                    "vat_id": string
+                    "vat_id": string,
+                    "phone": string
                 }
             },
-            "customer": {"type": "object", "properties": {"name": string}},
+            "customer": {
+                "type": "object",
+                "properties": {"name": string, "vat_id": string, "reference": string}
+            },
             "total": number,
             "tax": number,
             "po_number": string,
@@ -1597,15 +1677,17 @@ mod tests {
             "invoice_number",
             "invoice_date",
             "due_date",
+            "delivery_date",
             "currency",
             "vendor",
             "customer",
             "total",
         ];
-        assert_eq!(keys[..8], expected);
+        assert_eq!(keys[..9], expected);
         let mut item_counts = Vec::new();
         let mut not_found = BTreeMap::new();
         let mut non_ascii = 0;
+        let (mut skus, mut not_found_skus) = (0, 0);
         for t in &truth {
             let number = t["invoice_number"].as_str().unwrap();
             assert!(number.contains("-202"), "{number}");
@@ -1628,6 +1710,8 @@ mod tests {
                 assert!((q * u - a).abs() <= 0.5 + 1e-9, "{item}");
                 sum += a;
                 assert!(item["sku"].as_str().is_some_and(|s| !s.is_empty()));
+                skus += 1;
+                not_found_skus += usize::from(item["sku"] == json!("NOT_FOUND"));
             }
             let tax = t.get("tax").map_or(0.0, |v| v.as_f64().unwrap());
             if !items.is_empty() {
@@ -1637,7 +1721,16 @@ mod tests {
                     t["id"]
                 );
             }
-            for path in ["due_date", "vendor.vat_id", "po_number", "payment_terms"] {
+            for path in [
+                "due_date",
+                "delivery_date",
+                "vendor.vat_id",
+                "vendor.phone",
+                "customer.vat_id",
+                "customer.reference",
+                "po_number",
+                "payment_terms",
+            ] {
                 if at(t, path) == Some(&json!("NOT_FOUND")) {
                     *not_found.entry(path).or_insert(0) += 1;
                 }
@@ -1652,7 +1745,7 @@ mod tests {
         assert!(item_counts.iter().any(|&n| n > 20));
         let mean = item_counts.iter().sum::<usize>() as f64 / 1000.0;
         assert!((5.5..8.0).contains(&mean), "mean items {mean}");
-        // The NOT_FOUND-heavy fields, as the module doc says (±5 points).
+        // The NOT_FOUND-heavy fields, as the module doc says (±6 points).
         let share = |path| f64::from(not_found[path]) / 1000.0;
         assert!((0.75..0.85).contains(&share("po_number")), "{not_found:?}");
         assert!((0.40..0.50).contains(&share("due_date")), "{not_found:?}");
@@ -1665,6 +1758,24 @@ mod tests {
             (0.35..0.50).contains(&share("vendor.vat_id")),
             "{not_found:?}"
         );
+        assert!(
+            (0.64..0.76).contains(&share("delivery_date")),
+            "{not_found:?}"
+        );
+        assert!(
+            (0.60..0.70).contains(&share("vendor.phone")),
+            "{not_found:?}"
+        );
+        assert!(
+            (0.75..0.85).contains(&share("customer.vat_id")),
+            "{not_found:?}"
+        );
+        assert!(
+            (0.80..0.90).contains(&share("customer.reference")),
+            "{not_found:?}"
+        );
+        let sku_share = not_found_skus as f64 / skus as f64;
+        assert!((0.55..0.65).contains(&sku_share), "{sku_share}");
         assert!(
             non_ascii > 200,
             "{non_ascii} vendor names with non-ASCII text"
@@ -1717,7 +1828,11 @@ mod tests {
             };
             for path in [
                 "due_date",
+                "delivery_date",
                 "vendor.vat_id",
+                "vendor.phone",
+                "customer.vat_id",
+                "customer.reference",
                 "po_number",
                 "payment_terms",
                 "tax",
@@ -1752,20 +1867,20 @@ mod tests {
     fn the_three_profiles_differ_in_the_expected_direction() {
         let data = generate(&options(1000, 9));
         let [good, conservative, aggressive] = [0, 1, 2].map(|m| behaviour(&data, m));
-        // Hallucination on NOT_FOUND truth fields: rates 0.50 > 0.05 > 0.01.
+        // Hallucination on NOT_FOUND truth fields: rates 0.70 > 0.05 > 0.01.
         assert!(
-            (0.45..0.55).contains(&aggressive.invented),
+            (0.65..0.75).contains(&aggressive.invented),
             "{aggressive:?}"
         );
         assert!((0.03..0.07).contains(&good.invented), "{good:?}");
         assert!(conservative.invented < 0.02, "{conservative:?}");
-        // Omission on fields present in the truth: 0.20 > 0.03 > 0.02.
+        // Omission on fields present in the truth: 0.19 > 0.03 > 0.02.
         assert!(
-            (0.17..0.23).contains(&conservative.omitted),
+            (0.16..0.22).contains(&conservative.omitted),
             "{conservative:?}"
         );
         assert!(good.omitted < 0.05 && aggressive.omitted < 0.05);
-        // Items: conservative drops 12 %, aggressive adds 12 %.
+        // Items: conservative drops 11 %, aggressive adds 10 % and drops 3 %.
         let ratio = |b: &Behaviour| b.pred_items as f64 / b.truth_items as f64;
         assert!(
             (0.84..0.92).contains(&ratio(&conservative)),
@@ -1853,6 +1968,28 @@ mod tests {
         assert!(aggressive.cost.unwrap() < conservative.cost.unwrap());
         let items = |m: &crate::eval::ModelReport| m.items.as_ref().unwrap().pred_items;
         assert!(items(conservative) < items(good) && items(good) < items(aggressive));
+    }
+
+    /// M0's accuracy paradox, which the default profiles are tuned to show
+    /// over many documents: the aggressive model has the higher F1 (it
+    /// answers more present values), the conservative one the higher
+    /// accuracy (its true negatives, where the aggressive model
+    /// hallucinates).
+    #[test]
+    fn accuracy_and_f1_rank_conservative_and_aggressive_differently() {
+        let report = evaluate_data(&generate(&options(2000, 3)));
+        let [good, conservative, aggressive] = [0, 1, 2].map(|i| &report.models[i]);
+        assert!(aggressive.micro.f1 > conservative.micro.f1 + 0.005);
+        assert!(conservative.micro.accuracy > aggressive.micro.accuracy + 0.005);
+        assert!(
+            good.micro.f1 > aggressive.micro.f1
+                && good.micro.accuracy > conservative.micro.accuracy
+        );
+        // Where the difference comes from: true negatives and hallucinations.
+        let tn =
+            |m: &crate::eval::ModelReport| m.counts.true_negative as f64 / m.counts.total() as f64;
+        assert!(tn(conservative) > 0.15 && tn(conservative) > tn(aggressive) + 0.05);
+        assert!(aggressive.hallucination_rate > 0.6 && conservative.hallucination_rate < 0.05);
     }
 
     #[test]

@@ -331,6 +331,12 @@ test('1. the built-in example renders on load', async (t) => {
   const paradox = await readTable(page, 'paradox-table');
   assert.deepEqual(paradox.map((r) => r.model), ['good', 'conservative', 'aggressive']);
   for (const r of paradox) assert.equal(Object.keys(r.values).length, 6, `paradox row ${r.model}`);
+  // The example shows M0's accuracy paradox, and the page explains it.
+  const [, careful, eager] = paradox;
+  assert.ok(careful.values.accuracy > eager.values.accuracy && careful.values.f1 < eager.values.f1, 'the example: accuracy and F1 disagree');
+  const explanation = await page.textContent('[data-testid=paradox-explanation]');
+  assert.match(explanation, /^Accuracy and F1 rank the other models differently\. Accuracy counts true negatives/);
+  assert.match(explanation, /conservative: \d+(\.\d+)? % of its outcomes are true negatives/);
   // The page's two tables agree with each other: micro view = paradox table.
   await page.click('[data-testid=average-micro]');
   await page.waitForSelector('[data-testid=model-table][data-average=micro]');
@@ -825,9 +831,9 @@ test('13. a file over the size limit is refused with a message, the others still
 
 test('14. bootstrap intervals computed in the page, with progress and cancel, equal to the CLI', async (t) => {
   const { page, assertNoErrors } = await openApp(t);
-  // The built-in example is `fieldscope synth --documents 50 --seed 2024`.
+  // The built-in example is `fieldscope synth --documents 50 --seed 19`.
   const dir = join(tmp, 'example50');
-  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '2024', '--out', dir]);
+  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--out', dir]);
   const md = cliText(
     ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--bootstrap'],
     'markdown',
@@ -1033,10 +1039,10 @@ test('17. schema validity comes from the schema worker: equal to the CLI, and a 
   assert.ok(modules.some((p) => p.endsWith('/worker-loader.js')), `schema worker started: ${modules}`);
 
   // The document-level scores, which depend on validity, equal the CLI's
-  // on the built-in example (= fieldscope synth --documents 50 --seed 2024),
+  // on the built-in example (= fieldscope synth --documents 50 --seed 19),
   // whose aggressive model has schema-invalid predictions.
   const synth = join(tmp, 'synth50');
-  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '2024', '--out', synth]);
+  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--out', synth]);
   const report = cliJson(['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'], synth);
   const metrics = ['document_extraction_score', 'numeric_precision', 'field_f1_partial', 'schema_validity_rate', 'exact_match_rate', 'cer'];
   const expected = report.models.map((m) => ({ model: m.name, values: Object.fromEntries(metrics.map((k) => [k, m[k]])) }));
@@ -1072,7 +1078,7 @@ test('17. schema validity comes from the schema worker: equal to the CLI, and a 
 
 test('18. while the schema worker works the report is provisional (validity-dependent values and exports wait); if it cannot load, the rest of the report stays', async (t) => {
   const synth = join(tmp, 'synth50-provisional');
-  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '2024', '--out', synth]);
+  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--out', synth]);
   const report = cliJson(['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'], synth);
 
   // The worker's module is held back until the test lets it through.

@@ -129,7 +129,7 @@ test('literature metrics in the page equal the CLI --metrics, on the built-in ex
   const bundle = JSON.parse(await download(page, 'export-bundle'));
   for (const f of bundle.files) writeFileSync(join(dir, f.name), f.text);
   const native = join(tmp, 'example50-native');
-  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '2024', '--out', native]);
+  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--out', native]);
   assert.equal(bundle.files.length, 5);
   for (const f of bundle.files) {
     assert.equal(f.text, readFileSync(join(native, f.name), 'utf8'), `${f.name}: the page's example = fieldscope synth`);
