@@ -75,15 +75,37 @@ pub struct Side<'s> {
     pub readings: &'s Readings,
 }
 
+/// The readings are asked for once per pair of items compared (SPEC §3.4
+/// compares every item with every item of the other side), so the
+/// already-read case is inlined even in the size-optimised browser build,
+/// and the first reading is a call.
 impl Side<'_> {
+    #[inline(always)]
     fn signature(&self) -> u64 {
+        match self.readings.signature.get() {
+            Some(&sig) => sig,
+            None => self.read_signature(),
+        }
+    }
+
+    #[inline(never)]
+    fn read_signature(&self) -> u64 {
         *self
             .readings
             .signature
             .get_or_init(|| char_signature(self.norm))
     }
 
+    #[inline(always)]
     fn number(&self) -> Option<(f64, f64)> {
+        match self.readings.number.get() {
+            Some(&number) => number,
+            None => self.read_number(),
+        }
+    }
+
+    #[inline(never)]
+    fn read_number(&self) -> Option<(f64, f64)> {
         *self
             .readings
             .number
@@ -300,6 +322,7 @@ impl<'c> Comparer<'c> {
     /// Whether two present values match exactly (partial does not count):
     /// the test item matching uses (SPEC §3.4), without computing CER where
     /// it can be avoided.
+    #[inline(always)]
     pub fn is_exact(&self, ty: ValueType, t: &Side<'_>, p: &Side<'_>) -> bool {
         if ty != ValueType::String {
             return self.typed_equal(ty, t, p);
@@ -353,6 +376,7 @@ impl<'c> Comparer<'c> {
 
     /// Equality of numbers, numeric strings, dates and booleans; a value
     /// that does not read as its type is compared as a normalised string.
+    #[inline(always)]
     fn typed_equal(&self, ty: ValueType, t: &Side<'_>, p: &Side<'_>) -> bool {
         let c = self.config;
         let typed = match ty {

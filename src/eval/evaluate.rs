@@ -27,12 +27,12 @@ use crate::eval::dataset::{
     Progress,
 };
 use crate::eval::distance::CerCount;
-use crate::eval::items::{item_f1, match_items, sort_fields, F1Grid, Item};
+use crate::eval::items::{match_items, sort_fields, F1Grid, Item};
 use crate::eval::model::{DocFile, RecordFile};
 use crate::eval::pace::{run_now, should_stop, NoPause, Pace};
 use crate::eval::paths::{
-    flatten, kind_of_value, read_schema, Ignored, Kind, Leaf, PathCache, PathId, PathTable,
-    SchemaInfo,
+    find_leaf, flatten, kind_of_value, read_schema, Ignored, Kind, Leaf, PathCache, PathId,
+    PathTable, SchemaInfo,
 };
 use crate::eval::report::{
     Counts, DocumentDetail, DocumentTally, FieldDetail, FieldReport, ItemTally, ModelReport,
@@ -188,14 +188,11 @@ impl<'a> FlatDoc<'a> {
         self.fields.clear();
     }
 
+    #[inline(always)]
     fn get(&self, path: PathId) -> Option<&Leaf<'a>> {
-        self.leaves
-            .binary_search_by_key(&path, |l| l.path)
-            .ok()
-            .map(|i| &self.leaves[i])
+        find_leaf(&self.leaves, path)
     }
 
-    /// The items of list `list` (none when the document has no such list).
     /// The items of list `list` (none when the document has no such list);
     /// `sides` are [`Self::item_sides`].
     fn items<'s>(
@@ -1409,12 +1406,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                     let (t_sides, p_sides) = (truth.item_sides(), pred.item_sides());
                     let ti: Vec<Item<'_, '_>> = truth.items(id, &t_sides).collect();
                     let pi: Vec<Item<'_, '_>> = pred.items(id, &p_sides).collect();
-                    grid.reset(ti.len(), pi.len());
-                    for t in &ti {
-                        for p in &pi {
-                            grid.values.push(item_f1(comparer, t, p));
-                        }
-                    }
+                    grid.fill(comparer, &ti, &pi);
                     let matches = match_items(grid);
                     tally.truth_items += ti.len() as u64;
                     tally.pred_items += pi.len() as u64;

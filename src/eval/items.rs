@@ -6,6 +6,7 @@
 
 use crate::eval::compare::{Comparer, Side, ValueType};
 use crate::eval::counts::{harmonic, ratio};
+use crate::eval::paths::find_leaf;
 pub use crate::eval::paths::Leaf;
 use crate::eval::paths::PathId;
 use pathfinding::kuhn_munkres::kuhn_munkres;
@@ -27,11 +28,9 @@ pub struct Item<'d, 'a> {
 
 impl<'d, 'a> Item<'d, 'a> {
     /// The field at `path`, if the item has one.
+    #[inline(always)]
     pub fn get(&self, path: PathId) -> Option<&'d Leaf<'a>> {
-        self.fields
-            .binary_search_by_key(&path, |f| f.path)
-            .ok()
-            .map(|i| &self.fields[i])
+        find_leaf(self.fields, path)
     }
 
     /// The field at `path` as a side of a comparison, when present.
@@ -108,6 +107,23 @@ impl F1Grid {
         self.cols = cols;
         self.values.clear();
         self.values.reserve(rows * cols);
+    }
+
+    /// The grid of `truth` × `predicted` items: [`item_f1`] of every pair.
+    pub fn fill(
+        &mut self,
+        comparer: &Comparer<'_>,
+        truth: &[Item<'_, '_>],
+        predicted: &[Item<'_, '_>],
+    ) {
+        let cols = predicted.len();
+        self.reset(truth.len(), cols);
+        self.values.resize(truth.len() * cols, 0.0);
+        for (row, t) in self.values.chunks_exact_mut(cols.max(1)).zip(truth) {
+            for (cell, p) in row.iter_mut().zip(predicted) {
+                *cell = item_f1(comparer, t, p);
+            }
+        }
     }
 
     pub fn at(&self, i: usize, j: usize) -> f64 {

@@ -10,15 +10,21 @@ use chrono::NaiveDate;
 use serde_json::Value;
 use std::borrow::Cow;
 
-/// Absent values, prepared once: trimmed and lowercased (SPEC §1.4).
+/// Absent values, prepared once: trimmed and lowercased (SPEC §1.4); whether
+/// they are all ASCII; and the most bytes a string equal to one of them
+/// can have.
 #[derive(Debug, Clone)]
-pub struct AbsentValues(Vec<String>, bool);
+pub struct AbsentValues(Vec<String>, bool, usize);
 
 impl AbsentValues {
     pub fn new(values: &[String]) -> Self {
         let values: Vec<String> = values.iter().map(|v| v.trim().to_lowercase()).collect();
         let all_ascii = values.iter().all(|v| v.is_ascii());
-        AbsentValues(values, all_ascii)
+        // Lowercasing never makes fewer characters, and a character is at
+        // most 4 bytes: a trimmed string whose lowercase equals `a` has at
+        // most `chars(a)` characters, so at most 4 × chars(a) bytes.
+        let longest = values.iter().map(|v| 4 * v.chars().count()).max();
+        AbsentValues(values, all_ascii, longest.unwrap_or(0))
     }
 
     /// A value is absent when it is missing (`None`), `null`, an empty
@@ -49,7 +55,9 @@ impl AbsentValues {
     /// The string case of [`Self::is_absent`].
     pub fn is_absent_str(&self, s: &str) -> bool {
         let t = s.trim();
-        if t.is_ascii() {
+        if t.len() > self.2 {
+            false
+        } else if t.is_ascii() {
             self.0.iter().any(|a| a.eq_ignore_ascii_case(t))
         } else if self.1 && t.chars().any(|c| !c.is_ascii() && c != KELVIN_SIGN) {
             // The lowercase of a non-ASCII character other than the Kelvin
@@ -489,6 +497,24 @@ mod tests {
         assert!(a.is_absent_str("\u{212A}ELVIN"));
         assert!(a.is_absent_str("\u{130}X"));
         assert!(!a.is_absent_str("\u{130}Y"));
+    }
+
+    /// The length bound that rejects long strings early never rejects a
+    /// string whose lowercase is an absent value: every character, twice,
+    /// against its own lowercase.
+    #[test]
+    fn the_length_bound_keeps_every_lowercase_match() {
+        for c in (0..=char::MAX as u32).filter_map(char::from_u32) {
+            let s: String = [c, c].iter().collect();
+            let lower = s.to_lowercase();
+            if lower.trim() != lower || lower.is_empty() {
+                continue;
+            }
+            let a = AbsentValues::new(std::slice::from_ref(&lower));
+            assert!(a.is_absent_str(&s), "{c:?}");
+        }
+        let a = AbsentValues::new(&["NOT_FOUND".into()]);
+        assert!(!a.is_absent_str(&"NOT_FOUND".repeat(5)));
     }
 
     #[test]

@@ -49,6 +49,7 @@ impl<'a> Leaf<'a> {
 
     /// The leaf as one side of a comparison, when it is present and has a
     /// normalised text in `text` (its document's buffer).
+    #[inline(always)]
     pub fn side<'s>(&'s self, text: &'s str) -> Option<Side<'s>> {
         let norm = self.norm.as_ref().filter(|_| self.present)?;
         Some(Side {
@@ -58,6 +59,25 @@ impl<'a> Leaf<'a> {
             readings: &self.readings,
         })
     }
+}
+
+/// The leaf at `path` among `leaves` (sorted by path, each path once). A
+/// binary search written out, so that it is inlined even in the
+/// size-optimised browser build: the comparisons look leaves up by path
+/// for every field of every pair of documents and items.
+#[inline(always)]
+pub fn find_leaf<'l, 'a>(leaves: &'l [Leaf<'a>], path: PathId) -> Option<&'l Leaf<'a>> {
+    let (mut low, mut high) = (0, leaves.len());
+    while low < high {
+        let mid = low + (high - low) / 2;
+        let leaf = &leaves[mid];
+        match leaf.path.cmp(&path) {
+            std::cmp::Ordering::Less => low = mid + 1,
+            std::cmp::Ordering::Greater => high = mid,
+            std::cmp::Ordering::Equal => return Some(leaf),
+        }
+    }
+    None
 }
 
 /// The kind of a path (SPEC §1.2).

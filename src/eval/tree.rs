@@ -111,6 +111,7 @@ impl Forest {
     }
 
     /// The value at `id`.
+    #[inline(always)]
     pub fn get(&self, id: NodeId) -> Json<'_> {
         Json { forest: self, id }
     }
@@ -549,6 +550,7 @@ impl PartialEq for Json<'_> {
 }
 
 impl<'f> Json<'f> {
+    #[inline(always)]
     fn node(self) -> Node {
         self.forest.nodes[self.id as usize]
     }
@@ -564,6 +566,7 @@ impl<'f> Json<'f> {
         std::ptr::from_ref(self.forest) as usize
     }
 
+    #[inline(always)]
     pub fn json_type(self) -> JsonType {
         match self.node().tag {
             Tag::Null => JsonType::Null,
@@ -575,14 +578,17 @@ impl<'f> Json<'f> {
         }
     }
 
+    #[inline(always)]
     pub fn is_null(self) -> bool {
         self.node().tag == Tag::Null
     }
 
+    #[inline(always)]
     pub fn is_object(self) -> bool {
         self.node().tag == Tag::Object
     }
 
+    #[inline(always)]
     pub fn as_str(self) -> Option<&'f str> {
         let n = self.node();
         (n.tag == Tag::Str).then(|| &self.forest.text[n.a as usize..(n.a + n.b) as usize])
