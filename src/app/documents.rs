@@ -52,6 +52,13 @@ pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl Into
         return view! { <DocumentBrowser report=report pending=pending /> }.into_any();
     }
     let detailed = RwSignal::new(None::<Arc<Report>>);
+    // Details computed on demand are freed a slice at a time once a new
+    // report replaces this section.
+    on_cleanup(move || {
+        if let Some(Some(report)) = detailed.try_get_untracked() {
+            super::evaluation::release_later(report);
+        }
+    });
     let failed = RwSignal::new(None::<String>);
     let (documents, models) = (report.documents, report.models.len());
     let load = move |_| {

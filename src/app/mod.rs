@@ -24,6 +24,7 @@ mod uncertainty;
 use crate::eval::Report;
 use crate::session::Session;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 /// Which average the model table and the bar chart show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +78,7 @@ pub struct AppState {
     /// The report of the session's files and settings, or why there is
     /// none. Set by `evaluation::request_report` when an evaluation ends;
     /// while one runs it keeps the last report.
-    pub report: RwSignal<Result<Report, String>>,
+    pub report: RwSignal<Result<Arc<Report>, String>>,
     /// The evaluation under way, if any, and how far it got.
     pub evaluating: RwSignal<Option<evaluation::EvaluationProgress>>,
     pub average: RwSignal<AverageView>,
@@ -93,7 +94,7 @@ pub struct AppState {
     pub hold_report: RwSignal<bool>,
     /// Bootstrap intervals computed for the current report (error bars in
     /// the score chart); cleared whenever the report changes.
-    pub bootstrap: RwSignal<Option<std::sync::Arc<crate::eval::bootstrap::BootstrapReport>>>,
+    pub bootstrap: RwSignal<Option<Arc<crate::eval::bootstrap::BootstrapReport>>>,
     /// The literature metrics computed for the current report (the
     /// literature panel, and the HTML, Markdown and LaTeX exports);
     /// cleared whenever the report changes.
@@ -117,7 +118,7 @@ impl AppState {
         let start = js_sys::Date::now();
         let report = session.with_untracked(|s| s.evaluate_with(wants_details(s)));
         LAST_EVALUATION_MS.set(js_sys::Date::now() - start);
-        let report = RwSignal::new(report);
+        let report = RwSignal::new(report.map(Arc::new));
         AppState {
             session,
             report,

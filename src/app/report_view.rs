@@ -18,28 +18,25 @@ pub fn ReportView(state: AppState) -> impl IntoView {
             view! { <div class="empty-report" data-testid="no-report"><p>{message}</p></div> }
                 .into_any()
         }
-        Ok(report) => {
-            let report = std::sync::Arc::new(report);
-            view! {
-                <Summary report=report.clone() />
-                <Warnings report=report.clone() />
-                <ModelTable state=state report=report.clone() />
-                <ParadoxPanel state=state report=report.clone() />
-                <WeightedFields report=report.clone() />
-                <super::uncertainty::UncertaintyPanel state=state report=report.clone() />
-                <super::literature::LiteraturePanel state=state report=report.clone() />
-                <super::charts_view::ChartsView state=state report=report.clone() />
-                <super::sweep_view::SweepPanel state=state />
-                <DocumentScores state=state report=report.clone() />
-                <FieldTable report=report.clone() />
-                <SetsSection report=report.clone() />
-                <ItemsSection state=state report=report.clone() />
-                <documents::DocumentSection state=state report=report.clone() />
-                <exports::ExportPanel state=state report=report.clone() />
-                <Definitions />
-            }
-            .into_any()
+        Ok(report) => view! {
+            <Summary report=report.clone() />
+            <Warnings report=report.clone() />
+            <ModelTable state=state report=report.clone() />
+            <ParadoxPanel state=state report=report.clone() />
+            <WeightedFields report=report.clone() />
+            <super::uncertainty::UncertaintyPanel state=state report=report.clone() />
+            <super::literature::LiteraturePanel state=state report=report.clone() />
+            <super::charts_view::ChartsView state=state report=report.clone() />
+            <super::sweep_view::SweepPanel state=state />
+            <DocumentScores state=state report=report.clone() />
+            <FieldTable report=report.clone() />
+            <SetsSection report=report.clone() />
+            <ItemsSection state=state report=report.clone() />
+            <documents::DocumentSection state=state report=report.clone() />
+            <exports::ExportPanel state=state report=report.clone() />
+            <Definitions />
         }
+        .into_any(),
     }
 }
 
