@@ -120,6 +120,10 @@ struct SynthArgs {
     #[arg(long, value_name = "SEED", default_value_t = 42)]
     seed: u64,
 
+    /// The browser app's built-in example's kind of data: four more NOT_FOUND-heavy fields, SKUs mostly absent, and the conservative and aggressive models tuned so that accuracy and F1 rank them differently (M0's accuracy paradox).
+    #[arg(long)]
+    paradox: bool,
+
     /// The directory to write the files to (created if missing).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -543,11 +547,16 @@ fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String,
 
 /// `fieldscope synth`: writes the generated files into `--out`.
 fn synth_command(args: &SynthArgs, stderr: &mut dyn Write) -> i32 {
-    let data = crate::synth::generate(&crate::synth::SynthOptions {
-        documents: args.documents,
-        seed: args.seed,
-        ..crate::synth::SynthOptions::default()
-    });
+    let options = if args.paradox {
+        crate::synth::SynthOptions::paradox(args.documents, args.seed)
+    } else {
+        crate::synth::SynthOptions {
+            documents: args.documents,
+            seed: args.seed,
+            ..crate::synth::SynthOptions::default()
+        }
+    };
+    let data = crate::synth::generate(&options);
     let mut files = vec![("truth.jsonl".to_string(), data.truth_jsonl)];
     files.extend(
         data.predictions

@@ -361,11 +361,7 @@ impl Session {
     /// (a good one, a conservative one, an aggressive one that hallucinates),
     /// with the invoice schema.
     pub fn example() -> Session {
-        let data = generate(&SynthOptions {
-            documents: 50,
-            seed: 19,
-            ..SynthOptions::default()
-        });
+        let data = generate(&SynthOptions::paradox(50, 19));
         let mut s = Session::default();
         s.add_file("truth.jsonl", data.truth_jsonl.into_bytes());
         for (name, jsonl) in data.predictions {

@@ -18,18 +18,24 @@
 //! One invoice per JSONL line, keys in this order: `id` (`"inv_00001"`),
 //! `invoice_number` (`"INV-2024-00123"`), `invoice_date` (ISO date),
 //! `due_date` (ISO date, `"NOT_FOUND"` in about 45 % of the truth),
-//! `delivery_date` (`"NOT_FOUND"` in about 70 %), `currency`, `vendor`
-//! {`name`, `address` {`street`, `city`, `postcode`}, `vat_id`, `phone`
-//! (`"NOT_FOUND"` in about 65 %)}, `customer` {`name`, `vat_id`
-//! (`"NOT_FOUND"` in about 80 %), `reference` (about 85 %)}, `total`
-//! (number), `tax` (number; the key is missing from about 17 % of the
-//! truth), `po_number` (`"NOT_FOUND"` in about 80 %), `payment_terms`
-//! (`"NOT_FOUND"` in about 25 %), `codes` (0–4 HS codes such as
-//! `"HS-8471"`: a set field, SPEC §3.3) and `items` (0–30 line items
-//! {`description`, `quantity`, `unit_price`, `amount`, `sku` (`"NOT_FOUND"`
-//! in about 60 %: most invoices print no SKU)}: an item list, SPEC §3.4).
-//! About a quarter of all values are absent, so true negatives weigh in
-//! accuracy as they do on real invoices (SPEC's M0). Vendors come from seven countries, each with its
+//! `currency`, `vendor` {`name`, `address` {`street`, `city`, `postcode`},
+//! `vat_id`}, `customer` {`name`}, `total` (number), `tax` (number; the key
+//! is missing from about 17 % of the truth), `po_number` (`"NOT_FOUND"` in
+//! about 80 %), `payment_terms` (`"NOT_FOUND"` in about 25 %), `codes` (0–4
+//! HS codes such as `"HS-8471"`: a set field, SPEC §3.3) and `items` (0–30
+//! line items {`description`, `quantity`, `unit_price`, `amount`, `sku`}: an
+//! item list, SPEC §3.4).
+//!
+//! [`SynthOptions::paradox`] (the browser app's built-in example, `fieldscope
+//! synth --paradox`) adds four NOT_FOUND-heavy fields — `delivery_date`
+//! (`"NOT_FOUND"` in about 70 %), `vendor.phone` (65 %), `customer.vat_id`
+//! (80 %), `customer.reference` (85 %) — and leaves the SKU out of about
+//! 60 % of the line items (most invoices print none), so that about a
+//! quarter of all values are absent and true negatives weigh in accuracy as
+//! they do on real invoices; its conservative and aggressive models are
+//! tuned so that, over many documents, accuracy and F1 rank them
+//! differently (M0's accuracy paradox). The default data keeps its shape,
+//! so the benchmarks measure what they always did. Vendors come from seven countries, each with its
 //! own currency, address and VAT-id formats and its own names, so strings
 //! include non-ASCII text (`"Müller GmbH"`, `"Øresund Logistik ApS"`,
 //! `"東京商事株式会社"`). Amounts are kept in minor units and add up:
@@ -39,11 +45,7 @@
 //!
 //! Each [`ModelProfile`] turns every truth record into one prediction record
 //! with the same `id` and a `cost`. Its rates are per field (or per item, or
-//! per record) probabilities; see the fields of [`ModelProfile`]. The
-//! default three are tuned so that, over many documents, accuracy and F1
-//! rank the conservative and the aggressive model differently (M0's
-//! accuracy paradox): the conservative one leaves present values out and
-//! collects true negatives, the aggressive one fills absent fields. Two
+//! per record) probabilities; see the fields of [`ModelProfile`]. Two
 //! changes are *not* errors under SPEC §2.1 and are applied at fixed rates
 //! for every profile, so that the data exercises the normalisation: about
 //! 8 % of money values are written as text with currency symbols and
@@ -94,6 +96,30 @@ pub struct SynthOptions {
     pub seed: u64,
     /// One prediction file per profile, in this order.
     pub models: Vec<ModelProfile>,
+    /// The accuracy-paradox data (see the module doc): four more
+    /// NOT_FOUND-heavy fields and SKUs mostly absent. [`SynthOptions::paradox`]
+    /// also gives the models tuned for it.
+    pub paradox: bool,
+}
+
+impl SynthOptions {
+    /// The browser app's built-in example's kind of data: `documents`
+    /// NOT_FOUND-heavy invoices (`paradox` set) and the profiles tuned for
+    /// them (`good`, [`ModelProfile::conservative_paradox`],
+    /// [`ModelProfile::aggressive_paradox`]), with which accuracy and F1
+    /// rank the conservative and the aggressive model differently.
+    pub fn paradox(documents: usize, seed: u64) -> Self {
+        SynthOptions {
+            documents,
+            seed,
+            models: vec![
+                ModelProfile::good(),
+                ModelProfile::conservative_paradox(),
+                ModelProfile::aggressive_paradox(),
+            ],
+            paradox: true,
+        }
+    }
 }
 
 impl Default for SynthOptions {
@@ -108,6 +134,7 @@ impl Default for SynthOptions {
                 ModelProfile::conservative(),
                 ModelProfile::aggressive(),
             ],
+            paradox: false,
         }
     }
 }
@@ -165,38 +192,61 @@ impl ModelProfile {
     }
 
     /// Says `NOT_FOUND` whenever unsure: many omissions and dropped items,
-    /// almost no hallucination — higher accuracy than the aggressive model
-    /// on NOT_FOUND-heavy fields, lower recall and F1 (SPEC's M0).
+    /// almost no hallucination — high accuracy on NOT_FOUND-heavy fields,
+    /// low recall (SPEC's M0).
     pub fn conservative() -> Self {
         ModelProfile {
             name: "conservative".into(),
             typo_rate: 0.02,
             digit_swap_rate: 0.01,
-            omission_rate: 0.19,
+            omission_rate: 0.20,
             hallucination_rate: 0.01,
             item_reorder: false,
-            item_drop_rate: 0.11,
+            item_drop_rate: 0.12,
             item_extra_rate: 0.005,
             raw_output_rate: 0.02,
             cost_per_doc: 0.006,
         }
     }
 
-    /// Cheap and eager: always answers, often wrongly — invents a value for
-    /// most absent fields, adds items, typos and swapped digits, sloppy raw
-    /// output. Higher F1 than the conservative model, lower accuracy.
+    /// Cheap and eager: always answers, often wrongly — typos, swapped
+    /// digits, invented values and items, sloppy raw output.
     pub fn aggressive() -> Self {
         ModelProfile {
             name: "aggressive".into(),
-            typo_rate: 0.03,
-            digit_swap_rate: 0.02,
+            typo_rate: 0.08,
+            digit_swap_rate: 0.05,
             omission_rate: 0.02,
-            hallucination_rate: 0.70,
+            hallucination_rate: 0.50,
             item_reorder: true,
             item_drop_rate: 0.03,
-            item_extra_rate: 0.10,
+            item_extra_rate: 0.12,
             raw_output_rate: 0.15,
             cost_per_doc: 0.002,
+        }
+    }
+
+    /// [`Self::conservative`] on the paradox data: a little fewer
+    /// omissions and dropped items. Higher accuracy than
+    /// [`Self::aggressive_paradox`] (its true negatives), lower recall and F1.
+    pub fn conservative_paradox() -> Self {
+        ModelProfile {
+            omission_rate: 0.19,
+            item_drop_rate: 0.11,
+            ..Self::conservative()
+        }
+    }
+
+    /// [`Self::aggressive`] on the paradox data: invents a value for most
+    /// absent fields (70 %), with fewer typos, swapped digits and invented
+    /// items. Higher F1 than [`Self::conservative_paradox`], lower accuracy.
+    pub fn aggressive_paradox() -> Self {
+        ModelProfile {
+            typo_rate: 0.03,
+            digit_swap_rate: 0.02,
+            hallucination_rate: 0.70,
+            item_extra_rate: 0.10,
+            ..Self::aggressive()
         }
     }
 }
@@ -216,7 +266,7 @@ pub struct SynthData {
 pub fn generate(options: &SynthOptions) -> SynthData {
     let mut rng = Rng::with_seed(stream_seed(options.seed, "truth"));
     let invoices: Vec<Invoice> = (0..options.documents)
-        .map(|i| Invoice::random(&mut rng, i))
+        .map(|i| Invoice::random(&mut rng, i, options.paradox))
         .collect();
 
     let mut truth_jsonl = String::new();
@@ -239,8 +289,8 @@ pub fn generate(options: &SynthOptions) -> SynthData {
             (profile.name.clone(), jsonl)
         })
         .collect();
-    let schema_json =
-        serde_json::to_string_pretty(&schema()).expect("a JSON value always serialises");
+    let schema_json = serde_json::to_string_pretty(&schema(options.paradox))
+        .expect("a JSON value always serialises");
     SynthData {
         truth_jsonl,
         predictions,
@@ -655,6 +705,8 @@ struct Invoice {
     payment_terms: Option<&'static str>,
     codes: Vec<&'static str>,
     items: Vec<Item>,
+    /// The paradox data's fields are written ([`SynthOptions::paradox`]).
+    paradox: bool,
     delivery_date: Option<NaiveDate>,
     vendor_phone: Option<String>,
     customer_vat_id: Option<String>,
@@ -673,7 +725,7 @@ struct Item {
 }
 
 impl Invoice {
-    fn random(rng: &mut Rng, index: usize) -> Invoice {
+    fn random(rng: &mut Rng, index: usize, paradox: bool) -> Invoice {
         let country = pick_country(rng);
         let first_day = NaiveDate::from_ymd_opt(2023, 1, 1).expect("a valid date");
         let invoice_date = first_day + Days::new(rng.u64(0..1096));
@@ -695,7 +747,9 @@ impl Invoice {
         };
 
         let n_items = item_count(rng);
-        let items: Vec<Item> = (0..n_items).map(|_| Item::random(rng, country)).collect();
+        let items: Vec<Item> = (0..n_items)
+            .map(|_| Item::random(rng, country, paradox))
+            .collect();
         let subtotal = if items.is_empty() {
             price(rng, country, (80, 4000))
         } else {
@@ -709,12 +763,17 @@ impl Invoice {
         });
         let n_codes = code_count(rng);
         let codes = sample(rng, HS_CODES, n_codes);
-        // Fields most invoices do not print (NOT_FOUND-heavy, SPEC's M0).
-        let delivery_date = (rng.f64() < 0.3).then(|| invoice_date - Days::new(rng.u64(0..=10)));
-        let vendor_phone = (rng.f64() < 0.35).then(|| fill(rng, "+99 99 9999 999"));
-        let customer_vat_id =
-            (rng.f64() < 0.2).then(|| fill(rng, country.vat_id.unwrap_or(country.invented_tax_id)));
-        let customer_reference = (rng.f64() < 0.15).then(|| fill(rng, "REF-99999"));
+        // The paradox data's fields most invoices do not print, drawn only
+        // for it (the default data stays as it was).
+        let (mut delivery_date, mut vendor_phone) = (None, None);
+        let (mut customer_vat_id, mut customer_reference) = (None, None);
+        if paradox {
+            delivery_date = (rng.f64() < 0.3).then(|| invoice_date - Days::new(rng.u64(0..=10)));
+            vendor_phone = (rng.f64() < 0.35).then(|| fill(rng, "+99 99 9999 999"));
+            customer_vat_id = (rng.f64() < 0.2)
+                .then(|| fill(rng, country.vat_id.unwrap_or(country.invented_tax_id)));
+            customer_reference = (rng.f64() < 0.15).then(|| fill(rng, "REF-99999"));
+        }
 
         Invoice {
             id: format!("inv_{:05}", index + 1),
@@ -734,6 +793,7 @@ impl Invoice {
             payment_terms: terms.map(|(text, _)| text),
             codes,
             items,
+            paradox,
             delivery_date,
             vendor_phone,
             customer_vat_id,
@@ -750,28 +810,26 @@ impl Invoice {
         record.insert("invoice_number".into(), json!(self.invoice_number));
         record.insert("invoice_date".into(), json!(iso(self.invoice_date)));
         record.insert("due_date".into(), or_not_found(self.due_date.map(iso)));
-        record.insert(
-            "delivery_date".into(),
-            or_not_found(self.delivery_date.map(iso)),
-        );
+        if self.paradox {
+            record.insert(
+                "delivery_date".into(),
+                or_not_found(self.delivery_date.map(iso)),
+            );
+        }
         record.insert("currency".into(), json!(self.country.currency));
-        record.insert(
-            "vendor".into(),
-            json!({
-                "name": self.vendor_name,
-                "address": {"street": self.street, "city": self.city, "postcode": self.postcode},
-                "vat_id": or_not_found(self.vat_id.clone()),
-                "phone": or_not_found(self.vendor_phone.clone()),
-            }),
-        );
-        record.insert(
-            "customer".into(),
-            json!({
-                "name": self.customer,
-                "vat_id": or_not_found(self.customer_vat_id.clone()),
-                "reference": or_not_found(self.customer_reference.clone()),
-            }),
-        );
+        let mut vendor = json!({
+            "name": self.vendor_name,
+            "address": {"street": self.street, "city": self.city, "postcode": self.postcode},
+            "vat_id": or_not_found(self.vat_id.clone()),
+        });
+        let mut customer = json!({ "name": self.customer });
+        if self.paradox {
+            vendor["phone"] = or_not_found(self.vendor_phone.clone());
+            customer["vat_id"] = or_not_found(self.customer_vat_id.clone());
+            customer["reference"] = or_not_found(self.customer_reference.clone());
+        }
+        record.insert("vendor".into(), vendor);
+        record.insert("customer".into(), customer);
         record.insert("total".into(), decimal(self.total, decimals));
         if let Some(tax) = self.tax {
             record.insert("tax".into(), decimal(tax, decimals));
@@ -801,7 +859,8 @@ impl Invoice {
 }
 
 impl Item {
-    fn random(rng: &mut Rng, country: &Country) -> Item {
+    /// One line item; on the paradox data most have no SKU.
+    fn random(rng: &mut Rng, country: &Country, paradox: bool) -> Item {
         let product = pick(rng, &PRODUCTS);
         let quantity = match product.unit {
             Unit::Piece if rng.f64() < 0.85 => rng.i64(1..=10) * 100,
@@ -818,7 +877,7 @@ impl Item {
             quantity,
             unit_price,
             amount: round_div(quantity * unit_price, 100),
-            sku: (rng.f64() < 0.4).then_some(sku),
+            sku: (!paradox || rng.f64() < 0.4).then_some(sku),
         }
     }
 }
@@ -908,14 +967,16 @@ impl Distorter<'_> {
                 d.date(inv.invoice_date + Days::new(days))
             }),
         );
-        put(
-            &mut payload,
-            "delivery_date",
-            self.optional(inv.delivery_date, Self::date, |d| {
-                let days = d.rng.u64(0..=10);
-                d.date(inv.invoice_date - Days::new(days))
-            }),
-        );
+        if inv.paradox {
+            put(
+                &mut payload,
+                "delivery_date",
+                self.optional(inv.delivery_date, Self::date, |d| {
+                    let days = d.rng.u64(0..=10);
+                    d.date(inv.invoice_date - Days::new(days))
+                }),
+            );
+        }
         put(
             &mut payload,
             "currency",
@@ -952,13 +1013,15 @@ impl Distorter<'_> {
                 Value::String(id)
             }),
         );
-        put(
-            &mut vendor,
-            "phone",
-            self.optional(inv.vendor_phone.as_deref(), Self::text, |d| {
-                Value::String(fill(&mut d.rng, "+99 99 9999 999"))
-            }),
-        );
+        if inv.paradox {
+            put(
+                &mut vendor,
+                "phone",
+                self.optional(inv.vendor_phone.as_deref(), Self::text, |d| {
+                    Value::String(fill(&mut d.rng, "+99 99 9999 999"))
+                }),
+            );
+        }
         payload.insert("vendor".into(), Value::Object(vendor));
         let mut customer = Map::new();
         put(
@@ -966,21 +1029,23 @@ impl Distorter<'_> {
             "name",
             self.present(|d| d.text(inv.customer)),
         );
-        put(
-            &mut customer,
-            "vat_id",
-            self.optional(inv.customer_vat_id.as_deref(), Self::text, |d| {
-                let pattern = inv.country.vat_id.unwrap_or(inv.country.invented_tax_id);
-                Value::String(fill(&mut d.rng, pattern))
-            }),
-        );
-        put(
-            &mut customer,
-            "reference",
-            self.optional(inv.customer_reference.as_deref(), Self::text, |d| {
-                Value::String(fill(&mut d.rng, "REF-99999"))
-            }),
-        );
+        if inv.paradox {
+            put(
+                &mut customer,
+                "vat_id",
+                self.optional(inv.customer_vat_id.as_deref(), Self::text, |d| {
+                    let pattern = inv.country.vat_id.unwrap_or(inv.country.invented_tax_id);
+                    Value::String(fill(&mut d.rng, pattern))
+                }),
+            );
+            put(
+                &mut customer,
+                "reference",
+                self.optional(inv.customer_reference.as_deref(), Self::text, |d| {
+                    Value::String(fill(&mut d.rng, "REF-99999"))
+                }),
+            );
+        }
         payload.insert("customer".into(), Value::Object(customer));
 
         put(
@@ -1277,11 +1342,13 @@ impl Distorter<'_> {
 // ---------------------------------------------------------------------------
 // Schema
 
-fn schema() -> Value {
+/// The schema of the truth records (with the paradox data's fields when
+/// `paradox`).
+fn schema(paradox: bool) -> Value {
     let string = json!({"type": ["string", "null"]});
     let number = json!({"type": ["number", "string", "null"]});
     let date = json!({"type": ["string", "null"], "format": "date"});
-    json!({
+    let mut schema = json!({
         "$schema": "http://json-schema.org/draft-07/schema#",
         "title": "Invoice",
         "type": "object",
@@ -1290,7 +1357,6 @@ fn schema() -> Value {
             "invoice_number": string,
             "invoice_date": date,
             "due_date": date,
-            "delivery_date": date,
             "currency": string,
             "vendor": {
                 "type": "object",
@@ -1300,14 +1366,10 @@ fn schema() -> Value {
                         "type": "object",
                         "properties": {"street": string, "city": string, "postcode": string}
                     },
-                    "vat_id": string,
-                    "phone": string
+                    "vat_id": string
                 }
             },
-            "customer": {
-                "type": "object",
-                "properties": {"name": string, "vat_id": string, "reference": string}
-            },
+            "customer": {"type": "object", "properties": {"name": string}},
             "total": number,
             "tax": number,
             "po_number": string,
@@ -1329,7 +1391,26 @@ fn schema() -> Value {
         },
         "required": ["invoice_number", "invoice_date", "total", "items"],
         "additionalProperties": false
-    })
+    });
+    if paradox {
+        let properties = &mut schema["properties"];
+        properties["vendor"]["properties"]["phone"] = string.clone();
+        properties["customer"]["properties"]["vat_id"] = string.clone();
+        properties["customer"]["properties"]["reference"] = string;
+        // `delivery_date` after `due_date`, as in the records.
+        if let Value::Object(map) = properties {
+            let mut ordered = Map::new();
+            for (key, value) in std::mem::take(map) {
+                let due = key == "due_date";
+                ordered.insert(key, value);
+                if due {
+                    ordered.insert("delivery_date".into(), date.clone());
+                }
+            }
+            *map = ordered;
+        }
+    }
+    schema
 }
 
 // ---------------------------------------------------------------------------
@@ -1677,17 +1758,15 @@ mod tests {
             "invoice_number",
             "invoice_date",
             "due_date",
-            "delivery_date",
             "currency",
             "vendor",
             "customer",
             "total",
         ];
-        assert_eq!(keys[..9], expected);
+        assert_eq!(keys[..8], expected);
         let mut item_counts = Vec::new();
         let mut not_found = BTreeMap::new();
         let mut non_ascii = 0;
-        let (mut skus, mut not_found_skus) = (0, 0);
         for t in &truth {
             let number = t["invoice_number"].as_str().unwrap();
             assert!(number.contains("-202"), "{number}");
@@ -1710,8 +1789,6 @@ mod tests {
                 assert!((q * u - a).abs() <= 0.5 + 1e-9, "{item}");
                 sum += a;
                 assert!(item["sku"].as_str().is_some_and(|s| !s.is_empty()));
-                skus += 1;
-                not_found_skus += usize::from(item["sku"] == json!("NOT_FOUND"));
             }
             let tax = t.get("tax").map_or(0.0, |v| v.as_f64().unwrap());
             if !items.is_empty() {
@@ -1721,16 +1798,7 @@ mod tests {
                     t["id"]
                 );
             }
-            for path in [
-                "due_date",
-                "delivery_date",
-                "vendor.vat_id",
-                "vendor.phone",
-                "customer.vat_id",
-                "customer.reference",
-                "po_number",
-                "payment_terms",
-            ] {
+            for path in ["due_date", "vendor.vat_id", "po_number", "payment_terms"] {
                 if at(t, path) == Some(&json!("NOT_FOUND")) {
                     *not_found.entry(path).or_insert(0) += 1;
                 }
@@ -1745,7 +1813,7 @@ mod tests {
         assert!(item_counts.iter().any(|&n| n > 20));
         let mean = item_counts.iter().sum::<usize>() as f64 / 1000.0;
         assert!((5.5..8.0).contains(&mean), "mean items {mean}");
-        // The NOT_FOUND-heavy fields, as the module doc says (±6 points).
+        // The NOT_FOUND-heavy fields, as the module doc says (±5 points).
         let share = |path| f64::from(not_found[path]) / 1000.0;
         assert!((0.75..0.85).contains(&share("po_number")), "{not_found:?}");
         assert!((0.40..0.50).contains(&share("due_date")), "{not_found:?}");
@@ -1758,24 +1826,6 @@ mod tests {
             (0.35..0.50).contains(&share("vendor.vat_id")),
             "{not_found:?}"
         );
-        assert!(
-            (0.64..0.76).contains(&share("delivery_date")),
-            "{not_found:?}"
-        );
-        assert!(
-            (0.60..0.70).contains(&share("vendor.phone")),
-            "{not_found:?}"
-        );
-        assert!(
-            (0.75..0.85).contains(&share("customer.vat_id")),
-            "{not_found:?}"
-        );
-        assert!(
-            (0.80..0.90).contains(&share("customer.reference")),
-            "{not_found:?}"
-        );
-        let sku_share = not_found_skus as f64 / skus as f64;
-        assert!((0.55..0.65).contains(&sku_share), "{sku_share}");
         assert!(
             non_ascii > 200,
             "{non_ascii} vendor names with non-ASCII text"
@@ -1828,11 +1878,7 @@ mod tests {
             };
             for path in [
                 "due_date",
-                "delivery_date",
                 "vendor.vat_id",
-                "vendor.phone",
-                "customer.vat_id",
-                "customer.reference",
                 "po_number",
                 "payment_terms",
                 "tax",
@@ -1867,20 +1913,20 @@ mod tests {
     fn the_three_profiles_differ_in_the_expected_direction() {
         let data = generate(&options(1000, 9));
         let [good, conservative, aggressive] = [0, 1, 2].map(|m| behaviour(&data, m));
-        // Hallucination on NOT_FOUND truth fields: rates 0.70 > 0.05 > 0.01.
+        // Hallucination on NOT_FOUND truth fields: rates 0.50 > 0.05 > 0.01.
         assert!(
-            (0.65..0.75).contains(&aggressive.invented),
+            (0.45..0.55).contains(&aggressive.invented),
             "{aggressive:?}"
         );
         assert!((0.03..0.07).contains(&good.invented), "{good:?}");
         assert!(conservative.invented < 0.02, "{conservative:?}");
-        // Omission on fields present in the truth: 0.19 > 0.03 > 0.02.
+        // Omission on fields present in the truth: 0.20 > 0.03 > 0.02.
         assert!(
-            (0.16..0.22).contains(&conservative.omitted),
+            (0.17..0.23).contains(&conservative.omitted),
             "{conservative:?}"
         );
         assert!(good.omitted < 0.05 && aggressive.omitted < 0.05);
-        // Items: conservative drops 11 %, aggressive adds 10 % and drops 3 %.
+        // Items: conservative drops 12 %, aggressive adds 12 %.
         let ratio = |b: &Behaviour| b.pred_items as f64 / b.truth_items as f64;
         assert!(
             (0.84..0.92).contains(&ratio(&conservative)),
@@ -1970,28 +2016,6 @@ mod tests {
         assert!(items(conservative) < items(good) && items(good) < items(aggressive));
     }
 
-    /// M0's accuracy paradox, which the default profiles are tuned to show
-    /// over many documents: the aggressive model has the higher F1 (it
-    /// answers more present values), the conservative one the higher
-    /// accuracy (its true negatives, where the aggressive model
-    /// hallucinates).
-    #[test]
-    fn accuracy_and_f1_rank_conservative_and_aggressive_differently() {
-        let report = evaluate_data(&generate(&options(2000, 3)));
-        let [good, conservative, aggressive] = [0, 1, 2].map(|i| &report.models[i]);
-        assert!(aggressive.micro.f1 > conservative.micro.f1 + 0.005);
-        assert!(conservative.micro.accuracy > aggressive.micro.accuracy + 0.005);
-        assert!(
-            good.micro.f1 > aggressive.micro.f1
-                && good.micro.accuracy > conservative.micro.accuracy
-        );
-        // Where the difference comes from: true negatives and hallucinations.
-        let tn =
-            |m: &crate::eval::ModelReport| m.counts.true_negative as f64 / m.counts.total() as f64;
-        assert!(tn(conservative) > 0.15 && tn(conservative) > tn(aggressive) + 0.05);
-        assert!(aggressive.hallucination_rate > 0.6 && conservative.hallucination_rate < 0.05);
-    }
-
     #[test]
     fn raw_outputs_parse_unless_meant_not_to() {
         let noisy = ModelProfile {
@@ -2067,5 +2091,96 @@ mod tests {
         assert_eq!(decimal(1, 2).to_string(), "0.01");
         assert_eq!(decimal(12300, 0).to_string(), "12300");
         assert_eq!(round_div(125, 10), 13);
+    }
+
+    /// The paradox data: the four extra NOT_FOUND-heavy fields in the
+    /// documented shares, most SKUs absent, every record valid under its
+    /// schema; the default data has none of it.
+    #[test]
+    fn the_paradox_data_has_its_documented_shape() {
+        let data = generate(&SynthOptions::paradox(1000, 5));
+        let truth = objects(&data.truth_jsonl);
+        let keys: Vec<&str> = truth[0].keys().map(String::as_str).collect();
+        assert_eq!(keys[3..6], ["due_date", "delivery_date", "currency"]);
+        let mut not_found = BTreeMap::new();
+        let (mut skus, mut not_found_skus) = (0, 0);
+        for t in &truth {
+            for path in [
+                "delivery_date",
+                "vendor.phone",
+                "customer.vat_id",
+                "customer.reference",
+            ] {
+                let value = at(t, path).unwrap_or_else(|| panic!("{path} in {}", t["id"]));
+                *not_found.entry(path).or_insert(0) += usize::from(value == "NOT_FOUND");
+            }
+            for item in t["items"].as_array().unwrap() {
+                skus += 1;
+                not_found_skus += usize::from(item["sku"] == "NOT_FOUND");
+            }
+        }
+        let share = |path| not_found[path] as f64 / 1000.0;
+        assert!(
+            (0.64..0.76).contains(&share("delivery_date")),
+            "{not_found:?}"
+        );
+        assert!(
+            (0.59..0.71).contains(&share("vendor.phone")),
+            "{not_found:?}"
+        );
+        assert!(
+            (0.74..0.86).contains(&share("customer.vat_id")),
+            "{not_found:?}"
+        );
+        assert!(
+            (0.79..0.91).contains(&share("customer.reference")),
+            "{not_found:?}"
+        );
+        let sku_share = not_found_skus as f64 / skus as f64;
+        assert!((0.55..0.65).contains(&sku_share), "{sku_share}");
+        let schema: Value = serde_json::from_str(&data.schema_json).unwrap();
+        let validator = compile_schema(&schema).unwrap();
+        assert!(truth
+            .iter()
+            .all(|t| validator.is_valid(&Value::Object(t.clone()))));
+        assert!(schema["properties"]["customer"]["properties"]["reference"].is_object());
+        // The default data: none of the extra fields, every SKU given.
+        let plain = generate(&options(200, 5));
+        assert!(
+            !plain.truth_jsonl.contains("delivery_date")
+                && !plain.schema_json.contains("delivery_date")
+        );
+        for t in objects(&plain.truth_jsonl) {
+            assert!(t["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|i| i["sku"] != "NOT_FOUND"));
+        }
+    }
+
+    /// M0's accuracy paradox, which the paradox profiles are tuned to show
+    /// over many documents: the aggressive model has the higher F1 (it
+    /// answers more present values), the conservative one the higher
+    /// accuracy (its true negatives, where the aggressive model
+    /// hallucinates). The default profiles on the default data do not.
+    #[test]
+    fn on_the_paradox_data_accuracy_and_f1_rank_the_models_differently() {
+        let report = evaluate_data(&generate(&SynthOptions::paradox(2000, 3)));
+        let [good, conservative, aggressive] = [0, 1, 2].map(|i| &report.models[i]);
+        assert!(aggressive.micro.f1 > conservative.micro.f1 + 0.005);
+        assert!(conservative.micro.accuracy > aggressive.micro.accuracy + 0.005);
+        assert!(
+            good.micro.f1 > aggressive.micro.f1
+                && good.micro.accuracy > conservative.micro.accuracy
+        );
+        // Where the difference comes from: true negatives and hallucinations.
+        let tn =
+            |m: &crate::eval::ModelReport| m.counts.true_negative as f64 / m.counts.total() as f64;
+        assert!(tn(conservative) > 0.15 && tn(conservative) > tn(aggressive) + 0.05);
+        assert!(aggressive.hallucination_rate > 0.6 && conservative.hallucination_rate < 0.05);
+        let plain = evaluate_data(&generate(&options(2000, 3)));
+        let [_, c, a] = [0, 1, 2].map(|i| &plain.models[i]);
+        assert!(a.micro.f1 > c.micro.f1 && a.micro.accuracy > c.micro.accuracy);
     }
 }

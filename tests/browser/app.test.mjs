@@ -832,9 +832,9 @@ test('13. a file over the size limit is refused with a message, the others still
 
 test('14. bootstrap intervals computed in the page, with progress and cancel, equal to the CLI', async (t) => {
   const { page, assertNoErrors } = await openApp(t);
-  // The built-in example is `fieldscope synth --documents 50 --seed 19`.
+  // The built-in example is `fieldscope synth --documents 50 --seed 19 --paradox`.
   const dir = join(tmp, 'example50');
-  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--out', dir]);
+  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--out', dir]);
   const md = cliText(
     ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--bootstrap'],
     'markdown',
@@ -1040,10 +1040,10 @@ test('17. schema validity comes from the schema worker: equal to the CLI, and a 
   assert.ok(modules.some((p) => p.endsWith('/worker-loader.js')), `schema worker started: ${modules}`);
 
   // The document-level scores, which depend on validity, equal the CLI's
-  // on the built-in example (= fieldscope synth --documents 50 --seed 19),
+  // on the built-in example (= fieldscope synth --documents 50 --seed 19 --paradox),
   // whose aggressive model has schema-invalid predictions.
   const synth = join(tmp, 'synth50');
-  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--out', synth]);
+  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--out', synth]);
   const report = cliJson(['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'], synth);
   const metrics = ['document_extraction_score', 'numeric_precision', 'field_f1_partial', 'schema_validity_rate', 'exact_match_rate', 'cer'];
   const expected = report.models.map((m) => ({ model: m.name, values: Object.fromEntries(metrics.map((k) => [k, m[k]])) }));
@@ -1079,7 +1079,7 @@ test('17. schema validity comes from the schema worker: equal to the CLI, and a 
 
 test('18. while the schema worker works the report is provisional (validity-dependent values and exports wait); if it cannot load, the rest of the report stays', async (t) => {
   const synth = join(tmp, 'synth50-provisional');
-  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--out', synth]);
+  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--out', synth]);
   const report = cliJson(['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'], synth);
 
   // The worker's module is held back until the test lets it through.

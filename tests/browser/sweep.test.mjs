@@ -1,7 +1,7 @@
 // The threshold-sweep panel in headless Chromium: pick a threshold, start,
 // cancel, run to the end; every number of the table equals `fieldscope
 // sweep --format json` on the same files (the built-in example is
-// `fieldscope synth --documents 50 --seed 19`), to 1e-12; the charts are
+// `fieldscope synth --documents 50 --seed 19 --paradox`), to 1e-12; the charts are
 // there with their downloads; a screenshot is saved to
 // tests/browser/screenshots/sweep.png.
 //
@@ -38,7 +38,7 @@ after(() => stopApp({ server, browser, tmp }));
 /** `fieldscope sweep --param PARAM --format json` on the page's example. */
 function cliSweep(param) {
   const dir = join(tmp, 'example50');
-  if (!existsSync(dir)) execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--out', dir]);
+  if (!existsSync(dir)) execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--out', dir]);
   const args = ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'];
   const out = execFileSync(CLI, ['sweep', ...args, '--param', param, '--format', 'json'], { cwd: dir, encoding: 'utf8' });
   return JSON.parse(out);

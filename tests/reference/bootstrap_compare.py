@@ -286,7 +286,7 @@ def main():
     cases.append(("synth-40", synth, 300, 7))
     cases.append(("synth-40 with schema", synth + ["--schema", f"{tmp}/invoice.schema.json"], 500, 3))
     tmp50 = tempfile.mkdtemp()
-    subprocess.check_call([CLI, "synth", "--documents", "50", "--seed", "19", "--out", tmp50])
+    subprocess.check_call([CLI, "synth", "--documents", "50", "--seed", "19", "--paradox", "--out", tmp50])
     cases.append(("app example (synth-50)",
                   ["--truth", f"{tmp50}/truth.jsonl", "--pred", f"{tmp50}/good.jsonl",
                    "--pred", f"{tmp50}/conservative.jsonl", "--pred", f"{tmp50}/aggressive.jsonl",

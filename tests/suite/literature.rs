@@ -274,11 +274,7 @@ fn the_html_report_gains_a_section_only_when_asked() {
 fn the_apps_job_on_the_built_in_example_equals_the_files_evaluated_directly() {
     use fieldscope::eval::literature::{evaluate, Metrics};
     use fieldscope::synth::{generate, SynthOptions};
-    let data = generate(&SynthOptions {
-        documents: 50,
-        seed: 19,
-        ..SynthOptions::default()
-    });
+    let data = generate(&SynthOptions::paradox(50, 19));
     let truth = docs("truth.jsonl", &data.truth_jsonl);
     let models: Vec<_> = data
         .predictions
