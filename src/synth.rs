@@ -2119,23 +2119,16 @@ mod tests {
                 not_found_skus += usize::from(item["sku"] == "NOT_FOUND");
             }
         }
-        let share = |path| not_found[path] as f64 / 1000.0;
-        assert!(
-            (0.64..0.76).contains(&share("delivery_date")),
-            "{not_found:?}"
-        );
-        assert!(
-            (0.59..0.71).contains(&share("vendor.phone")),
-            "{not_found:?}"
-        );
-        assert!(
-            (0.74..0.86).contains(&share("customer.vat_id")),
-            "{not_found:?}"
-        );
-        assert!(
-            (0.79..0.91).contains(&share("customer.reference")),
-            "{not_found:?}"
-        );
+        // The documented shares, ±6 points.
+        for (path, share) in [
+            ("delivery_date", 0.70),
+            ("vendor.phone", 0.65),
+            ("customer.vat_id", 0.80),
+            ("customer.reference", 0.85),
+        ] {
+            let seen = not_found[path] as f64 / 1000.0;
+            assert!((seen - share).abs() < 0.06, "{path}: {not_found:?}");
+        }
         let sku_share = not_found_skus as f64 / skus as f64;
         assert!((0.55..0.65).contains(&sku_share), "{sku_share}");
         let schema: Value = serde_json::from_str(&data.schema_json).unwrap();
