@@ -21,11 +21,12 @@
 //! signal).
 
 use crate::error::{Error, ErrorKind};
+use crate::eval::evaluate::{prepare_paced, Prepared, STORED_LIMIT_BYTES};
 use crate::eval::literature;
 use crate::eval::pace::{run_now, NoPause, Pace};
 use crate::eval::{
-    complete_provisional, evaluate_owned_known_paced, schema_validity, Config, ConfigBuilder,
-    DocFile, EvalInput, ModelInput, Report, SchemaValidity,
+    complete_provisional, schema_validity, Config, ConfigBuilder, DocFile, EvalInput, ModelInput,
+    Report, SchemaValidity,
 };
 use crate::io::{parse_docs, parse_docs_paced, parse_json_value};
 use crate::synth::{generate, SynthOptions};
@@ -72,8 +73,9 @@ impl Role {
 #[derive(Debug, Clone)]
 pub enum Parsed {
     /// Truth or predictions, as the compact forest the evaluation reads
-    /// (cloning one for an evaluation copies a few flat arrays).
-    Records(DocFile),
+    /// (shared with the evaluations that read it; the evaluation that
+    /// prepares a [`Prepared`] copies it, a few flat arrays).
+    Records(Arc<DocFile>),
     Json(Value),
     /// Not parsed yet: [`Session::load_pending`] adds the files of a drop
     /// at once (so their roles, and the schema worker's job, are known
@@ -172,7 +174,30 @@ pub struct Session {
     /// known) and what it was evaluated from, to be finished by
     /// `complete_provisional` when the validity arrives.
     provisional: Arc<Mutex<Option<(ReportKey, Report)>>>,
+    /// The prepared evaluation of the files (`eval::Prepared`: the ids,
+    /// paths, kinds and flattened documents), for the next evaluation of
+    /// the same files under settings that do not change them.
+    prepared: PreparedSlot,
 }
+
+/// What a [`Prepared`] is of besides the settings it checks itself
+/// (`Prepared::fits`): the files and the model names.
+#[derive(Debug, Clone)]
+struct PreparedKey {
+    files: ValidityKey,
+    models: Vec<String>,
+}
+
+impl PreparedKey {
+    fn same(&self, other: &PreparedKey) -> bool {
+        self.files.same(&other.files) && self.models == other.models
+    }
+}
+
+/// The session's slot for its [`Prepared`] evaluation (shared by clones;
+/// the key keeps it correct for each). An evaluation takes it out while
+/// it runs and puts it back when it ends.
+type PreparedSlot = Arc<Mutex<Option<(PreparedKey, Prepared)>>>;
 
 /// What a report depends on: the files as [`ValidityKey`] sees them, each
 /// file's model name and cost, the configuration and whether it has the
@@ -602,11 +627,14 @@ impl Session {
         }
     }
 
-    /// [`Session::evaluate_with`] as a job that owns what it needs (a copy
-    /// of the parsed files, the configuration, the validity as known now),
-    /// for the page to run a slice at a time ([`Evaluation::run`] with a
-    /// pace) while the session may change meanwhile. Errors: why there is
-    /// no report (no truth, a bad config).
+    /// [`Session::evaluate_with`] as a job that owns what it needs (the
+    /// parsed files, shared; the configuration; the validity as known
+    /// now), for the page to run a slice at a time ([`Evaluation::run`]
+    /// with a pace) while the session may change meanwhile. It reuses the
+    /// session's prepared evaluation when that fits (the same files, model
+    /// names and settings read before comparing: only the comparison
+    /// runs) and leaves its own for the next. Errors: why there is no
+    /// report (no truth, a bad config).
     pub fn evaluation(&self, details: bool) -> Result<Evaluation, String> {
         self.truth_records()?;
         let config = self.config()?;
@@ -626,8 +654,10 @@ impl Session {
                     config,
                     details,
                     validity: EvaluationValidity::Stored(validity.clone()),
+                    prepared_key: self.prepared_key(&key),
                     key,
                     provisional: Arc::clone(&self.provisional),
+                    prepared: Arc::clone(&self.prepared),
                     schema_name,
                 });
             }
@@ -650,8 +680,10 @@ impl Session {
             config,
             details,
             validity,
+            prepared_key: self.prepared_key(&key),
             key,
             provisional: Arc::clone(&self.provisional),
+            prepared: Arc::clone(&self.prepared),
             schema_name,
         })
     }
@@ -675,6 +707,14 @@ impl Session {
                 .collect(),
             config: config.clone(),
             details,
+        }
+    }
+
+    /// What a prepared evaluation for `key`'s report is of.
+    fn prepared_key(&self, key: &ReportKey) -> PreparedKey {
+        PreparedKey {
+            files: key.files.clone(),
+            models: key.models.iter().map(|(name, _)| name.clone()).collect(),
         }
     }
 
@@ -791,9 +831,13 @@ impl Session {
         details: bool,
     ) -> Result<literature::Job, String> {
         let (input, config) = self.inputs()?;
-        let models = input.models.into_iter().map(|m| (m.name, m.file)).collect();
+        let models = input
+            .models
+            .into_iter()
+            .map(|m| (m.name, Arc::unwrap_or_clone(m.file)))
+            .collect();
         literature::Job::new(
-            input.truth,
+            Arc::unwrap_or_clone(input.truth),
             models,
             config.id_field.as_deref(),
             metrics,
@@ -822,16 +866,16 @@ impl Session {
     /// parsed) and configuration (config files, then the settings), as
     /// [`Session::evaluate_with`] evaluates them: what a threshold sweep
     /// re-evaluates.
-    pub fn inputs(&self) -> Result<(EvalInput<DocFile>, Config), String> {
+    pub fn inputs(&self) -> Result<(EvalInput<Arc<DocFile>>, Config), String> {
         self.truth_records()?;
         let config = self.config()?;
         Ok((self.input()?, config))
     }
 
-    /// The evaluation's input: a copy of the truth's and every parsed
-    /// predictions file's records, and the schema.
-    fn input(&self) -> Result<EvalInput<DocFile>, String> {
-        let truth = self.truth_records()?.clone();
+    /// The evaluation's input: the truth's and every parsed predictions
+    /// file's records (shared), and the schema.
+    fn input(&self) -> Result<EvalInput<Arc<DocFile>>, String> {
+        let truth = Arc::clone(self.truth_records()?);
         let schema = self.files.iter().find_map(|f| match (&f.role, &f.parsed) {
             (Role::Schema, Ok(Parsed::Json(v))) => Some(v.clone()),
             _ => None,
@@ -843,7 +887,7 @@ impl Session {
             .filter_map(|f| match &f.parsed {
                 Ok(Parsed::Records(r)) => Some(ModelInput {
                     name: f.model.clone(),
-                    file: r.clone(),
+                    file: Arc::clone(r),
                     cost: f.cost,
                 }),
                 _ => None,
@@ -857,7 +901,7 @@ impl Session {
     }
 
     /// The ground truth's records, or why there are none to evaluate.
-    fn truth_records(&self) -> Result<&DocFile, String> {
+    fn truth_records(&self) -> Result<&Arc<DocFile>, String> {
         match self.truth().map(|f| (&f.name, &f.parsed)) {
             None => Err("Load a ground-truth file to see a report.".into()),
             Some((name, Err(_))) => Err(format!(
@@ -903,13 +947,18 @@ pub struct Evaluation {
     key: ReportKey,
     /// The session's slot for the provisional report.
     provisional: Arc<Mutex<Option<(ReportKey, Report)>>>,
+    /// The session's slot for the prepared evaluation, and what this
+    /// evaluation's would be of.
+    prepared: PreparedSlot,
+    prepared_key: PreparedKey,
     schema_name: Option<String>,
 }
 
 /// What an [`Evaluation`] has to do.
 enum Job {
-    /// Evaluate these inputs (a copy of the session's parsed files).
-    Evaluate(EvalInput<DocFile>),
+    /// Evaluate these inputs (the session's parsed files, shared): with
+    /// the session's prepared evaluation if it fits, else preparing one.
+    Evaluate(EvalInput<Arc<DocFile>>),
     /// Nothing: the provisional report of the same work, finished with the
     /// validity stored since.
     Finished(Report),
@@ -992,6 +1041,8 @@ impl Evaluation {
             validity,
             key,
             provisional,
+            prepared,
+            prepared_key,
             schema_name,
         } = self;
         let input = match job {
@@ -1002,30 +1053,51 @@ impl Evaluation {
             Job::Evaluate(input) => input,
         };
         let message = |e: Error| error_message(schema_name.as_deref(), e);
-        let validity = match validity {
-            EvaluationValidity::Known(validity) => validity,
+        // The validity to evaluate with; while it is pending the report is
+        // provisional, kept to be finished when it arrives.
+        let (validity, pending) = match validity {
+            EvaluationValidity::Known(validity) => (validity, false),
             EvaluationValidity::Stored(validity) => {
                 // Stored since this evaluation was made.
                 if let Some(report) = finished(&provisional, &key, &validity, &config) {
                     forget_provisional(&provisional, &key);
                     return Some(Ok(report));
                 }
-                validity
+                (validity, false)
             }
-            EvaluationValidity::Pending => {
-                let unchecked = SchemaValidity::unchecked();
-                let report = evaluate_owned_known_paced(input, &config, details, &unchecked, pace)
-                    .await?
-                    .map_err(message);
-                if let (Ok(report), Ok(mut slot)) = (&report, provisional.lock()) {
-                    *slot = Some((key, report.clone()));
-                }
-                return Some(report);
-            }
+            EvaluationValidity::Pending => (SchemaValidity::unchecked(), true),
         };
-        let report = evaluate_owned_known_paced(input, &config, details, &validity, pace).await?;
-        Some(report.map_err(message))
+        let costs: Vec<Option<f64>> = input.models.iter().map(|m| m.cost).collect();
+        let mut work = match take_prepared(&prepared, &prepared_key, &config) {
+            Some(work) => work,
+            None => match prepare_paced(input, &config, STORED_LIMIT_BYTES, pace).await? {
+                Ok(work) => work,
+                Err(e) => return Some(Err(message(e))),
+            },
+        };
+        let report = work
+            .evaluate_paced(&costs, &config, details, &validity, pace)
+            .await;
+        if let Ok(mut slot) = prepared.lock() {
+            *slot = Some((prepared_key, work));
+        }
+        let report = report?.map_err(message);
+        if pending {
+            if let (Ok(report), Ok(mut slot)) = (&report, provisional.lock()) {
+                *slot = Some((key, report.clone()));
+            }
+        }
+        Some(report)
     }
+}
+
+/// Takes the prepared evaluation out of `slot` if it is of `key`'s files
+/// and fits `config`; otherwise empties the slot (what it holds is of
+/// other files or settings, and its memory is better freed before
+/// preparing anew).
+fn take_prepared(slot: &PreparedSlot, key: &PreparedKey, config: &Config) -> Option<Prepared> {
+    let (held_key, prepared) = slot.lock().ok()?.take()?;
+    (held_key.same(key) && prepared.fits(config)).then_some(prepared)
 }
 
 /// What an [`Evaluation`] evaluates: its files, model names, costs and
@@ -1232,7 +1304,7 @@ impl ParseJob {
         let parsed = match self.role {
             Role::Truth | Role::Predictions => parse_docs_paced(&self.name, &self.bytes, pace)
                 .await?
-                .map(Parsed::Records),
+                .map(|r| Parsed::Records(Arc::new(r))),
             role => parse_as(&self.name, &self.bytes, role),
         };
         Some(ParsedFile { job: self, parsed })
@@ -1241,7 +1313,9 @@ impl ParseJob {
 
 fn parse_as(name: &str, bytes: &[u8], role: Role) -> Result<Parsed, Error> {
     match role {
-        Role::Truth | Role::Predictions => parse_docs(name, bytes).map(Parsed::Records),
+        Role::Truth | Role::Predictions => {
+            parse_docs(name, bytes).map(|r| Parsed::Records(Arc::new(r)))
+        }
         // Whether it is valid JSON Schema is the schema worker's to say
         // (see `compute_validity`).
         Role::Schema => parse_json_value(name, bytes).map(Parsed::Json),
@@ -1670,6 +1744,169 @@ mod tests {
         }
     }
 
+    /// The session's evaluation, all at once, and how many pauses it asked
+    /// for: 450 when it prepared (the example: 50 documents, 4 forests),
+    /// 50 when it reused what was prepared.
+    fn evaluated(s: &Session, details: bool) -> (Report, usize) {
+        let mut pace = Recording {
+            stop_at: None,
+            seen: Vec::new(),
+        };
+        let report = run_now(s.evaluation(details).unwrap().run(&mut pace))
+            .flatten()
+            .unwrap()
+            .unwrap();
+        (report, pace.seen.len())
+    }
+
+    /// The core's evaluation of the session's files from scratch, the
+    /// schema validity computed by the core itself.
+    fn fresh_report(s: &Session, details: bool) -> Report {
+        let (input, config) = s.inputs().unwrap();
+        crate::eval::evaluate_owned(input, &config, details).unwrap()
+    }
+
+    /// A settings change reuses the prepared evaluation (only the
+    /// comparison pass runs) unless the setting is read before comparing
+    /// (the ids, the absent values, the paths, the types, the
+    /// normalisation) or a model is renamed; either way the report is the
+    /// one evaluated from scratch, setting after setting.
+    #[test]
+    fn a_settings_change_reuses_the_prepared_evaluation_only_when_it_may() {
+        let prepares_again = [
+            "id_field",
+            "absent_values",
+            "ignored_fields",
+            "numeric_string_fields",
+            "date_fields",
+            "date_order",
+            "case_sensitive",
+        ];
+        let mut s = Session::example();
+        s.compute_validity_now();
+        assert_eq!(evaluated(&s, false).1, 450);
+        assert_eq!(evaluated(&s, true).1, 50, "the details too");
+        for (path, value) in settings_to_try() {
+            s.set_setting(path, Some(value.clone()));
+            s.compute_validity_now();
+            let (report, pauses) = evaluated(&s, true);
+            let expected = if prepares_again.contains(&path) {
+                450
+            } else {
+                50
+            };
+            assert_eq!(pauses, expected, "{path} = {value}");
+            assert!(report == fresh_report(&s, true), "{path} = {value}");
+        }
+        let good = s.files.iter().find(|f| f.model == "good").unwrap().id;
+        s.set_cost(good, Some(2.5));
+        let (report, pauses) = evaluated(&s, false);
+        assert_eq!((pauses, report.models[0].cost), (50, Some(2.5)));
+        assert!(report == fresh_report(&s, false));
+        s.rename_model(good, "better");
+        let (report, pauses) = evaluated(&s, false);
+        assert_eq!((pauses, report.models[0].name.as_str()), (450, "better"));
+        assert!(report == fresh_report(&s, false));
+    }
+
+    /// A threshold sweep prepares the files once and reuses them at every
+    /// value: each point is still the full evaluation with that value.
+    #[test]
+    fn every_point_of_a_sweep_is_the_fresh_evaluation_at_its_value() {
+        use crate::eval::sweep::{SweepParam, SweepRun};
+        let mut s = Session::example();
+        s.compute_validity_now();
+        let (input, config) = s.inputs().unwrap();
+        let validity = s.known_validity().unwrap();
+        for param in SweepParam::ALL {
+            let values = vec![0.3, 0.6, 0.9];
+            let mut run = SweepRun::new(&input, &config, param, values.clone(), validity.clone());
+            while !run.step(&input).unwrap() {}
+            let report = run.finish();
+            for (i, &value) in values.iter().enumerate() {
+                let at = param.apply(&config, value).unwrap();
+                let fresh = crate::eval::evaluate_owned(input.clone(), &at, false).unwrap();
+                for (curve, model) in report.models.iter().zip(&fresh.models) {
+                    let point = &curve.points[i];
+                    assert_eq!(point.micro_f1, model.micro.f1, "{param:?} {value}");
+                    assert_eq!(point.micro_accuracy, model.micro.accuracy);
+                    assert_eq!(point.macro_documents_f1, model.macro_documents.f1);
+                    assert_eq!(point.item_f1, model.items.as_ref().map(|i| i.f1));
+                }
+            }
+        }
+    }
+
+    /// Prepared without keeping the flattened documents (over the limit),
+    /// an evaluation flattens them again and gives the same report; one
+    /// under settings the preparation did not have is refused.
+    #[test]
+    fn a_prepared_evaluation_over_the_limit_flattens_again() {
+        use crate::eval::evaluate::prepare_paced;
+        let mut s = Session::example();
+        s.compute_validity_now();
+        let validity = s.known_validity().unwrap();
+        let input = s.input().unwrap();
+        let config = s.config().unwrap();
+        let costs = vec![None; input.models.len()];
+        let mut prepared = run_now(prepare_paced(input.clone(), &config, 0, &mut NoPause))
+            .flatten()
+            .unwrap()
+            .unwrap();
+        let mut kept = run_now(prepare_paced(input, &config, usize::MAX, &mut NoPause))
+            .flatten()
+            .unwrap()
+            .unwrap();
+        assert_eq!((prepared.stored_bytes(), kept.stored_bytes()), (0, 0));
+        for preset in ["exact", "invoice-cer", "standard"] {
+            s.set_setting("preset", Some(json!(preset)));
+            let config = s.config().unwrap();
+            for p in [&mut prepared, &mut kept] {
+                let report =
+                    run_now(p.evaluate_paced(&costs, &config, true, &validity, &mut NoPause))
+                        .flatten()
+                        .unwrap()
+                        .unwrap();
+                assert!(report == fresh_report(&s, true), "{preset}");
+            }
+            // Kept by the first evaluation, unless over the limit.
+            assert_eq!(prepared.stored_bytes(), 0);
+            assert!(kept.stored_bytes() > 0);
+        }
+        s.set_setting("case_sensitive", Some(json!(true)));
+        let config = s.config().unwrap();
+        let refused =
+            run_now(prepared.evaluate_paced(&costs, &config, false, &validity, &mut NoPause))
+                .flatten()
+                .unwrap();
+        assert!(refused.is_err());
+    }
+
+    /// Raw model output is parsed into the prepared evaluation's copy of
+    /// the file (copy on write): the session's own file stays as read.
+    #[test]
+    fn raw_output_parsed_for_an_evaluation_leaves_the_sessions_file_as_read() {
+        let truth = "{\"id\": \"a\", \"total\": \"5\"}\n{\"id\": \"b\", \"total\": \"7\"}\n";
+        let preds = "{\"id\": \"a\", \"output\": \"```json\\n{\\\"total\\\": \\\"5\\\"}\\n```\"}\n{\"id\": \"b\", \"output\": \"no JSON here\"}\n";
+        let mut s = Session::default();
+        s.add_file("truth.jsonl", truth.as_bytes().to_vec());
+        s.add_file("raw.jsonl", preds.as_bytes().to_vec());
+        let read = crate::io::parse_docs("raw.jsonl", preds.as_bytes()).unwrap();
+        let (report, pauses) = evaluated(&s, true);
+        assert_eq!(pauses, 2 * 2 + 2 * 2 + 2);
+        let counts = report.models[0].counts;
+        assert_eq!((counts.exact, counts.missed), (1, 1));
+        s.set_setting("preset", Some(json!("exact")));
+        let (again, pauses) = evaluated(&s, true);
+        assert_eq!(pauses, 2, "reused");
+        assert!(again == fresh_report(&s, true));
+        let file = s.files.iter().find(|f| f.name == "raw.jsonl").unwrap();
+        match &file.parsed {
+            Ok(Parsed::Records(r)) => assert!(r.forest.same_content(&read.forest)),
+            other => panic!("not records: {other:?}"),
+        }
+    }
+
     /// The page's evaluation, run a slice at a time, gives the report the
     /// session gives at once, in each validity state; a pace that stops
     /// it gives none; its progress climbs to the whole.
@@ -1694,10 +1931,11 @@ mod tests {
         let (report, seen, documents, models) = sliced(&s, true);
         assert_eq!((documents, models), (50, 3));
         assert!(report == s.evaluate_with(true).unwrap());
-        // One pause per record and file while the ids are read, one per
-        // document and forest while the kinds are learnt, then one per
-        // document in the comparison pass (worth four units a forest); the
-        // units climb to (but not past) the total of 6 × forests × records.
+        // Preparing: one pause per record and file while the ids are read,
+        // one per document and forest while the kinds are learnt, then one
+        // per document in the comparison pass, which flattens and keeps
+        // the documents as it goes (worth four units a forest); the units
+        // climb to (but not past) the total of 6 × forests × records.
         assert_eq!(seen.len(), 4 * 50 + 4 * 50 + 50);
         assert!(seen.iter().all(|&(_, total)| total == 6 * 4 * 50));
         assert!(seen.windows(2).all(|w| w[0].0 < w[1].0));
@@ -1737,16 +1975,27 @@ mod tests {
         assert!(seen.is_empty(), "finished, not evaluated again");
         let (input, config) = s.inputs().unwrap();
         assert!(finished == crate::eval::evaluate_owned(input, &config, true).unwrap());
+        // The files and the settings read before comparing are the same:
+        // only the comparison pass runs (loading the documents kept, two
+        // units a forest), its units the whole.
         let (again, seen, ..) = sliced(&s, false);
-        assert_eq!(seen.len(), 450);
-        assert!(again == s.evaluate_with(false).unwrap());
+        assert_eq!(seen.len(), 50);
+        assert!(seen.iter().all(|&(_, total)| total == 2 * 4 * 50));
+        assert_eq!(seen.last().unwrap().0, 2 * 4 * 49);
+        let (input, config) = s.inputs().unwrap();
+        assert!(again == crate::eval::evaluate_owned(input, &config, false).unwrap());
         // No schema.
         let schema = s.files.iter().find(|f| f.role == Role::Schema).unwrap().id;
         s.remove(schema);
         let (report, ..) = sliced(&s, false);
         assert!(report == s.evaluate_with(false).unwrap());
-        // Stopped: no report, and the pace was asked no further.
-        for stop_at in [1, 120, 300, 450] {
+        // Stopped: no report, and the pace was asked no further. Stopped
+        // while preparing (each time under other absent values, so
+        // prepared anew), the next evaluation prepares again; stopped
+        // while comparing, the next reuses what was prepared.
+        for (stop_at, next) in [(1, 450), (120, 450), (300, 450), (420, 50)] {
+            let absent = json!(["NOT_FOUND", "N/A", "", format!("none {stop_at}")]);
+            s.set_setting("absent_values", Some(absent));
             let mut pace = Recording {
                 stop_at: Some(stop_at),
                 seen: Vec::new(),
@@ -1754,6 +2003,10 @@ mod tests {
             let stopped = run_now(s.evaluation(false).unwrap().run(&mut pace)).unwrap();
             assert!(stopped.is_none());
             assert_eq!(pace.seen.len(), stop_at);
+            let (report, seen, ..) = sliced(&s, false);
+            assert_eq!(seen.len(), next, "stopped at {stop_at}");
+            let (input, config) = s.inputs().unwrap();
+            assert!(report == crate::eval::evaluate_owned(input, &config, false).unwrap());
         }
         // No truth: no evaluation, the session's message. A schema the
         // worker rejects is that file's error; the rest evaluates.

@@ -13,6 +13,9 @@
 //! flattened into reused buffers, compared, counted, and forgotten. Memory
 //! is the sources (all the records for in-memory files, offsets for
 //! streamed ones) plus one document's work and the per-document counts.
+//! A [`Prepared`] evaluation (child module `prepared`, for the browser
+//! app) keeps what those passes learnt and the flattened documents, so
+//! that the next evaluation under other matching settings only compares.
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::compare::{Comparer, SchemaHint, Side, ValueType};
@@ -24,7 +27,7 @@ use crate::eval::counts::{
 };
 use crate::eval::dataset::{
     read_predictions, read_predictions_paced, read_truth, read_truth_paced, IdScheme, Predictions,
-    Progress,
+    Progress, Truth,
 };
 use crate::eval::distance::CerCount;
 use crate::eval::items::{match_items, sort_fields, F1Grid, Item};
@@ -46,6 +49,10 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+mod prepared;
+use prepared::StoredForest;
+pub use prepared::{prepare_paced, prepare_settings, Prepared, STORED_LIMIT_BYTES};
+
 /// Everything one evaluation needs. The files are [`RecordFile`]s
 /// (`serde_json` objects) by default, or [`DocFile`]s (compact forests, as
 /// `crate::io::parse_docs` reads them; no conversion needed).
@@ -64,6 +71,26 @@ pub struct ModelInput<F = RecordFile> {
     pub name: String,
     pub file: F,
     pub cost: Option<f64>,
+}
+
+impl EvalInput<DocFile> {
+    /// A copy whose files can be shared (what a [`Prepared`] evaluation
+    /// and the browser app's session read).
+    pub fn to_shared(&self) -> EvalInput<std::sync::Arc<DocFile>> {
+        EvalInput {
+            truth: std::sync::Arc::new(self.truth.clone()),
+            models: self
+                .models
+                .iter()
+                .map(|m| ModelInput {
+                    name: m.name.clone(),
+                    file: std::sync::Arc::new(m.file.clone()),
+                    cost: m.cost,
+                })
+                .collect(),
+            schema: self.schema.clone(),
+        }
+    }
 }
 
 impl<F> ModelInput<F> {
@@ -85,6 +112,13 @@ pub trait IntoDocFile {
 impl IntoDocFile for DocFile {
     fn into_doc_file(self) -> Result<DocFile, Error> {
         Ok(self)
+    }
+}
+
+/// A shared forest: copied unless this is its last holder.
+impl IntoDocFile for std::sync::Arc<DocFile> {
+    fn into_doc_file(self) -> Result<DocFile, Error> {
+        Ok(std::sync::Arc::unwrap_or_clone(self))
     }
 }
 
@@ -246,11 +280,10 @@ struct PathInfo {
 /// schema, truth, every prediction file (SPEC §1.2: the schema decides a
 /// path's kind, else the truth's present values, else all predictions
 /// together); then item fields, once kinds are final.
-struct Paths<'c> {
+struct Paths {
     table: PathTable,
     info: Vec<PathInfo>,
     models: usize,
-    comparer: &'c Comparer<'c>,
     ignored: Ignored,
     scheme: IdScheme,
     /// Reusable buffers.
@@ -258,7 +291,7 @@ struct Paths<'c> {
     raw: Vec<(PathId, NodeId)>,
 }
 
-impl<'c> Paths<'c> {
+impl Paths {
     fn info_mut(&mut self, id: PathId) -> &mut PathInfo {
         if self.info.len() <= id {
             let models = self.models;
@@ -293,6 +326,7 @@ impl<'c> Paths<'c> {
     #[allow(clippy::too_many_arguments)]
     fn note_top(
         &mut self,
+        comparer: &Comparer<'_>,
         forest: &Forest,
         root: NodeId,
         source: Option<usize>,
@@ -316,7 +350,7 @@ impl<'c> Paths<'c> {
         );
         // Noted in flattening order, as kinds are first come, first served.
         for &(id, value) in &out {
-            let present = !self.comparer.is_absent_json(Some(value));
+            let present = !comparer.is_absent_json(Some(value));
             let info = self.note(id, source, present);
             if info.kind.is_none() && present {
                 info.kind = kind_of_value(value);
@@ -339,6 +373,7 @@ impl<'c> Paths<'c> {
     /// read again into `forest` with the same node ids).
     fn note_items(
         &mut self,
+        comparer: &Comparer<'_>,
         forest: &Forest,
         lists: &[(usize, PathId, NodeId)],
         source: Option<usize>,
@@ -368,7 +403,7 @@ impl<'c> Paths<'c> {
                     );
                 }
                 for &(id, v) in &out {
-                    let present = !self.comparer.is_absent_json(Some(v));
+                    let present = !comparer.is_absent_json(Some(v));
                     self.note(id, source, present).list = Some(list);
                 }
             }
@@ -398,11 +433,9 @@ impl<'c> Paths<'c> {
 
     /// Decides the comparison type of paths whose type does not depend on
     /// their values.
-    fn fix_types(&mut self) {
+    fn fix_types(&mut self, comparer: &Comparer<'_>) {
         for id in 0..self.info.len() {
-            let ty = self
-                .comparer
-                .fixed_type(self.table.name(id), self.info[id].hint);
+            let ty = comparer.fixed_type(self.table.name(id), self.info[id].hint);
             self.info[id].fixed_type = ty;
         }
     }
@@ -418,6 +451,7 @@ impl<'c> Paths<'c> {
     /// normalised texts of present scalars, and items.
     fn flatten_doc<'a>(
         &self,
+        comparer: &Comparer<'_>,
         forest: &'a Forest,
         root: NodeId,
         doc: &mut FlatDoc<'a>,
@@ -425,7 +459,6 @@ impl<'c> Paths<'c> {
         extra_skip: Option<&str>,
     ) {
         doc.clear();
-        let comparer = self.comparer;
         let mut buf = std::mem::take(&mut doc.path);
         let mut out = std::mem::take(&mut doc.raw);
         let mut fields = std::mem::take(&mut doc.fields);
@@ -898,13 +931,41 @@ fn evaluate_with_validity<S: RecordSource, V: ValidityOracle>(
         .unwrap_or_else(|| Err(Error::new(ErrorKind::Input, "the evaluation was paused")))
 }
 
+/// Work units of the passes, per truth record and forest (the truth and
+/// each model): about the share of the time each takes. The passes that
+/// read the ids and learn the kinds take [`LEARN`]; the comparison pass
+/// takes [`COMPARE_FLATTENING`] when it flattens each document as it
+/// compares it and [`COMPARE_STORED`] when it loads the documents a
+/// [`Prepared`] kept.
+const LEARN: usize = 2;
+const COMPARE_FLATTENING: usize = 4;
+const COMPARE_STORED: usize = 2;
+
+/// What the passes before the comparison learn of the files: the
+/// documents matched by id (SPEC §1.1), the paths and their kinds (SPEC
+/// §1.2), and the warnings so far. It depends on the files, the model
+/// names and the settings [`PrepareSettings`] keeps, never on how values
+/// are compared or scores averaged.
+struct Learnt<S> {
+    truth: Truth<S>,
+    /// Each model's name, cost and predictions.
+    models: Vec<(String, Option<f64>, Predictions<S>)>,
+    warnings: Vec<String>,
+    paths: Paths,
+    /// One path cache per forest: the truth's, then each model's.
+    caches: Vec<PathCache>,
+}
+
+impl<S: RecordSource> Learnt<S> {
+    /// Truth records × forests: what the work units are counted in.
+    fn size(&self) -> usize {
+        self.truth.source.len() * (self.models.len() + 1)
+    }
+}
+
 /// [`evaluate_with_validity`], asking `pace` between documents whether to
-/// wait or stop (`Ok(None)`: stopped). The work units `pace` is told of:
-/// one per record and file in the pass that reads the ids, one per
-/// document and forest in the pass that learns the kinds, then four per
-/// document and forest in the comparison pass (about the share of the time
-/// each takes); counted in the truth's records, so `6 × forests × records`
-/// in all.
+/// wait or stop (`Ok(None)`: stopped): [`learn_paced`], then
+/// [`compare_paced`], which flattens each document as it compares it.
 async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
     input: EvalInput<S>,
     config: &Config,
@@ -913,6 +974,38 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
     pace: &mut dyn Pace,
 ) -> Result<Option<Report>, Error> {
     let comparer = Comparer::new(config);
+    let size = input.truth.len() * (input.models.len() + 1);
+    let total = (LEARN + COMPARE_FLATTENING) * size;
+    let Some(mut learnt) = learn_paced(input, &comparer, pace, total).await? else {
+        return Ok(None);
+    };
+    let progress = Progress {
+        start: LEARN * size,
+        span: COMPARE_FLATTENING,
+        total,
+    };
+    compare_paced(
+        &mut learnt,
+        Docs::Flatten(None),
+        &comparer,
+        details,
+        oracle,
+        pace,
+        progress,
+    )
+    .await
+}
+
+/// The passes before the comparison: the ids (one unit per record and
+/// file), then the paths and kinds (one per document and forest), the
+/// units counted from 0 of `total`.
+async fn learn_paced<S: RecordSource>(
+    input: EvalInput<S>,
+    comparer: &Comparer<'_>,
+    pace: &mut dyn Pace,
+    total: usize,
+) -> Result<Option<Learnt<S>>, Error> {
+    let config = comparer.config;
     let mut warnings = Vec::new();
     let EvalInput {
         truth: mut truth_file,
@@ -931,7 +1024,6 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
     }
     let records = truth_file.len();
     let forests = models.len() + 1;
-    let total = 6 * forests * records;
     let in_pass = |start: usize| Progress {
         start,
         span: records,
@@ -977,14 +1069,12 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
         table: PathTable::default(),
         info: Vec::new(),
         models: inputs.len(),
-        comparer: &comparer,
         ignored,
         scheme: scheme.clone(),
         buf: String::new(),
         raw: Vec::new(),
     };
     note_schema(&mut paths, &schema_info);
-    // One path cache per forest: the truth's, then each model's.
     let mut caches: Vec<PathCache> = (0..=inputs.len()).map(|_| PathCache::default()).collect();
     let (truth_cache, model_caches) = caches.split_at_mut(1);
     let truth_cache = &mut truth_cache[0];
@@ -998,6 +1088,7 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
         }
         let root = truth.fetch(d)?;
         paths.note_top(
+            comparer,
             truth.source.forest(),
             root,
             None,
@@ -1019,6 +1110,7 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
             };
             let skip = preds.by_truth[d].as_ref().and_then(|p| p.skip());
             paths.note_top(
+                comparer,
                 preds.source.forest(),
                 root,
                 Some(m),
@@ -1033,40 +1125,136 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
     // again, which gives the nodes noted above).
     for lists in truth_lists.chunk_by(|a, b| a.0 == b.0) {
         truth.fetch(lists[0].0)?;
-        paths.note_items(truth.source.forest(), lists, None, truth_cache);
+        paths.note_items(comparer, truth.source.forest(), lists, None, truth_cache);
     }
     drop(truth_lists);
     for (m, ((_, _, preds), cache)) in inputs.iter_mut().zip(model_caches.iter_mut()).enumerate() {
         for lists in model_lists[m].chunk_by(|a, b| a.0 == b.0) {
             preds.fetch(lists[0].0)?;
-            paths.note_items(preds.source.forest(), lists, Some(m), cache);
+            paths.note_items(comparer, preds.source.forest(), lists, Some(m), cache);
         }
     }
     drop(model_lists);
     paths.mark_parents();
-    paths.fix_types();
+    paths.fix_types(comparer);
+    Ok(Some(Learnt {
+        truth,
+        models: inputs,
+        warnings,
+        paths,
+        caches,
+    }))
+}
 
-    // Every model in one pass over the documents, so that each truth
-    // document is flattened and normalised once.
+/// Where the comparison pass takes each document from.
+enum Docs<'s> {
+    /// Flattened as it is compared; and kept in the [`Storing`] given.
+    Flatten(Option<&'s mut Storing>),
+    /// Loaded, flattened by an earlier pass (the truth's, then each
+    /// model's in the truth's order).
+    Load(&'s [StoredForest]),
+}
+
+/// The pass over the documents that flattens them also keeps them, until
+/// they take more than `limit` bytes.
+struct Storing {
+    forests: Vec<StoredForest>,
+    limit: usize,
+    /// They outgrew the limit (and `forests` was emptied).
+    over: bool,
+}
+
+impl Storing {
+    fn new(forests: usize, limit: usize) -> Storing {
+        Storing {
+            forests: (0..forests).map(|_| StoredForest::new()).collect(),
+            limit,
+            over: false,
+        }
+    }
+
+    /// Keeps `doc` as the next document of forest `f`.
+    fn push(&mut self, f: usize, doc: &FlatDoc<'_>) {
+        if let Some(forest) = self.forests.get_mut(f) {
+            forest.push(doc);
+        }
+    }
+
+    /// Makes room for `documents` in each forest (see
+    /// [`StoredForest::reserve_for`]), unless that is over the limit.
+    fn reserve_for(&mut self, documents: usize) {
+        let pushed = self.forests.first().map_or(0, |f| f.documents());
+        let bytes: usize = self.forests.iter().map(StoredForest::bytes).sum();
+        if pushed > 0 && bytes / pushed * documents <= self.limit {
+            for forest in &mut self.forests {
+                forest.reserve_for(documents);
+            }
+        }
+    }
+
+    /// Gives up keeping once the documents take more than the limit.
+    fn check(&mut self) {
+        if !self.over && self.forests.iter().map(StoredForest::bytes).sum::<usize>() > self.limit {
+            self.over = true;
+            self.forests = Vec::new();
+        }
+    }
+}
+
+/// The documents the comparison pass keeps before it makes room for the
+/// rest at their rate.
+const RESERVE_AFTER: usize = 64;
+
+/// The comparison pass: every model in one pass over the documents, so
+/// that each truth document is flattened (or loaded) once;
+/// `progress.span` units per document and forest. The report of SPEC §5.
+async fn compare_paced<S: RecordSource, V: ValidityOracle>(
+    learnt: &mut Learnt<S>,
+    mut docs: Docs<'_>,
+    comparer: &Comparer<'_>,
+    details: bool,
+    oracle: &V,
+    pace: &mut dyn Pace,
+    progress: Progress,
+) -> Result<Option<Report>, Error> {
+    let config = comparer.config;
+    let Learnt {
+        truth,
+        models: inputs,
+        warnings,
+        paths,
+        caches,
+    } = learnt;
+    let paths = &*paths;
+    let mut warnings = warnings.clone();
+    let scheme = &paths.scheme;
+    let (truth_cache, model_caches) = caches.split_at_mut(1);
+    let truth_cache = &mut truth_cache[0];
+    let documents = truth.documents.len();
+    let forests = inputs.len() + 1;
     oracle.fits(inputs.len(), documents)?;
     let mut runs: Vec<ModelRun<'_, '_>> = (0..inputs.len())
-        .map(|m| ModelRun::new(&paths, m, details, documents))
+        .map(|m| ModelRun::new(paths, comparer, m, details, documents))
         .collect();
     let (mut truth_buf, mut pred_buf) = (FlatDoc::default(), FlatDoc::default());
     let mut grid = F1Grid::default();
     for d in 0..documents {
-        if should_stop(pace, 2 * kinds_pass + 4 * forests * d, total).await {
+        let done = progress.start + progress.span * forests * d;
+        if should_stop(pace, done, progress.total).await {
             return Ok(None);
         }
         let root = truth.fetch(d)?;
         let mut truth_doc = truth_buf.recycle();
-        paths.flatten_doc(
-            truth.source.forest(),
-            root,
-            &mut truth_doc,
-            truth_cache,
-            None,
-        );
+        let forest = truth.source.forest();
+        match &mut docs {
+            Docs::Load(stored) => stored[0].load(d, forest, &mut truth_doc),
+            Docs::Flatten(storing) => {
+                paths.flatten_doc(comparer, forest, root, &mut truth_doc, truth_cache, None);
+                if let Some(storing) = storing {
+                    storing.push(0, &truth_doc);
+                }
+            }
+        }
         for (m, ((run, (_, _, preds)), cache)) in runs
             .iter_mut()
             .zip(inputs.iter_mut())
@@ -1079,11 +1267,24 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
             let valid = match (root, preds.by_truth[d].as_ref()) {
                 (Some(root), Some(p)) => {
                     let forest = preds.source.forest();
-                    paths.flatten_doc(forest, root, &mut pred_doc, cache, p.skip());
-                    oracle.is_valid(m, d, forest, root, &|k: &str| !p.is_evaluated(&scheme, k))
+                    match &docs {
+                        Docs::Load(stored) => stored[m + 1].load(d, forest, &mut pred_doc),
+                        Docs::Flatten(_) => paths.flatten_doc(
+                            comparer,
+                            forest,
+                            root,
+                            &mut pred_doc,
+                            cache,
+                            p.skip(),
+                        ),
+                    }
+                    oracle.is_valid(m, d, forest, root, &|k: &str| !p.is_evaluated(scheme, k))
                 }
                 _ => false,
             };
+            if let Docs::Flatten(Some(storing)) = &mut docs {
+                storing.push(m + 1, &pred_doc);
+            }
             let id = &truth.documents[d].id;
             run.add_document(
                 d,
@@ -1097,9 +1298,20 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
             pred_buf = pred_doc.recycle();
         }
         truth_buf = truth_doc.recycle();
+        if let Docs::Flatten(Some(storing)) = &mut docs {
+            if d == RESERVE_AFTER {
+                storing.reserve_for(documents);
+            }
+            if d % 256 == 255 {
+                storing.check();
+            }
+        }
+    }
+    if let Docs::Flatten(Some(storing)) = &mut docs {
+        storing.check();
     }
     let mut reports = Vec::with_capacity(inputs.len());
-    for (run, (name, cost, preds)) in runs.into_iter().zip(&inputs) {
+    for (run, (name, cost, preds)) in runs.into_iter().zip(inputs.iter()) {
         let mut report = run.finish(&mut warnings, name, oracle.provisional());
         report.cost = cost.or(preds.cost);
         reports.push(report);
@@ -1127,7 +1339,7 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
 }
 
 /// What the schema says about paths comes first (SPEC §1.2).
-fn note_schema(paths: &mut Paths<'_>, schema: &SchemaInfo) {
+fn note_schema(paths: &mut Paths, schema: &SchemaInfo) {
     for (name, kind) in &schema.paths {
         let id = paths.table.id(name);
         let info = paths.info_mut(id);
@@ -1158,7 +1370,7 @@ struct FieldSet {
     item_fields: Vec<(PathId, Vec<PathId>)>,
 }
 
-fn field_set(paths: &Paths<'_>, m: usize) -> FieldSet {
+fn field_set(paths: &Paths, m: usize) -> FieldSet {
     let in_set = |info: &PathInfo| info.in_schema || info.in_truth || info.in_model[m];
     let mut top = Vec::new();
     let mut item_fields: Vec<(PathId, Vec<PathId>)> = Vec::new();
@@ -1217,7 +1429,7 @@ fn set_display_outcome(c: &SetCounts) -> Outcome {
 
 /// Records outcomes into the per-field accumulators.
 struct Recorder<'p, 'c> {
-    paths: &'p Paths<'c>,
+    paths: &'p Paths,
     comparer: &'p Comparer<'c>,
     details: bool,
     acc: Vec<FieldAcc>,
@@ -1294,7 +1506,13 @@ struct ModelRun<'p, 'c> {
 }
 
 impl<'p, 'c> ModelRun<'p, 'c> {
-    fn new(paths: &'p Paths<'c>, m: usize, details: bool, documents: usize) -> Self {
+    fn new(
+        paths: &'p Paths,
+        comparer: &'p Comparer<'c>,
+        m: usize,
+        details: bool,
+        documents: usize,
+    ) -> Self {
         let fields = field_set(paths, m);
         let row_ids = row_ids(paths, &fields);
         ModelRun {
@@ -1302,7 +1520,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             row_ids,
             rec: Recorder {
                 paths,
-                comparer: paths.comparer,
+                comparer,
                 details,
                 acc: vec![FieldAcc::default(); paths.table.len()],
                 doc_fields: details.then(|| vec![Counts::default(); paths.table.len()]),
@@ -1336,7 +1554,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         self.valid.push(valid);
         self.has_prediction.push(has_prediction);
         let paths = self.rec.paths;
-        let comparer = paths.comparer;
+        let comparer = self.rec.comparer;
         let config = comparer.config;
         let details = self.rec.details;
         let mut counts = Counts::default();
@@ -1502,7 +1720,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             has_prediction: _,
         } = self;
         let paths = rec.paths;
-        let config = paths.comparer.config;
+        let config = rec.comparer.config;
         let details = rec.details;
         let valid = &valid;
         let acc = rec.acc;
@@ -1660,7 +1878,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
 
 /// The fields of a model's per-field table, sorted by name: its scalar and
 /// set fields, then every item field.
-fn row_ids(paths: &Paths<'_>, fields: &FieldSet) -> Vec<PathId> {
+fn row_ids(paths: &Paths, fields: &FieldSet) -> Vec<PathId> {
     let mut ids: Vec<PathId> = fields
         .top
         .iter()

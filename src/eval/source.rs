@@ -29,6 +29,7 @@ use crate::error::Error;
 use crate::eval::model::DocFile;
 use crate::eval::tree::{Forest, NodeId};
 use std::hash::{BuildHasher, Hasher};
+use std::sync::Arc;
 
 /// Where one record came from (the parts of a [`crate::eval::DocRecord`]
 /// that are not its value).
@@ -187,6 +188,51 @@ impl RecordSource for DocFile {
 
     fn shrink(&mut self) {
         self.forest.shrink();
+    }
+}
+
+/// A shared in-memory file (the browser app's session and its prepared
+/// evaluation hold the same one): read as the file itself; the first
+/// model raw output parsed into it (SPEC §1.3) copies it for this holder
+/// alone (copy on write), so the other holders never see those nodes.
+impl RecordSource for Arc<DocFile> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    fn info(&self, i: usize) -> RecordInfo<'_> {
+        DocFile::info(self, i)
+    }
+
+    fn fetch(&mut self, i: usize) -> Result<NodeId, Error> {
+        Ok(self.records[i].root)
+    }
+
+    fn forest(&self) -> &Forest {
+        &self.forest
+    }
+
+    fn forest_mut(&mut self) -> &mut Forest {
+        &mut Arc::make_mut(self).forest
+    }
+
+    fn resident(&self) -> bool {
+        true
+    }
+
+    fn as_doc_file(&self) -> Option<&DocFile> {
+        Some(self)
+    }
+
+    /// Only a file no one else holds (a shared one was shrunk when read).
+    fn shrink(&mut self) {
+        if let Some(file) = Arc::get_mut(self) {
+            file.shrink();
+        }
     }
 }
 

@@ -3,10 +3,11 @@
 //! depends on the chosen threshold.
 //!
 //! Owns: [`SweepParam`], [`sweep`] and its report. Pure: for every value
-//! the whole evaluation is run again ([`evaluate_owned_known_paced`] on a copy of
-//! the parsed input, the configuration changed in that one key; the schema
-//! validity, which no threshold changes, is computed once), so each point
-//! is exactly the report `fieldscope eval` would give with that threshold.
+//! the evaluation is run again, the configuration changed in that one key
+//! (the schema validity, which no threshold changes, is computed once; the
+//! files are prepared once, [`Prepared`], since no threshold changes what
+//! is read before comparing), so each point is exactly the report
+//! `fieldscope eval` would give with that threshold.
 //! Depends on `evaluate`, `config`, `counts`, `report`, `pace`.
 //!
 //! The parameters and the keys they set (SPEC §2.2, §3.4):
@@ -21,12 +22,13 @@
 use crate::error::{Error, ErrorKind};
 use crate::eval::config::{merge, Config};
 use crate::eval::evaluate::{
-    evaluate_owned_known_paced, schema_validity, EvalInput, SchemaValidity,
+    prepare_paced, schema_validity, EvalInput, Prepared, SchemaValidity, STORED_LIMIT_BYTES,
 };
 use crate::eval::model::DocFile;
 use crate::eval::pace::{run_now, NoPause, Pace};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use std::sync::Arc;
 
 /// The threshold a sweep moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -153,8 +155,9 @@ pub fn sweep(
     values: &[f64],
 ) -> Result<SweepReport, Error> {
     let validity = schema_validity(input.clone(), config.id_field.as_deref())?;
-    let mut run = SweepRun::new(input, config, param, values.to_vec(), validity);
-    while !run.step(input)? {}
+    let input = input.to_shared();
+    let mut run = SweepRun::new(&input, config, param, values.to_vec(), validity);
+    while !run.step(&input)? {}
     Ok(run.finish())
 }
 
@@ -162,7 +165,7 @@ pub fn sweep(
 /// one evaluation per frame (and stop); [`sweep`] runs it to the end. Each
 /// step is the same full evaluation, so the points do not depend on how
 /// the work was sliced.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct SweepRun {
     param: SweepParam,
     config: Config,
@@ -171,6 +174,8 @@ pub struct SweepRun {
     documents: usize,
     models: Vec<SweepModel>,
     validity: SchemaValidity,
+    /// The input prepared, from the first value on.
+    prepared: Option<Prepared>,
 }
 
 impl SweepRun {
@@ -179,7 +184,7 @@ impl SweepRun {
     /// [`schema_validity`]: computed once, not at every value); nothing is
     /// evaluated yet.
     pub fn new(
-        input: &EvalInput<DocFile>,
+        input: &EvalInput<Arc<DocFile>>,
         config: &Config,
         param: SweepParam,
         values: Vec<f64>,
@@ -201,6 +206,7 @@ impl SweepRun {
             documents: 0,
             models,
             validity,
+            prepared: None,
         }
     }
 
@@ -216,7 +222,7 @@ impl SweepRun {
 
     /// Evaluates the next value on `input` (the same input given to
     /// [`SweepRun::new`]); `Ok(true)` once every value is done.
-    pub fn step(&mut self, input: &EvalInput<DocFile>) -> Result<bool, Error> {
+    pub fn step(&mut self, input: &EvalInput<Arc<DocFile>>) -> Result<bool, Error> {
         run_now(self.step_paced(input, &mut NoPause))
             .flatten()
             .unwrap_or_else(|| Err(Error::new(ErrorKind::Input, "the sweep was paused")))
@@ -226,7 +232,7 @@ impl SweepRun {
     /// whether to wait or stop (`None`: stopped; the value is not done).
     pub async fn step_paced(
         &mut self,
-        input: &EvalInput<DocFile>,
+        input: &EvalInput<Arc<DocFile>>,
         pace: &mut dyn Pace,
     ) -> Option<Result<bool, Error>> {
         let Some(&value) = self.values.get(self.next) else {
@@ -236,9 +242,19 @@ impl SweepRun {
             Ok(config) => config,
             Err(e) => return Some(Err(e)),
         };
-        let report =
-            evaluate_owned_known_paced(input.clone(), &config, false, &self.validity, pace).await?;
-        let report = match report {
+        let mut prepared = match self.prepared.take() {
+            Some(prepared) if prepared.fits(&config) => prepared,
+            _ => match prepare_paced(input.clone(), &config, STORED_LIMIT_BYTES, pace).await? {
+                Ok(prepared) => prepared,
+                Err(e) => return Some(Err(e)),
+            },
+        };
+        let costs: Vec<Option<f64>> = input.models.iter().map(|m| m.cost).collect();
+        let report = prepared
+            .evaluate_paced(&costs, &config, false, &self.validity, pace)
+            .await;
+        self.prepared = Some(prepared);
+        let report = match report? {
             Ok(report) => report,
             Err(e) => return Some(Err(e)),
         };

@@ -434,6 +434,7 @@ fn a_sweep_run_a_value_at_a_time_equals_the_whole_sweep_and_the_cli() {
     let values = vec![0.1, 0.2, 0.3];
     let whole = sweep(&input, &config, SweepParam::Cer, &values).unwrap();
     let validity = fieldscope::eval::schema_validity(input.clone(), None).unwrap();
+    let input = input.to_shared();
     let mut run = SweepRun::new(&input, &config, SweepParam::Cer, values, validity);
     assert_eq!((run.done(), run.total()), (0, 3));
     assert!(!run.step(&input).unwrap());

@@ -1,0 +1,375 @@
+//! Evaluating the same files again under other settings without redoing
+//! what those settings cannot change: [`Prepared`].
+//!
+//! Owns: the work an evaluation of resident files ([`DocFile`]s) does
+//! before it compares anything — the files themselves (the models' raw
+//! output parsed into them, SPEC §1.3), the documents matched by id (SPEC
+//! §1.1), the paths and their kinds (SPEC §1.2) and every document
+//! flattened and normalised (SPEC §2.1, [`StoredForest`]) — kept so that
+//! an evaluation whose settings differ only in how values are compared and
+//! scores computed (the match method and thresholds, `incorrect_counts_as`,
+//! the averaging rules, the weights: everything [`prepare_settings`]
+//! resets) runs the comparison pass alone. The browser app keeps one for
+//! its files, so a settings change re-evaluates in about half the time.
+//! The report is the same as a fresh evaluation's (a test compares them
+//! for every setting). Pure, like the rest of `eval`; depends on the
+//! parent module's passes.
+
+use super::{
+    compare_paced, learn_paced, Comparer, Docs, EvalInput, FlatDoc, Known, Learnt, Progress,
+    SchemaValidity, Storing, COMPARE_FLATTENING, COMPARE_STORED, LEARN,
+};
+use crate::error::{Error, ErrorKind};
+use crate::eval::compare::ValueType;
+use crate::eval::config::Config;
+use crate::eval::model::DocFile;
+use crate::eval::pace::Pace;
+use crate::eval::paths::{Leaf, PathId};
+use crate::eval::report::Report;
+use crate::eval::source::RecordSource;
+use crate::eval::tree::{Forest, NodeId};
+use std::ops::Range;
+use std::sync::Arc;
+
+/// The most the flattened documents may take (an estimate of their
+/// bytes): beyond it they are not kept, and each evaluation flattens the
+/// documents again as it compares them. They take about twice the JSON
+/// text: 88 MiB for the 47 MB of 10,000 invoices × 3 models; a 400 MB
+/// dataset, whose files already take about 1 GB of the page's memory,
+/// would need some 800 MB more.
+pub const STORED_LIMIT_BYTES: usize = 256 << 20;
+
+/// The settings an evaluation reads before it compares anything: `config`
+/// with every key that only the comparison and the scores read set to its
+/// default (the preset too, which only sets such keys). Two configurations
+/// with the same prepare settings give the same [`Prepared`] work. A key
+/// added to [`Config`] later counts as read before comparing until it is
+/// listed here, which can only cost reuse, never correctness.
+pub fn prepare_settings(config: &Config) -> Config {
+    let defaults = Config::default();
+    Config {
+        preset: defaults.preset,
+        numeric_tolerance: defaults.numeric_tolerance,
+        string_match: defaults.string_match,
+        partial_matching: defaults.partial_matching,
+        incorrect_counts_as: defaults.incorrect_counts_as,
+        zero_division: defaults.zero_division,
+        empty_document_score: defaults.empty_document_score,
+        macro_f1: defaults.macro_f1,
+        item_f1_threshold: defaults.item_f1_threshold,
+        top_k: defaults.top_k,
+        document_extraction_score: defaults.document_extraction_score,
+        field_weights: defaults.field_weights,
+        ..config.clone()
+    }
+}
+
+/// A leaf of a stored document: a [`Leaf`] without its forest (the node
+/// is looked up again in the forest that holds it) and without readings
+/// (a comparison reads them again when it asks).
+#[derive(Debug, Clone, Copy)]
+struct StoredLeaf {
+    path: PathId,
+    node: NodeId,
+    present: bool,
+    chars: u32,
+    /// The normalised text, in the document's text.
+    norm: Option<(u32, u32)>,
+}
+
+impl StoredLeaf {
+    fn of(leaf: &Leaf<'_>) -> StoredLeaf {
+        StoredLeaf {
+            path: leaf.path,
+            node: leaf.value.id(),
+            present: leaf.present,
+            chars: leaf.chars,
+            norm: leaf.norm.as_ref().map(|r| (r.start as u32, r.end as u32)),
+        }
+    }
+
+    fn leaf(self, forest: &Forest) -> Leaf<'_> {
+        let mut leaf = Leaf::new(self.path, forest.get(self.node), self.present);
+        leaf.chars = self.chars;
+        leaf.norm = self.norm.map(|(start, end)| start as usize..end as usize);
+        leaf
+    }
+}
+
+/// Where one stored document's parts start in a [`StoredForest`].
+#[derive(Debug, Clone, Copy, Default)]
+struct DocStart {
+    leaves: usize,
+    lists: usize,
+    items: usize,
+    item_leaves: usize,
+    text: usize,
+}
+
+/// Every document of one forest (the truth's, or a model's in the truth's
+/// order) as [`FlatDoc`]s hold them, one after another: [`Self::load`]
+/// gives back the document the flattening gave. Ranges inside a document
+/// (lists, items, texts) are the document's own, as in a `FlatDoc`.
+#[derive(Debug, Default)]
+pub(super) struct StoredForest {
+    /// Document `d`'s parts run from `starts[d]` to `starts[d + 1]`.
+    starts: Vec<DocStart>,
+    leaves: Vec<StoredLeaf>,
+    lists: Vec<(PathId, Range<usize>)>,
+    items: Vec<(Range<usize>, usize)>,
+    item_leaves: Vec<StoredLeaf>,
+    item_types: Vec<ValueType>,
+    text: String,
+}
+
+impl StoredForest {
+    pub(super) fn new() -> StoredForest {
+        StoredForest {
+            starts: vec![DocStart::default()],
+            ..StoredForest::default()
+        }
+    }
+
+    /// Appends the next document (`doc`; empty for a model with no
+    /// prediction for it).
+    pub(super) fn push(&mut self, doc: &FlatDoc<'_>) {
+        self.leaves.extend(doc.leaves.iter().map(StoredLeaf::of));
+        self.lists.extend(doc.lists.iter().cloned());
+        self.items.extend(doc.items.iter().cloned());
+        self.item_leaves
+            .extend(doc.item_leaves.iter().map(StoredLeaf::of));
+        self.item_types.extend_from_slice(&doc.item_types);
+        self.text.push_str(&doc.text);
+        self.starts.push(DocStart {
+            leaves: self.leaves.len(),
+            lists: self.lists.len(),
+            items: self.items.len(),
+            item_leaves: self.item_leaves.len(),
+            text: self.text.len(),
+        });
+    }
+
+    /// Documents pushed.
+    pub(super) fn documents(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Makes room for `documents` in all, at the rate of those pushed so
+    /// far (plus a little), so that the vectors are not copied as they grow.
+    pub(super) fn reserve_for(&mut self, documents: usize) {
+        let pushed = self.documents();
+        if pushed == 0 || documents <= pushed {
+            return;
+        }
+        let more = |len: usize| (len * (documents - pushed)).div_ceil(pushed) * 21 / 20;
+        self.starts.reserve(documents - pushed);
+        self.leaves.reserve(more(self.leaves.len()));
+        self.lists.reserve(more(self.lists.len()));
+        self.items.reserve(more(self.items.len()));
+        self.item_leaves.reserve(more(self.item_leaves.len()));
+        self.item_types.reserve(more(self.item_types.len()));
+        self.text.reserve(more(self.text.len()));
+    }
+
+    /// About how many bytes it takes.
+    pub(super) fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.starts.len() * size_of::<DocStart>()
+            + (self.leaves.len() + self.item_leaves.len()) * size_of::<StoredLeaf>()
+            + self.lists.len() * size_of::<(PathId, Range<usize>)>()
+            + self.items.len() * size_of::<(Range<usize>, usize)>()
+            + self.item_types.len() * size_of::<ValueType>()
+            + self.text.len()
+    }
+
+    /// Document `d` into `doc`, its values in `forest` (the forest it was
+    /// flattened from).
+    pub(super) fn load<'a>(&self, d: usize, forest: &'a Forest, doc: &mut FlatDoc<'a>) {
+        doc.clear();
+        let (Some(a), Some(b)) = (self.starts.get(d), self.starts.get(d + 1)) else {
+            return;
+        };
+        doc.leaves.extend(
+            self.leaves[a.leaves..b.leaves]
+                .iter()
+                .map(|l| l.leaf(forest)),
+        );
+        doc.lists
+            .extend(self.lists[a.lists..b.lists].iter().cloned());
+        doc.items
+            .extend(self.items[a.items..b.items].iter().cloned());
+        doc.item_leaves.extend(
+            self.item_leaves[a.item_leaves..b.item_leaves]
+                .iter()
+                .map(|l| l.leaf(forest)),
+        );
+        doc.item_types
+            .extend_from_slice(&self.item_types[a.item_leaves..b.item_leaves]);
+        doc.text.push_str(&self.text[a.text..b.text]);
+    }
+}
+
+/// What an evaluation of resident files does before comparing (see the
+/// [module docs](self)), kept for the next evaluation of the same files
+/// and model names under settings with the same [`prepare_settings`].
+pub struct Prepared {
+    settings: Config,
+    learnt: Learnt<Arc<DocFile>>,
+    stored: Stored,
+    /// The most the flattened documents may take, in bytes.
+    stored_limit: usize,
+    has_schema: bool,
+    /// No evaluation has run yet: the first one's progress continues the
+    /// preparation's.
+    fresh: bool,
+}
+
+/// The flattened documents of a [`Prepared`].
+enum Stored {
+    /// Not yet: the next evaluation flattens them as it compares them,
+    /// and keeps them.
+    Pending,
+    /// Every document of every forest.
+    Kept(Vec<StoredForest>),
+    /// Over the limit: each evaluation flattens them again.
+    TooLarge,
+}
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prepared")
+            .field("documents", &self.learnt.truth.documents.len())
+            .field("models", &self.learnt.models.len())
+            .field("stored", &self.stored_bytes())
+            .finish()
+    }
+}
+
+/// Prepares `input` under `config`: the passes before the comparison (the
+/// first evaluation flattens every document as it compares it and keeps
+/// them if they take at most `stored_limit` bytes: [`STORED_LIMIT_BYTES`]
+/// in the app). Asks `pace` between documents whether to wait or stop
+/// (`None`: stopped); its progress counts the first evaluation's too.
+/// Errors: those of the evaluation's reading of the files.
+pub async fn prepare_paced(
+    input: EvalInput<Arc<DocFile>>,
+    config: &Config,
+    stored_limit: usize,
+    pace: &mut dyn Pace,
+) -> Option<Result<Prepared, Error>> {
+    let comparer = Comparer::new(config);
+    let has_schema = input.schema.is_some();
+    let size = input.truth.len() * (input.models.len() + 1);
+    let total = (LEARN + COMPARE_FLATTENING) * size;
+    let learnt = match learn_paced(input, &comparer, pace, total).await {
+        Ok(Some(learnt)) => learnt,
+        Ok(None) => return None,
+        Err(e) => return Some(Err(e)),
+    };
+    Some(Ok(Prepared {
+        settings: prepare_settings(config),
+        learnt,
+        stored: Stored::Pending,
+        stored_limit,
+        has_schema,
+        fresh: true,
+    }))
+}
+
+impl Prepared {
+    /// Whether an evaluation under `config` can reuse this work (of the
+    /// same files and model names): the same [`prepare_settings`].
+    pub fn fits(&self, config: &Config) -> bool {
+        self.settings == prepare_settings(config)
+    }
+
+    /// Truth documents, models.
+    pub fn size(&self) -> (usize, usize) {
+        (self.learnt.truth.documents.len(), self.learnt.models.len())
+    }
+
+    /// About how many bytes the flattened documents take (0 when they are
+    /// not kept).
+    pub fn stored_bytes(&self) -> usize {
+        match &self.stored {
+            Stored::Kept(forests) => forests.iter().map(StoredForest::bytes).sum(),
+            Stored::Pending | Stored::TooLarge => 0,
+        }
+    }
+
+    /// The evaluation of the prepared files under `config` (which must
+    /// [`fit`](Self::fits)) with each model's cost as given (SPEC §3.6;
+    /// `None`: the records' costs), the schema validity known beforehand
+    /// as for `evaluate_owned_known`: the same report as
+    /// `evaluate_owned_known` of the same files. Asks `pace` between
+    /// documents whether to wait or stop (`None`: stopped).
+    pub async fn evaluate_paced(
+        &mut self,
+        costs: &[Option<f64>],
+        config: &Config,
+        details: bool,
+        validity: &SchemaValidity,
+        pace: &mut dyn Pace,
+    ) -> Option<Result<Report, Error>> {
+        if !self.fits(config) || costs.len() != self.learnt.models.len() {
+            return Some(Err(Error::new(
+                ErrorKind::Input,
+                "the evaluation was prepared for other settings or models",
+            )));
+        }
+        if self.has_schema && validity.valid.is_none() && !validity.unchecked {
+            return Some(Err(Error::new(
+                ErrorKind::Input,
+                "the schema validity of these files has not been computed",
+            )));
+        }
+        for (model, &cost) in self.learnt.models.iter_mut().zip(costs) {
+            model.1 = cost;
+        }
+        let size = self.learnt.size();
+        let span = match self.stored {
+            Stored::Kept(_) => COMPARE_STORED,
+            Stored::Pending | Stored::TooLarge => COMPARE_FLATTENING,
+        };
+        let before = if std::mem::take(&mut self.fresh) {
+            LEARN
+        } else {
+            0
+        };
+        let progress = Progress {
+            start: before * size,
+            span,
+            total: (before + span) * size,
+        };
+        let comparer = Comparer::new(config);
+        let mut storing = match self.stored {
+            Stored::Pending => Some(Storing::new(
+                self.learnt.models.len() + 1,
+                self.stored_limit,
+            )),
+            Stored::Kept(_) | Stored::TooLarge => None,
+        };
+        let docs = match (&self.stored, &mut storing) {
+            (Stored::Kept(forests), _) => Docs::Load(forests),
+            (_, storing) => Docs::Flatten(storing.as_mut()),
+        };
+        let report = compare_paced(
+            &mut self.learnt,
+            docs,
+            &comparer,
+            details,
+            &Known(validity),
+            pace,
+            progress,
+        )
+        .await;
+        if let (Ok(Some(_)), Some(storing)) = (&report, storing) {
+            self.stored = if storing.over {
+                Stored::TooLarge
+            } else {
+                Stored::Kept(storing.forests)
+            };
+        }
+        report.transpose()
+    }
+}
