@@ -831,13 +831,9 @@ impl Session {
         details: bool,
     ) -> Result<literature::Job, String> {
         let (input, config) = self.inputs()?;
-        let models = input
-            .models
-            .into_iter()
-            .map(|m| (m.name, Arc::unwrap_or_clone(m.file)))
-            .collect();
+        let models = input.models.into_iter().map(|m| (m.name, m.file)).collect();
         literature::Job::new(
-            Arc::unwrap_or_clone(input.truth),
+            input.truth,
             models,
             config.id_field.as_deref(),
             metrics,
@@ -1880,6 +1876,36 @@ mod tests {
                 .flatten()
                 .unwrap();
         assert!(refused.is_err());
+    }
+
+    /// Over the limit already by the rate of the first documents kept
+    /// (100 documents: the rate is checked after 64), the evaluation stops
+    /// keeping them at once and still gives the fresh report.
+    #[test]
+    fn a_prepared_evaluation_projected_over_the_limit_keeps_nothing() {
+        use crate::eval::evaluate::prepare_paced;
+        let data = generate(&SynthOptions::paradox(100, 3));
+        let mut s = Session::default();
+        s.add_file("truth.jsonl", data.truth_jsonl.into_bytes());
+        for (name, jsonl) in data.predictions {
+            s.add_file(&format!("{name}.jsonl"), jsonl.into_bytes());
+        }
+        let (input, config) = s.inputs().unwrap();
+        let costs = vec![None; input.models.len()];
+        let validity = SchemaValidity::default();
+        for (limit, kept) in [(1, false), (usize::MAX, true)] {
+            let mut prepared = run_now(prepare_paced(input.clone(), &config, limit, &mut NoPause))
+                .flatten()
+                .unwrap()
+                .unwrap();
+            let report =
+                run_now(prepared.evaluate_paced(&costs, &config, true, &validity, &mut NoPause))
+                    .flatten()
+                    .unwrap()
+                    .unwrap();
+            assert_eq!(prepared.stored_bytes() > 0, kept, "limit {limit}");
+            assert!(report == fresh_report(&s, true), "limit {limit}");
+        }
     }
 
     /// Raw model output is parsed into the prepared evaluation's copy of

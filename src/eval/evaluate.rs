@@ -1180,15 +1180,22 @@ impl Storing {
         }
     }
 
-    /// Makes room for `documents` in each forest (see
-    /// [`StoredForest::reserve_for`]), unless that is over the limit.
+    /// Makes room for `documents` in each forest at the rate of those
+    /// kept so far (see [`StoredForest::reserve_for`]); gives up keeping
+    /// them if at that rate they would take more than the limit.
     fn reserve_for(&mut self, documents: usize) {
         let pushed = self.forests.first().map_or(0, |f| f.documents());
         let bytes: usize = self.forests.iter().map(StoredForest::bytes).sum();
-        if pushed > 0 && bytes / pushed * documents <= self.limit {
-            for forest in &mut self.forests {
-                forest.reserve_for(documents);
-            }
+        if pushed == 0 {
+            return;
+        }
+        if bytes / pushed * documents > self.limit {
+            self.over = true;
+            self.forests = Vec::new();
+            return;
+        }
+        for forest in &mut self.forests {
+            forest.reserve_for(documents);
         }
     }
 
@@ -1255,6 +1262,7 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
                 }
             }
         }
+        let truth_sides = truth_doc.item_sides();
         for (m, ((run, (_, _, preds)), cache)) in runs
             .iter_mut()
             .zip(inputs.iter_mut())
@@ -1290,6 +1298,7 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
                 d,
                 id,
                 &truth_doc,
+                &truth_sides,
                 &pred_doc,
                 &mut grid,
                 valid,
@@ -1297,6 +1306,7 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
             );
             pred_buf = pred_doc.recycle();
         }
+        drop(truth_sides);
         truth_buf = truth_doc.recycle();
         if let Docs::Flatten(Some(storing)) = &mut docs {
             if d == RESERVE_AFTER {
@@ -1546,6 +1556,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         d: usize,
         id: &str,
         truth: &FlatDoc<'_>,
+        truth_sides: &[Option<Side<'_>>],
         pred: &FlatDoc<'_>,
         grid: &mut F1Grid,
         valid: bool,
@@ -1564,6 +1575,8 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         if let Some(d) = &mut self.rec.doc_fields {
             d.fill(Counts::default());
         }
+        // Every item leaf of the prediction as a side, once asked for.
+        let mut pred_sides = None;
         for &id in &self.fields.top {
             let (t, p) = (truth.get(id), pred.get(id));
             match paths.kind(id) {
@@ -1621,9 +1634,9 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                         .iter()
                         .find(|(l, _)| *l == id)
                         .map_or(&[][..], |(_, f)| f.as_slice());
-                    let (t_sides, p_sides) = (truth.item_sides(), pred.item_sides());
-                    let ti: Vec<Item<'_, '_>> = truth.items(id, &t_sides).collect();
-                    let pi: Vec<Item<'_, '_>> = pred.items(id, &p_sides).collect();
+                    let p_sides = pred_sides.get_or_insert_with(|| pred.item_sides());
+                    let ti: Vec<Item<'_, '_>> = truth.items(id, truth_sides).collect();
+                    let pi: Vec<Item<'_, '_>> = pred.items(id, p_sides).collect();
                     grid.fill(comparer, &ti, &pi);
                     let matches = match_items(grid);
                     tally.truth_items += ti.len() as u64;

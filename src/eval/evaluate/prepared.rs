@@ -66,32 +66,41 @@ pub fn prepare_settings(config: &Config) -> Config {
 
 /// A leaf of a stored document: a [`Leaf`] without its forest (the node
 /// is looked up again in the forest that holds it) and without readings
-/// (a comparison reads them again when it asks).
+/// (a comparison reads them again when it asks). Path ids and offsets in a
+/// document's text fit 32 bits (a forest holds at most 4 GiB of text).
 #[derive(Debug, Clone, Copy)]
 struct StoredLeaf {
-    path: PathId,
+    path: u32,
     node: NodeId,
-    present: bool,
     chars: u32,
-    /// The normalised text, in the document's text.
-    norm: Option<(u32, u32)>,
+    /// The normalised text, in the document's text ([`NO_TEXT`] at the
+    /// start: none).
+    norm: (u32, u32),
+    present: bool,
 }
+
+/// [`StoredLeaf::norm`] of a leaf without a normalised text.
+const NO_TEXT: u32 = u32::MAX;
 
 impl StoredLeaf {
     fn of(leaf: &Leaf<'_>) -> StoredLeaf {
         StoredLeaf {
-            path: leaf.path,
+            path: leaf.path as u32,
             node: leaf.value.id(),
-            present: leaf.present,
             chars: leaf.chars,
-            norm: leaf.norm.as_ref().map(|r| (r.start as u32, r.end as u32)),
+            norm: leaf
+                .norm
+                .as_ref()
+                .map_or((NO_TEXT, 0), |r| (r.start as u32, r.end as u32)),
+            present: leaf.present,
         }
     }
 
     fn leaf(self, forest: &Forest) -> Leaf<'_> {
-        let mut leaf = Leaf::new(self.path, forest.get(self.node), self.present);
+        let mut leaf = Leaf::new(self.path as PathId, forest.get(self.node), self.present);
         leaf.chars = self.chars;
-        leaf.norm = self.norm.map(|(start, end)| start as usize..end as usize);
+        let (start, end) = self.norm;
+        leaf.norm = (start != NO_TEXT).then_some(start as usize..end as usize);
         leaf
     }
 }
@@ -155,13 +164,14 @@ impl StoredForest {
     }
 
     /// Makes room for `documents` in all, at the rate of those pushed so
-    /// far (plus a little), so that the vectors are not copied as they grow.
+    /// far plus a quarter (documents vary; room never written is never
+    /// touched), so that the vectors are not copied as they grow.
     pub(super) fn reserve_for(&mut self, documents: usize) {
         let pushed = self.documents();
         if pushed == 0 || documents <= pushed {
             return;
         }
-        let more = |len: usize| (len * (documents - pushed)).div_ceil(pushed) * 21 / 20;
+        let more = |len: usize| (len * (documents - pushed)).div_ceil(pushed) * 5 / 4;
         self.starts.reserve(documents - pushed);
         self.leaves.reserve(more(self.leaves.len()));
         self.lists.reserve(more(self.lists.len()));
