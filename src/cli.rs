@@ -24,6 +24,7 @@ use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Exit status for success.
 pub const EXIT_OK: i32 = 0;
@@ -745,8 +746,9 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
             _ => e,
         })?;
     if let Some((truth, files)) = literature_input {
+        let files = files.into_iter().map(|(n, f)| (n, Arc::new(f))).collect();
         let (scores, warnings) = literature::evaluate(
-            truth,
+            Arc::new(truth),
             files,
             config.id_field.as_deref(),
             metrics,

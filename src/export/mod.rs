@@ -572,13 +572,9 @@ mod tests {
         session.compute_validity_now();
         let mut report = session.evaluate().unwrap();
         let (input, config) = session.inputs().unwrap();
-        let models = input
-            .models
-            .into_iter()
-            .map(|m| (m.name, std::sync::Arc::unwrap_or_clone(m.file)))
-            .collect();
+        let models = input.models.into_iter().map(|m| (m.name, m.file)).collect();
         let (literature, _) = crate::eval::literature::evaluate(
-            std::sync::Arc::unwrap_or_clone(input.truth),
+            input.truth,
             models,
             config.id_field.as_deref(),
             crate::eval::literature::Metrics::ALL,

@@ -165,8 +165,8 @@ fn an_unknown_metric_is_a_usage_error_naming_it() {
     );
 }
 
-fn docs(name: &str, text: &str) -> fieldscope::eval::DocFile {
-    fieldscope::io::parse_docs(name, text.as_bytes()).expect("parses")
+fn docs(name: &str, text: &str) -> std::sync::Arc<fieldscope::eval::DocFile> {
+    std::sync::Arc::new(fieldscope::io::parse_docs(name, text.as_bytes()).expect("parses"))
 }
 
 #[test]

@@ -64,6 +64,7 @@ use crate::eval::model::DocFile;
 use crate::eval::report::{LiteratureDocument, LiteratureReport};
 use crate::eval::source::RecordSource;
 use serde_json::Value;
+use std::sync::Arc;
 
 /// Which literature metrics to compute.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -152,8 +153,8 @@ impl Budget {
 /// §1.1, §1.3, with the configured id field); the matching's warnings are
 /// the evaluation's and are not repeated.
 pub fn evaluate(
-    truth: DocFile,
-    models: Vec<(String, DocFile)>,
+    truth: Arc<DocFile>,
+    models: Vec<(String, Arc<DocFile>)>,
     id_field: Option<&str>,
     metrics: Metrics,
     details: bool,
@@ -172,8 +173,8 @@ pub fn evaluate(
 /// is the same as [`evaluate`]'s, however the steps are sliced.
 #[derive(Debug)]
 pub struct Job {
-    truth: Truth<DocFile>,
-    models: Vec<(String, Predictions<DocFile>, Accumulator)>,
+    truth: Truth<Arc<DocFile>>,
+    models: Vec<(String, Predictions<Arc<DocFile>>, Accumulator)>,
     /// Document–model pairs scored so far.
     done: usize,
 }
@@ -182,8 +183,8 @@ impl Job {
     /// Reads and matches the files; scores nothing yet. (Files in memory
     /// give no error; the `Result` is the record readers'.)
     pub fn new(
-        truth: DocFile,
-        models: Vec<(String, DocFile)>,
+        truth: Arc<DocFile>,
+        models: Vec<(String, Arc<DocFile>)>,
         id_field: Option<&str>,
         metrics: Metrics,
         details: bool,
