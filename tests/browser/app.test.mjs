@@ -763,9 +763,10 @@ test('11. a large dataset: a status line while it loads, the report equal to the
   assert.equal(report.documents, 2500);
   assertClose(await readTable(page, 'model-table'), expectedModelTable(report, 'macro_documents'), 'large dataset: model table');
   assertClose(await readTable(page, 'paradox-table'), expectedParadoxTable(report), 'large dataset: paradox table');
-  // A settings change re-evaluates a slice at a time: meanwhile the page
-  // runs other work (a timer here) and the progress bar moves; then the
-  // numbers are the CLI's for the new setting.
+  // A change of a setting read before comparing (case sensitivity)
+  // evaluates anew, a slice at a time: meanwhile the page runs other work
+  // (a timer here) and the progress bar moves; then the numbers are the
+  // CLI's for the new setting.
   await page.evaluate(() => {
     window.__events = [];
     window.__tick = setInterval(() => {
@@ -773,8 +774,8 @@ test('11. a large dataset: a status line while it loads, the report equal to the
       window.__events.push(bar ? [Number(bar.value), Number(bar.max)] : null);
     }, 5);
   });
-  await page.selectOption('[data-testid=preset-select]', 'exact');
-  await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset exact'));
+  await page.check('[data-testid=case_sensitive]');
+  await page.waitForFunction(() => window.__events.some((e) => e));
   await page.waitForSelector('[data-testid=busy]', { state: 'detached' });
   const events = await page.evaluate(() => {
     clearInterval(window.__tick);
@@ -782,7 +783,15 @@ test('11. a large dataset: a status line while it loads, the report equal to the
   });
   const partWay = events.filter((e) => e && e[0] > 0 && e[0] < e[1]);
   assert.ok(partWay.length >= 2, `the timer ran while the evaluation was part-way: ${JSON.stringify(events)}`);
-  const exact = cliJson(['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--preset', 'exact'], dir);
+  writeFileSync(join(dir, 'case.json'), '{"case_sensitive": true}');
+  const all = ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--config', 'case.json'];
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(cliJson(all, dir), 'macro_documents'), 'large dataset, case-sensitive: model table');
+  // A change of how values are matched (the preset) reuses what was
+  // prepared (only the comparison runs): still the CLI's numbers.
+  await page.selectOption('[data-testid=preset-select]', 'exact');
+  await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset exact'));
+  await page.waitForSelector('[data-testid=busy]', { state: 'detached' });
+  const exact = cliJson([...all, '--preset', 'exact'], dir);
   assertClose(await readTable(page, 'model-table'), expectedModelTable(exact, 'macro_documents'), 'large dataset, preset exact: model table');
   // The document browser computes the details when asked.
   const browserCard = page.locator('[data-testid=document-browser]');
