@@ -763,10 +763,10 @@ test('11. a large dataset: a status line while it loads, the report equal to the
   assert.equal(report.documents, 2500);
   assertClose(await readTable(page, 'model-table'), expectedModelTable(report, 'macro_documents'), 'large dataset: model table');
   assertClose(await readTable(page, 'paradox-table'), expectedParadoxTable(report), 'large dataset: paradox table');
-  // A change of a setting read before comparing (case sensitivity)
-  // evaluates anew, a slice at a time: meanwhile the page runs other work
-  // (a timer here) and the progress bar moves; then the numbers are the
-  // CLI's for the new setting.
+  // A change of a setting read before comparing (the absent values: "N/A"
+  // and "" become values) evaluates anew, a slice at a time: meanwhile the
+  // page runs other work (a timer here) and the progress bar moves; then
+  // the numbers are the CLI's for the new setting.
   await page.evaluate(() => {
     window.__events = [];
     window.__tick = setInterval(() => {
@@ -774,7 +774,8 @@ test('11. a large dataset: a status line while it loads, the report equal to the
       window.__events.push(bar ? [Number(bar.value), Number(bar.max)] : null);
     }, 5);
   });
-  await page.check('[data-testid=case_sensitive]');
+  await page.fill('[data-testid=absent_values]', 'NOT_FOUND');
+  await page.press('[data-testid=absent_values]', 'Enter');
   await page.waitForFunction(() => window.__events.some((e) => e));
   await page.waitForSelector('[data-testid=busy]', { state: 'detached' });
   const events = await page.evaluate(() => {
@@ -783,16 +784,19 @@ test('11. a large dataset: a status line while it loads, the report equal to the
   });
   const partWay = events.filter((e) => e && e[0] > 0 && e[0] < e[1]);
   assert.ok(partWay.length >= 2, `the timer ran while the evaluation was part-way: ${JSON.stringify(events)}`);
-  writeFileSync(join(dir, 'case.json'), '{"case_sensitive": true}');
-  const all = ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--config', 'case.json'];
-  assertClose(await readTable(page, 'model-table'), expectedModelTable(cliJson(all, dir), 'macro_documents'), 'large dataset, case-sensitive: model table');
-  // A change of how values are matched (the preset) reuses what was
-  // prepared (only the comparison runs): still the CLI's numbers.
-  await page.selectOption('[data-testid=preset-select]', 'exact');
-  await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset exact'));
+  const all = ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--config'];
+  writeFileSync(join(dir, 'absent.json'), '{"absent_values": ["NOT_FOUND"]}');
+  const absent = cliJson([...all, 'absent.json'], dir);
+  assert.notEqual(absent.models[2].micro.f1, report.models[2].micro.f1, 'the setting changes the numbers');
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(absent, 'macro_documents'), 'large dataset, absent values: model table');
+  // A change of how strings are matched reuses what was prepared (only
+  // the comparison runs): still the CLI's numbers.
+  await page.selectOption('[data-testid="string_match.method"]', { label: 'exact after normalisation' });
+  await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('compared by exact'));
   await page.waitForSelector('[data-testid=busy]', { state: 'detached' });
-  const exact = cliJson([...all, '--preset', 'exact'], dir);
-  assertClose(await readTable(page, 'model-table'), expectedModelTable(exact, 'macro_documents'), 'large dataset, preset exact: model table');
+  writeFileSync(join(dir, 'exact.json'), '{"absent_values": ["NOT_FOUND"], "string_match": {"method": "exact"}}');
+  const exact = cliJson([...all, 'exact.json'], dir);
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(exact, 'macro_documents'), 'large dataset, absent values, exact match: model table');
   // The document browser computes the details when asked.
   const browserCard = page.locator('[data-testid=document-browser]');
   assert.equal(await browserCard.locator('tbody tr[data-doc]').count(), 0);
