@@ -944,7 +944,7 @@ const COMPARE_STORED: usize = 2;
 /// What the passes before the comparison learn of the files: the
 /// documents matched by id (SPEC §1.1), the paths and their kinds (SPEC
 /// §1.2), and the warnings so far. It depends on the files, the model
-/// names and the settings [`PrepareSettings`] keeps, never on how values
+/// names and the settings [`prepare_settings`] keeps, never on how values
 /// are compared or scores averaged.
 struct Learnt<S> {
     truth: Truth<S>,

@@ -219,9 +219,11 @@ impl StoredForest {
     }
 }
 
-/// What an evaluation of resident files does before comparing (see the
-/// [module docs](self)), kept for the next evaluation of the same files
-/// and model names under settings with the same [`prepare_settings`].
+/// What an evaluation of shared resident files does before comparing —
+/// the files with raw output parsed in, the ids, the paths and kinds —
+/// and every document flattened (kept by the first evaluation), for the
+/// next evaluation of the same files and model names under settings with
+/// the same [`prepare_settings`].
 pub struct Prepared {
     settings: Config,
     learnt: Learnt<Arc<DocFile>>,
