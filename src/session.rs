@@ -196,8 +196,17 @@ impl PreparedKey {
 
 /// The session's slot for its [`Prepared`] evaluation (shared by clones;
 /// the key keeps it correct for each). An evaluation takes it out while
-/// it runs and puts it back when it ends.
-type PreparedSlot = Arc<Mutex<Option<(PreparedKey, Prepared)>>>;
+/// it runs and puts it back when it ends, unless the session forgot it
+/// meanwhile (files removed: what it holds is of no use, and its memory
+/// is freed).
+type PreparedSlot = Arc<Mutex<PreparedHeld>>;
+
+#[derive(Debug, Default)]
+struct PreparedHeld {
+    prepared: Option<(PreparedKey, Prepared)>,
+    /// Counts [`Session::forget_prepared`]s.
+    forgotten: u64,
+}
 
 /// What a report depends on: the files as [`ValidityKey`] sees them, each
 /// file's model name and cost, the configuration and whether it has the
@@ -565,11 +574,22 @@ impl Session {
 
     pub fn remove(&mut self, id: u32) {
         self.files.retain(|f| f.id != id);
+        self.forget_prepared();
     }
 
     /// Removes every file.
     pub fn clear(&mut self) {
         self.files.clear();
+        self.forget_prepared();
+    }
+
+    /// Frees the prepared evaluation (of files no longer all here), and
+    /// keeps an evaluation under way from putting its own back.
+    fn forget_prepared(&self) {
+        if let Ok(mut held) = self.prepared.lock() {
+            held.prepared = None;
+            held.forgotten += 1;
+        }
     }
 
     /// Sets one key of the settings layer (`path` like `string_match.method`);
@@ -1064,7 +1084,8 @@ impl Evaluation {
             EvaluationValidity::Pending => (SchemaValidity::unchecked(), true),
         };
         let costs: Vec<Option<f64>> = input.models.iter().map(|m| m.cost).collect();
-        let mut work = match take_prepared(&prepared, &prepared_key, &config) {
+        let (taken, forgotten) = take_prepared(&prepared, &prepared_key, &config);
+        let mut work = match taken {
             Some(work) => work,
             None => match prepare_paced(input, &config, STORED_LIMIT_BYTES, pace).await? {
                 Ok(work) => work,
@@ -1074,8 +1095,10 @@ impl Evaluation {
         let report = work
             .evaluate_paced(&costs, &config, details, &validity, pace)
             .await;
-        if let Ok(mut slot) = prepared.lock() {
-            *slot = Some((prepared_key, work));
+        if let Ok(mut held) = prepared.lock() {
+            if held.forgotten == forgotten {
+                held.prepared = Some((prepared_key, work));
+            }
         }
         let report = report?.map_err(message);
         if pending {
@@ -1090,10 +1113,22 @@ impl Evaluation {
 /// Takes the prepared evaluation out of `slot` if it is of `key`'s files
 /// and fits `config`; otherwise empties the slot (what it holds is of
 /// other files or settings, and its memory is better freed before
-/// preparing anew).
-fn take_prepared(slot: &PreparedSlot, key: &PreparedKey, config: &Config) -> Option<Prepared> {
-    let (held_key, prepared) = slot.lock().ok()?.take()?;
-    (held_key.same(key) && prepared.fits(config)).then_some(prepared)
+/// preparing anew). Also gives the slot's count of forgettings, for
+/// putting it back.
+fn take_prepared(
+    slot: &PreparedSlot,
+    key: &PreparedKey,
+    config: &Config,
+) -> (Option<Prepared>, u64) {
+    let Ok(mut held) = slot.lock() else {
+        return (None, u64::MAX);
+    };
+    let prepared = held
+        .prepared
+        .take()
+        .filter(|(held_key, prepared)| held_key.same(key) && prepared.fits(config))
+        .map(|(_, prepared)| prepared);
+    (prepared, held.forgotten)
 }
 
 /// What an [`Evaluation`] evaluates: its files, model names, costs and
@@ -1831,6 +1866,49 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Removing files frees the prepared evaluation, even one that an
+    /// evaluation under way holds (it is not put back).
+    #[test]
+    fn removing_files_frees_the_prepared_evaluation() {
+        /// Clears `session` (a clone sharing the slot) at the `at`-th pause.
+        struct ClearAt {
+            at: usize,
+            seen: usize,
+            session: Session,
+        }
+        impl Pace for ClearAt {
+            fn pause(&mut self, _: usize, _: usize) -> Option<crate::eval::pace::PauseFuture> {
+                self.seen += 1;
+                if self.seen == self.at {
+                    self.session.clear();
+                }
+                None
+            }
+        }
+        let held = |s: &Session| s.prepared.lock().unwrap().prepared.is_some();
+        let mut s = Session::example();
+        s.compute_validity_now();
+        assert!(!held(&s));
+        evaluated(&s, false);
+        assert!(held(&s));
+        let schema = s.files.iter().find(|f| f.role == Role::Schema).unwrap().id;
+        s.remove(schema);
+        assert!(!held(&s));
+        assert_eq!(evaluated(&s, false).1, 450, "prepared anew");
+        assert!(held(&s));
+        // Cleared while the comparison runs (pause 20 of its 50): the
+        // report is made, the prepared evaluation not kept.
+        let mut pace = ClearAt {
+            at: 20,
+            seen: 0,
+            session: s.clone(),
+        };
+        let report = run_now(s.evaluation(true).unwrap().run(&mut pace)).flatten();
+        assert!(matches!(report, Some(Ok(_))));
+        assert_eq!(pace.seen, 50, "it reused the prepared evaluation");
+        assert!(!held(&s));
     }
 
     /// Prepared without keeping the flattened documents (over the limit),
