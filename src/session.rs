@@ -583,6 +583,23 @@ impl Session {
         self.forget_prepared();
     }
 
+    /// Keeps up to `documents` more documents of the prepared evaluation
+    /// of the current files and settings flattened
+    /// (`eval::Prepared::keep_documents`), for the page to call while it
+    /// is idle after a report. `Some(true)` when that is done, `None` when
+    /// there is nothing to do here (no prepared evaluation of these files
+    /// and settings, or an evaluation holds it).
+    pub fn keep_documents(&self, documents: usize) -> Option<bool> {
+        let config = self.config().ok()?;
+        let key = self.prepared_key(&self.report_key(&config, false));
+        let mut held = self.prepared.lock().ok()?;
+        let (held_key, prepared) = held.prepared.as_mut()?;
+        if !held_key.same(&key) || !prepared.fits(&config) {
+            return None;
+        }
+        Some(prepared.keep_documents(documents))
+    }
+
     /// Frees the prepared evaluation (of files no longer all here), and
     /// keeps an evaluation under way from putting its own back.
     fn forget_prepared(&self) {
@@ -1932,7 +1949,7 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!((prepared.stored_bytes(), kept.stored_bytes()), (0, 0));
-        for preset in ["exact", "invoice-cer", "standard"] {
+        for (i, preset) in ["exact", "invoice-cer", "standard"].into_iter().enumerate() {
             s.set_setting("preset", Some(json!(preset)));
             let config = s.config().unwrap();
             for p in [&mut prepared, &mut kept] {
@@ -1943,9 +1960,10 @@ mod tests {
                         .unwrap();
                 assert!(report == fresh_report(&s, true), "{preset}");
             }
-            // Kept by the first evaluation, unless over the limit.
+            // Kept by the second evaluation (the first leaves them to
+            // `keep_documents`), unless over the limit.
             assert_eq!(prepared.stored_bytes(), 0);
-            assert!(kept.stored_bytes() > 0);
+            assert_eq!(kept.stored_bytes() > 0, i > 0, "{preset}");
         }
         s.set_setting("case_sensitive", Some(json!(true)));
         let config = s.config().unwrap();
@@ -1976,14 +1994,69 @@ mod tests {
                 .flatten()
                 .unwrap()
                 .unwrap();
-            let report =
-                run_now(prepared.evaluate_paced(&costs, &config, true, &validity, &mut NoPause))
-                    .flatten()
-                    .unwrap()
-                    .unwrap();
+            // The second evaluation keeps them.
+            for _ in 0..2 {
+                let report = run_now(prepared.evaluate_paced(
+                    &costs,
+                    &config,
+                    true,
+                    &validity,
+                    &mut NoPause,
+                ))
+                .flatten()
+                .unwrap()
+                .unwrap();
+                assert!(report == fresh_report(&s, true), "limit {limit}");
+            }
             assert_eq!(prepared.stored_bytes() > 0, kept, "limit {limit}");
-            assert!(report == fresh_report(&s, true), "limit {limit}");
         }
+    }
+
+    /// The documents kept a slice at a time after the first report (what
+    /// the page does while idle): then an evaluation only loads them; an
+    /// evaluation that starts half-way keeps them itself; either way the
+    /// reports are the fresh ones.
+    #[test]
+    fn documents_kept_while_idle_serve_the_next_evaluation() {
+        let mut s = Session::example();
+        s.compute_validity_now();
+        assert_eq!(s.keep_documents(7), None, "nothing prepared yet");
+        assert_eq!(evaluated(&s, false).1, 450);
+        // 50 documents, 7 at a time: done at the eighth call.
+        let calls: Vec<Option<bool>> = (0..9).map(|_| s.keep_documents(7)).collect();
+        assert_eq!(calls[..7], [Some(false); 7]);
+        assert_eq!(calls[7..], [Some(true); 2]);
+        let stored = |s: &Session| {
+            let held = s.prepared.lock().unwrap();
+            held.prepared.as_ref().map_or(0, |(_, p)| p.stored_bytes())
+        };
+        assert!(stored(&s) > 0);
+        let mut pace = Recording {
+            stop_at: None,
+            seen: Vec::new(),
+        };
+        s.set_setting("preset", Some(json!("invoice-cer")));
+        let report = run_now(s.evaluation(true).unwrap().run(&mut pace))
+            .flatten()
+            .unwrap()
+            .unwrap();
+        assert!(
+            pace.seen.iter().all(|&(_, total)| total == 2 * 4 * 50),
+            "loaded"
+        );
+        assert!(report == fresh_report(&s, true));
+        // Another setting read before comparing: kept half-way, then an
+        // evaluation (which keeps them itself), then nothing left to keep.
+        s.set_setting("case_sensitive", Some(json!(true)));
+        assert_eq!(evaluated(&s, false).1, 450);
+        assert_eq!(s.keep_documents(20), Some(false));
+        let (report, pauses) = evaluated(&s, true);
+        assert_eq!(pauses, 50);
+        assert!(report == fresh_report(&s, true));
+        assert_eq!(s.keep_documents(20), Some(true));
+        // Other settings than the prepared evaluation's: not for it.
+        s.set_setting("case_sensitive", None);
+        assert_eq!(s.keep_documents(20), None);
     }
 
     /// Raw model output is parsed into the prepared evaluation's copy of
@@ -2037,8 +2110,8 @@ mod tests {
         assert!(report == s.evaluate_with(true).unwrap());
         // Preparing: one pause per record and file while the ids are read,
         // one per document and forest while the kinds are learnt, then one
-        // per document in the comparison pass, which flattens and keeps
-        // the documents as it goes (worth four units a forest); the units
+        // per document in the comparison pass, which flattens the
+        // documents as it goes (worth four units a forest); the units
         // climb to (but not past) the total of 6 × forests × records.
         assert_eq!(seen.len(), 4 * 50 + 4 * 50 + 50);
         assert!(seen.iter().all(|&(_, total)| total == 6 * 4 * 50));
@@ -2080,14 +2153,20 @@ mod tests {
         let (input, config) = s.inputs().unwrap();
         assert!(finished == crate::eval::evaluate_owned(input, &config, true).unwrap());
         // The files and the settings read before comparing are the same:
-        // only the comparison pass runs (loading the documents kept, two
-        // units a forest), its units the whole.
+        // only the comparison pass runs, its units the whole, loading the
+        // documents (two units a forest) that the second evaluation (the
+        // session's `evaluate_with` above) flattened and kept.
         let (again, seen, ..) = sliced(&s, false);
         assert_eq!(seen.len(), 50);
         assert!(seen.iter().all(|&(_, total)| total == 2 * 4 * 50));
         assert_eq!(seen.last().unwrap().0, 2 * 4 * 49);
         let (input, config) = s.inputs().unwrap();
         assert!(again == crate::eval::evaluate_owned(input, &config, false).unwrap());
+        let (again, seen, ..) = sliced(&s, true);
+        assert_eq!(seen.len(), 50);
+        assert!(seen.iter().all(|&(_, total)| total == 2 * 4 * 50));
+        assert_eq!(seen.last().unwrap().0, 2 * 4 * 49);
+        assert!(again == finished);
         // No schema.
         let schema = s.files.iter().find(|f| f.role == Role::Schema).unwrap().id;
         s.remove(schema);

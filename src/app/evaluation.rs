@@ -219,11 +219,40 @@ async fn report_loop(state: AppState) {
                 if let Ok(old) = old {
                     release_later(old);
                 }
+                keep_documents_later(state, generation);
             }
         }
     }
     LOOPING.set(false);
     state.evaluating.set(None);
+}
+
+/// Documents (of every forest) kept per slice of idle work: about 30 ms
+/// of flattening for invoices like the benchmark's.
+const KEEP_PER_SLICE: usize = 1_000;
+
+/// After the report of request `generation` is shown, keeps the files'
+/// flattened documents for the next evaluations (`Session::keep_documents`)
+/// a slice at a time while the page is idle: the first evaluation of new
+/// files does not keep them, so that its report comes sooner. Stops at
+/// once when another report is asked for; an evaluation that starts
+/// meanwhile keeps them itself.
+fn keep_documents_later(state: AppState, generation: u64) {
+    leptos::task::spawn_local(async move {
+        loop {
+            // Let the report paint, then give every turn to the page.
+            browser::yield_to_browser().await;
+            if LATEST.get() != generation || LOOPING.get() {
+                return;
+            }
+            let kept = state
+                .session
+                .try_with_untracked(|s| s.keep_documents(KEEP_PER_SLICE));
+            if kept != Some(Some(false)) {
+                return;
+            }
+        }
+    });
 }
 
 /// Frees a report that is no longer shown after the new one has been

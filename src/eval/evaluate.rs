@@ -1199,6 +1199,18 @@ impl Storing {
         }
     }
 
+    /// After document `d` of `documents` was kept: makes room for the
+    /// rest after the first [`RESERVE_AFTER`], and looks at the limit
+    /// every 256.
+    fn after(&mut self, d: usize, documents: usize) {
+        if d == RESERVE_AFTER {
+            self.reserve_for(documents);
+        }
+        if d % 256 == 255 {
+            self.check();
+        }
+    }
+
     /// Gives up keeping once the documents take more than the limit.
     fn check(&mut self) {
         if !self.over && self.forests.iter().map(StoredForest::bytes).sum::<usize>() > self.limit {
@@ -1309,12 +1321,7 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
         drop(truth_sides);
         truth_buf = truth_doc.recycle();
         if let Docs::Flatten(Some(storing)) = &mut docs {
-            if d == RESERVE_AFTER {
-                storing.reserve_for(documents);
-            }
-            if d % 256 == 255 {
-                storing.check();
-            }
+            storing.after(d, documents);
         }
     }
     if let Docs::Flatten(Some(storing)) = &mut docs {

@@ -11,6 +11,10 @@
 //! the averaging rules, the weights: everything [`prepare_settings`]
 //! resets) runs the comparison pass alone. The browser app keeps one for
 //! its files, so a settings change re-evaluates in about half the time.
+//! The flattened documents are not kept by the first evaluation (whose
+//! report should come as soon as it can) but a slice at a time while the
+//! page is idle after it ([`Prepared::keep_documents`]), or else by the
+//! second evaluation as it compares.
 //! The report is the same as a fresh evaluation's (a test compares them
 //! for every setting). Pure, like the rest of `eval`; depends on the
 //! parent module's passes.
@@ -33,10 +37,10 @@ use std::sync::Arc;
 
 /// The most the flattened documents may take (an estimate of their
 /// bytes): beyond it they are not kept, and each evaluation flattens the
-/// documents again as it compares them. They take about twice the JSON
-/// text: 88 MiB for the 47 MB of 10,000 invoices × 3 models; a 400 MB
+/// documents again as it compares them. They take about 1.6 times the
+/// JSON text: 75 MB for the 47 MB of 10,000 invoices × 3 models; a 400 MB
 /// dataset, whose files already take about 1 GB of the page's memory,
-/// would need some 800 MB more.
+/// would need some 650 MB more.
 pub const STORED_LIMIT_BYTES: usize = 256 << 20;
 
 /// The settings an evaluation reads before it compares anything: `config`
@@ -221,7 +225,8 @@ impl StoredForest {
 
 /// What an evaluation of shared resident files does before comparing —
 /// the files with raw output parsed in, the ids, the paths and kinds —
-/// and every document flattened (kept by the first evaluation), for the
+/// and every document flattened (kept by [`Prepared::keep_documents`] or
+/// by the second evaluation), for the
 /// next evaluation of the same files and model names under settings with
 /// the same [`prepare_settings`].
 pub struct Prepared {
@@ -238,9 +243,13 @@ pub struct Prepared {
 
 /// The flattened documents of a [`Prepared`].
 enum Stored {
-    /// Not yet: the next evaluation flattens them as it compares them,
-    /// and keeps them.
+    /// Not yet: the next evaluation but the first flattens them as it
+    /// compares them, and keeps them (the first leaves them to
+    /// [`Prepared::keep_documents`], so that its report comes sooner).
     Pending,
+    /// Being kept by [`Prepared::keep_documents`]: those before `next`.
+    /// An evaluation meanwhile starts again as for `Pending`.
+    Partial { storing: Storing, next: usize },
     /// Every document of every forest.
     Kept(Vec<StoredForest>),
     /// Over the limit: each evaluation flattens them again.
@@ -258,9 +267,9 @@ impl std::fmt::Debug for Prepared {
 }
 
 /// Prepares `input` under `config`: the passes before the comparison (the
-/// first evaluation flattens every document as it compares it and keeps
-/// them if they take at most `stored_limit` bytes: [`STORED_LIMIT_BYTES`]
-/// in the app). Asks `pace` between documents whether to wait or stop
+/// flattened documents are kept later, by [`Prepared::keep_documents`] or
+/// the second evaluation, if they take at most `stored_limit` bytes:
+/// [`STORED_LIMIT_BYTES`] in the app). Asks `pace` between documents whether to wait or stop
 /// (`None`: stopped); its progress counts the first evaluation's too.
 /// Errors: those of the evaluation's reading of the files.
 pub async fn prepare_paced(
@@ -305,7 +314,7 @@ impl Prepared {
     pub fn stored_bytes(&self) -> usize {
         match &self.stored {
             Stored::Kept(forests) => forests.iter().map(StoredForest::bytes).sum(),
-            Stored::Pending | Stored::TooLarge => 0,
+            Stored::Pending | Stored::Partial { .. } | Stored::TooLarge => 0,
         }
     }
 
@@ -341,13 +350,10 @@ impl Prepared {
         let size = self.learnt.size();
         let span = match self.stored {
             Stored::Kept(_) => COMPARE_STORED,
-            Stored::Pending | Stored::TooLarge => COMPARE_FLATTENING,
+            Stored::Pending | Stored::Partial { .. } | Stored::TooLarge => COMPARE_FLATTENING,
         };
-        let before = if std::mem::take(&mut self.fresh) {
-            LEARN
-        } else {
-            0
-        };
+        let first = std::mem::take(&mut self.fresh);
+        let before = if first { LEARN } else { 0 };
         let progress = Progress {
             start: before * size,
             span,
@@ -355,11 +361,11 @@ impl Prepared {
         };
         let comparer = Comparer::new(config);
         let mut storing = match self.stored {
-            Stored::Pending => Some(Storing::new(
+            Stored::Pending | Stored::Partial { .. } if !first => Some(Storing::new(
                 self.learnt.models.len() + 1,
                 self.stored_limit,
             )),
-            Stored::Kept(_) | Stored::TooLarge => None,
+            _ => None,
         };
         let docs = match (&self.stored, &mut storing) {
             (Stored::Kept(forests), _) => Docs::Load(forests),
@@ -384,4 +390,81 @@ impl Prepared {
         }
         report.transpose()
     }
+
+    /// Keeps the flattened documents for the next evaluations, up to
+    /// `documents` more documents of every forest at a time (the browser
+    /// app calls it while the page is idle after the first report). `true`
+    /// when there is nothing more to do: every document kept, or over the
+    /// limit, or kept already.
+    pub fn keep_documents(&mut self, documents: usize) -> bool {
+        let total = self.learnt.truth.documents.len();
+        let (mut storing, next) = match std::mem::replace(&mut self.stored, Stored::TooLarge) {
+            Stored::Pending => (
+                Storing::new(self.learnt.models.len() + 1, self.stored_limit),
+                0,
+            ),
+            Stored::Partial { storing, next } => (storing, next),
+            done => {
+                self.stored = done;
+                return true;
+            }
+        };
+        // Flattened as the evaluation flattens them (only the settings
+        // kept read by flattening).
+        let comparer = Comparer::new(&self.settings);
+        let end = total.min(next + documents.max(1));
+        let kept = store_documents(&mut self.learnt, &comparer, &mut storing, next..end);
+        if end == total {
+            storing.check();
+        }
+        self.stored = match kept {
+            _ if storing.over => Stored::TooLarge,
+            // A source's read error (none for resident files): leave it to
+            // the evaluations.
+            Err(_) => Stored::Pending,
+            Ok(()) if end == total => Stored::Kept(storing.forests),
+            Ok(()) => Stored::Partial { storing, next: end },
+        };
+        !matches!(self.stored, Stored::Partial { .. })
+    }
+}
+
+/// Flattens documents `range` of every forest into `storing` (in the
+/// truth's order, each forest's documents one after another).
+fn store_documents(
+    learnt: &mut Learnt<Arc<DocFile>>,
+    comparer: &Comparer<'_>,
+    storing: &mut Storing,
+    range: std::ops::Range<usize>,
+) -> Result<(), Error> {
+    let total = learnt.truth.documents.len();
+    let Learnt {
+        truth,
+        models,
+        paths,
+        caches,
+        ..
+    } = learnt;
+    let mut buf = FlatDoc::default();
+    for d in range {
+        for (f, cache) in caches.iter_mut().enumerate() {
+            let mut doc = buf.recycle();
+            if f == 0 {
+                let root = truth.fetch(d)?;
+                let forest = truth.source.forest();
+                paths.flatten_doc(comparer, forest, root, &mut doc, cache, None);
+            } else {
+                let preds = &mut models[f - 1].2;
+                if let Some(root) = preds.fetch(d)? {
+                    let skip = preds.by_truth[d].as_ref().and_then(|p| p.skip());
+                    let forest = preds.source.forest();
+                    paths.flatten_doc(comparer, forest, root, &mut doc, cache, skip);
+                }
+            }
+            storing.push(f, &doc);
+            buf = doc.recycle();
+        }
+        storing.after(d, total);
+    }
+    Ok(())
 }
