@@ -447,6 +447,9 @@ fn store_documents(
     } = learnt;
     let mut buf = FlatDoc::default();
     for d in range {
+        if storing.over {
+            break;
+        }
         for (f, cache) in caches.iter_mut().enumerate() {
             let mut doc = buf.recycle();
             if f == 0 {
