@@ -304,11 +304,6 @@ impl Prepared {
         self.settings == prepare_settings(config)
     }
 
-    /// Truth documents, models.
-    pub fn size(&self) -> (usize, usize) {
-        (self.learnt.truth.documents.len(), self.learnt.models.len())
-    }
-
     /// About how many bytes the flattened documents take (0 when they are
     /// not kept).
     pub fn stored_bytes(&self) -> usize {
