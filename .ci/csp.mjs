@@ -26,9 +26,11 @@ let html = readFileSync(file, 'utf8');
 const SERVED = { '{{__TRUNK_ADDRESS__}}': '127.0.0.1:8080', '{{__TRUNK_WS_BASE__}}': '/' };
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 const hashes = [];
+let liveReload = false;
 for (const m of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)) {
   hashes.push(sha256(m[1]));
   if (m[1].includes('{{__TRUNK_ADDRESS__}}')) {
+    liveReload = true;
     hashes.push(sha256(Object.entries(SERVED).reduce((text, [from, to]) => text.replaceAll(from, to), m[1])));
   }
 }
@@ -37,7 +39,11 @@ const policy = [
   `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
   "style-src 'self'",
   "img-src 'self' data: blob:",
-  "connect-src 'self'",
+  // `trunk serve`'s live reload talks over a WebSocket to the address it
+  // serves on; Chromium does not count ws: as 'self', so exactly that
+  // socket is allowed, in the served build only (a release `trunk build`
+  // has no live-reload script and keeps 'self' alone).
+  `connect-src 'self'${liveReload ? ` ws://${SERVED['{{__TRUNK_ADDRESS__}}']}` : ''}`,
   // The schema validator and the exporter run in Web Workers from this
   // origin (assets/workers/worker-loader.js).
   "worker-src 'self'",

@@ -165,6 +165,10 @@ pub struct Session {
     /// The settings panel's layer over the config file (SPEC §4: it has the
     /// highest precedence). Always a JSON object.
     pub settings: Map<String, Value>,
+    /// The files are the built-in example's, untouched by a drop: the
+    /// first drop of the user's own files replaces them (they are a demo,
+    /// not a dataset to add to); "Load example" brings them back.
+    pub shows_example: bool,
     next_id: u32,
     /// The last schema validity stored, or why it could not be computed,
     /// and what it was computed from (shared by clones; the key keeps it
@@ -402,11 +406,14 @@ impl Session {
             s.add_file(&format!("{name}.jsonl"), jsonl.into_bytes());
         }
         s.add_file("invoice.schema.json", data.schema_json.into_bytes());
+        s.shows_example = true;
         s
     }
 
     /// Loads a dropped file: a report bundle replaces the whole session;
-    /// anything else is added with [`Session::add_file`].
+    /// anything else is added with [`Session::add_file`] — after removing
+    /// the built-in example's files if they are what the page shows
+    /// ([`Session::shows_example`]).
     pub fn load(&mut self, name: &str, bytes: Vec<u8>) -> Result<(), String> {
         if let Some(id) = self.load_pending(name, bytes)? {
             self.parse_file(id);
@@ -426,6 +433,9 @@ impl Session {
                     return Ok(None);
                 }
             }
+        }
+        if self.shows_example {
+            self.clear();
         }
         Ok(Some(self.add_file_pending(name, bytes)))
     }
@@ -579,6 +589,7 @@ impl Session {
 
     /// Removes every file.
     pub fn clear(&mut self) {
+        self.shows_example = false;
         self.files.clear();
         self.forget_prepared();
     }
@@ -1419,6 +1430,41 @@ mod tests {
         let options = crate::export::ExportOptions::default();
         let html = crate::export::html::render(&r, &options, &[]);
         assert_eq!(html.matches("<section id=\"accuracy-paradox\">").count(), 1);
+    }
+
+    /// Issue 14: the first drop of the user's own files replaces the
+    /// example (the example's truth must not become a model named
+    /// "truth"); files dropped after that are added to the user's set; a
+    /// bundle replaces everything as before; "Load example" brings the
+    /// example back.
+    #[test]
+    fn the_first_drop_replaces_the_example_and_later_drops_add() {
+        let mut s = Session::example();
+        assert!(s.shows_example);
+        s.settings
+            .insert("case_sensitive".into(), Value::Bool(true));
+        let truth = b"{\"id\":\"a\",\"total\":1}\n{\"id\":\"b\",\"total\":2}\n".to_vec();
+        let pred = b"{\"id\":\"a\",\"total\":1}\n{\"id\":\"b\",\"total\":3}\n".to_vec();
+        s.load("truth.jsonl", truth).unwrap();
+        assert!(!s.shows_example);
+        s.load("mine.jsonl", pred.clone()).unwrap();
+        let names: Vec<&str> = s.files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["truth.jsonl", "mine.jsonl"]);
+        assert_eq!(s.settings.get("case_sensitive"), Some(&Value::Bool(true)));
+        let r = s.evaluate().unwrap();
+        assert_eq!(r.documents, 2);
+        assert_eq!(r.models.len(), 1);
+        assert_eq!(r.models[0].counts.exact, 1);
+        assert_eq!(r.models[0].counts.incorrect, 1);
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+        // A later drop adds to the user's files.
+        s.load("other.jsonl", pred).unwrap();
+        assert_eq!(s.files.len(), 3);
+        assert_eq!(s.evaluate().unwrap().models.len(), 2);
+        // Clearing is not the example either.
+        let mut e = Session::example();
+        e.clear();
+        assert!(!e.shows_example && e.files.is_empty());
     }
 
     #[test]

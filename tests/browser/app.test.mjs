@@ -1152,3 +1152,27 @@ test('18. while the schema worker works the report is provisional (validity-depe
   await page2.locator('[data-testid=validity-failed]').screenshot({ path: join(SHOTS, '18-worker-failed.png') });
   assert.deepEqual(errors2, []);
 });
+
+test('19. the first drop of your own files replaces the built-in example; later drops add to them; "Load example" brings it back', async (t) => {
+  const { page, assertNoErrors } = await openApp(t);
+  assert.match((await page.textContent('[data-testid=summary]')).trim(), /^50 documents · 3 models\b/);
+  // No clearing first: a person drops their files onto the example.
+  await dropFiles(page, await Promise.all(EXAMPLE_FILES.map((n) => bytesOf(n))));
+  await waitForLoaded(page, 4, ['careful', 'eager']);
+  assertExampleEntries(await fileEntries(page));
+  assert.match((await page.textContent('[data-testid=summary]')).trim(), /^3 documents · 2 models · preset standard\b/);
+  assert.equal(await page.locator('[data-testid=warnings]').count(), 0, 'no warning: nothing of the example is left');
+  await assertTablesMatch(page, cliJson(EXAMPLE_ARGS), 'files dropped onto the example');
+  await page.screenshot({ path: join(SHOTS, '19-drop-replaced-example.png'), fullPage: true });
+
+  // A second drop adds to the user's own files, as before.
+  const careful = await bytesOf('careful.jsonl');
+  await dropFiles(page, [{ name: 'careful2.jsonl', b64: careful.b64 }]);
+  await waitForLoaded(page, 5, ['careful', 'eager', 'careful2']);
+
+  // "Load example" brings the example back, in place of the user's files.
+  await page.click('[data-testid=load-example]');
+  await waitForLoaded(page, 5, ['good', 'conservative', 'aggressive']);
+  assert.deepEqual(Object.keys(await fileEntries(page)).sort(), ['aggressive.jsonl', 'conservative.jsonl', 'good.jsonl', 'invoice.schema.json', 'truth.jsonl']);
+  assertNoErrors();
+});
