@@ -205,7 +205,7 @@ pub fn FilePanel(state: AppState) -> impl IntoView {
                 <label class="button primary">
                     "Choose files…"
                     <input type="file" multiple data-testid="file-input" class="visually-hidden"
-                        accept=".json,.jsonl,.ndjson,.csv,application/json,text/csv"
+                        accept=".json,.jsonl,.ndjson,.csv,.html,.htm,application/json,text/csv,text/html"
                         on:change=on_pick />
                 </label>
                 <button type="button" data-testid="load-example"
