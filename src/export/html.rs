@@ -166,6 +166,7 @@ thead th:first-child { text-align: left; }
 tbody th { text-align: left; font-weight: 600; max-width: 24rem; overflow-wrap: break-word; }
 td { text-align: right; white-space: nowrap; }
 table.wide th, table.wide td { padding: 0.3rem 0.45rem; }
+table.intervals td { white-space: normal; min-width: 6.5em; }
 td strong { font-weight: 700; }
 table.text td { text-align: left; white-space: normal; }
 table.text thead th { text-align: left; }
@@ -442,8 +443,12 @@ fn push_bootstrap(out: &mut String, report: &Report, options: &ExportOptions) {
                 .rows
                 .iter()
                 .map(|(_, cells, below)| match &cells[j] {
-                    Some(cell) if below[j] => format!("{cell} †"),
-                    Some(cell) => cell.clone(),
+                    // May wrap before the interval, never inside it.
+                    Some(cell) => format!(
+                        "{}{}",
+                        cell.replace(", ", ",\u{a0}"),
+                        if below[j] { "\u{a0}†" } else { "" }
+                    ),
                     None => NONE.to_string(),
                 })
                 .collect();
@@ -451,7 +456,7 @@ fn push_bootstrap(out: &mut String, report: &Report, options: &ExportOptions) {
         })
         .collect();
     let names: Vec<String> = table.rows.iter().map(|(name, _, _)| escape(name)).collect();
-    push_table(out, "wide", &caption, "Model", &names, columns);
+    push_table(out, "wide intervals", &caption, "Model", &names, columns);
     out.push_str("</section>\n");
 }
 
