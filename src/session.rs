@@ -1231,6 +1231,10 @@ pub fn char_diff(truth: &str, prediction: &str) -> Vec<DiffPart> {
     parts
 }
 
+/// A file given to [`Session::of_files`]: name, bytes, role, model name
+/// and cost.
+pub type GivenFile = (String, Vec<u8>, Role, Option<String>, Option<f64>);
+
 /// The name that marks a bundle file.
 pub const BUNDLE_KEY: &str = "fieldscope_bundle";
 
@@ -1278,12 +1282,8 @@ impl Session {
     /// and `settings`, none of them parsed: what the command line's `eval
     /// --embed-inputs` turns into a bundle ([`Session::to_bundle`]), so
     /// that the bundle is the one the app would write for the same files.
-    /// Each file is (name, bytes, role, model name, cost); a model name of
-    /// `None` keeps the file stem, as the app does.
-    pub fn of_files(
-        files: Vec<(String, Vec<u8>, Role, Option<String>, Option<f64>)>,
-        settings: Map<String, Value>,
-    ) -> Session {
+    /// A model name of `None` keeps the file stem, as the app does.
+    pub fn of_files(files: Vec<GivenFile>, settings: Map<String, Value>) -> Session {
         let mut s = Session::default();
         let mut given = Vec::new();
         for (name, bytes, role, model, cost) in files {
