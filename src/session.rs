@@ -1471,7 +1471,7 @@ mod tests {
         assert!(c.counts.true_negative > a.counts.true_negative);
         assert!(a.counts.spurious > 10 * c.counts.spurious);
         let options = crate::export::ExportOptions::default();
-        let html = crate::export::html::render(&r, &options, &[]);
+        let html = crate::export::html::render(&r, &options, &Default::default());
         assert_eq!(html.matches("<section id=\"accuracy-paradox\">").count(), 1);
     }
 

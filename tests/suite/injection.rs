@@ -101,7 +101,6 @@ fn assert_tags_are_ours(html: &str) {
 #[test]
 fn html_report_keeps_payloads_as_text() {
     let report = hostile_report();
-    let chart_list = charts::all(&report, &ChartOptions::default());
     let html = render(&report, Format::Html, &ExportOptions::default());
     assert_tags_are_ours(&html);
     // The payloads are there as text, escaped.
