@@ -200,7 +200,7 @@ pub fn FilePanel(state: AppState) -> impl IntoView {
     view! {
         <section class="panel files" aria-labelledby="files-heading">
             <h2 id="files-heading">"Data"</h2>
-            <p class="hint">"Drop files anywhere on the page, or choose them. JSON, JSONL or CSV records; an optional JSON Schema and metrics_config.json."</p>
+            <p class="hint">"Drop files anywhere on the page, or choose them. JSON, JSONL or CSV records; an optional JSON Schema and metrics_config.json. A bundle, or an HTML report written with its inputs embedded, re-opens its whole evaluation."</p>
             <div class="buttons">
                 <label class="button primary">
                     "Choose files…"
