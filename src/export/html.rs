@@ -33,7 +33,7 @@
 //! Markdown and LaTeX exports, and never escaped. The output carries no
 //! date, so the same report always renders to the same bytes.
 //!
-//! Depends on: `crate::eval::report` only.
+//! Depends on: `crate::eval::report`, and `super::embed` for the inputs.
 
 use super::{
     best_of, bootstrap_caption, bootstrap_table, convention_clause, documents_phrase,
