@@ -18,7 +18,7 @@ use crate::eval::literature;
 use crate::eval::source::{RecordInfo, RecordSource};
 use crate::eval::tree::{Forest, NodeId};
 use crate::eval::{evaluate_owned, Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Preset};
-use crate::export::{render, ExportOptions, Format};
+use crate::export::{render, render_html, ExportOptions, Format, HtmlInclude};
 use crate::io::{format_of_name, parse_docs, parse_json_value, FileFormat, JsonlIndex};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -189,6 +189,10 @@ struct EvalArgs {
     /// Significance level of the paired tests, after the Holm correction.
     #[arg(long, value_name = "ALPHA", default_value_t = 0.05)]
     alpha: f64,
+
+    /// With --format html: embed the input files and settings in the page (gzipped, as inert data; at most 50 MB of inputs), so that dropping the report onto the browser app re-opens the evaluation.
+    #[arg(long)]
+    embed_inputs: bool,
 
     /// Read .jsonl/.ndjson files one record at a time instead of holding them in memory: auto (files of 256 MiB or more), always or never. The report is the same; streaming keeps memory to the per-document state but reads each file several times.
     #[arg(long, value_name = "WHEN", default_value = "auto")]
@@ -712,7 +716,22 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         }
         stream = Stream::Never;
     }
+    if args.embed_inputs && format != Format::Html {
+        return Err(Error::new(
+            ErrorKind::Usage,
+            "--embed-inputs puts the inputs into the HTML report: use it with --format html",
+        ));
+    }
+    if args.embed_inputs {
+        check_embedded_size(&args.input)?;
+    }
     let (config, input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
+    let include = HtmlInclude {
+        charts: true,
+        inputs: (args.embed_inputs)
+            .then(|| embedded_bundle(&args.input, &input.models))
+            .transpose()?,
+    };
     // The literature metrics read the files too; copies only when asked.
     let literature_input = if metrics.any() {
         let mut files = Vec::with_capacity(input.models.len());
@@ -776,5 +795,68 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
     for w in &report.warnings {
         let _ = writeln!(stderr, "warning: {w}");
     }
-    Ok(render(&report, format, &ExportOptions::default()))
+    Ok(match format {
+        Format::Html => render_html(&report, &ExportOptions::default(), &include),
+        _ => render(&report, format, &ExportOptions::default()),
+    })
+}
+
+/// `--embed-inputs` refuses inputs over 50 MB together, before reading any.
+fn check_embedded_size(args: &InputArgs) -> Result<(), Error> {
+    let mut paths = vec![args.truth.clone()];
+    for spec in &args.preds {
+        paths.push(split_pred(spec)?.1);
+    }
+    paths.extend(args.schema.iter().chain(&args.config).cloned());
+    let total = paths
+        .iter()
+        .map(|path| std::fs::metadata(path).map_or(0, |m| m.len()))
+        .sum();
+    crate::export::embed::check_size(total).map_err(|e| {
+        Error::new(
+            ErrorKind::Usage,
+            format!("--embed-inputs: {e}; leave the flag out and share the input files instead"),
+        )
+    })
+}
+
+/// `--embed-inputs`: the bundle the browser app writes for the same files,
+/// model names, costs and settings (`Session::to_bundle`; the config file
+/// as a file, `--preset` as the settings; each file under its own name,
+/// without its folder).
+fn embedded_bundle<S>(args: &InputArgs, models: &[ModelInput<S>]) -> Result<String, Error> {
+    use crate::session::{Role, Session};
+    let mut files = vec![(args.truth.clone(), Role::Truth, None, None)];
+    for (spec, model) in args.preds.iter().zip(models) {
+        let path = split_pred(spec)?.1;
+        files.push((
+            path,
+            Role::Predictions,
+            Some(model.name.clone()),
+            model.cost,
+        ));
+    }
+    files.extend(
+        args.schema
+            .iter()
+            .map(|p| (p.clone(), Role::Schema, None, None)),
+    );
+    files.extend(
+        args.config
+            .iter()
+            .map(|p| (p.clone(), Role::Config, None, None)),
+    );
+    let mut read = Vec::with_capacity(files.len());
+    for (path, role, model, cost) in files {
+        let name = path
+            .file_name()
+            .map_or_else(|| display_name(&path), |n| n.to_string_lossy().into_owned());
+        read.push((name, read_file(&path)?, role, model, cost));
+    }
+    let mut settings = serde_json::Map::new();
+    if let Some(name) = &args.preset {
+        let preset = Preset::parse(name).map_err(|e| Error::new(ErrorKind::Usage, e.message))?;
+        settings.insert("preset".into(), preset.name().into());
+    }
+    Ok(Session::of_files(read, settings).to_bundle())
 }

@@ -422,11 +422,30 @@ impl Session {
     }
 
     /// [`Session::load`] without parsing: a report bundle replaces the
-    /// whole session (`None`); anything else is added with
+    /// whole session (`None`), and so does an HTML report with its inputs
+    /// embedded (`fieldscope eval --format html --embed-inputs`: the
+    /// bundle is in it, `export::embed`); an HTML page without them is
+    /// refused with a message. Anything else is added with
     /// [`Session::add_file_pending`] and its id returned, to be parsed with
     /// [`Session::parse_file`].
     pub fn load_pending(&mut self, name: &str, bytes: Vec<u8>) -> Result<Option<u32>, String> {
-        if name.to_lowercase().ends_with(".json") && contains(&bytes, BUNDLE_KEY.as_bytes()) {
+        let lower = name.to_lowercase();
+        if lower.ends_with(".html") || lower.ends_with(".htm") {
+            let bundle = match crate::export::embed::extract(&bytes) {
+                Some(Ok(bundle)) => bundle,
+                Some(Err(e)) => return Err(format!("{name}: {e}")),
+                None => {
+                    return Err(format!(
+                        "{name}: this HTML report has no inputs embedded (it was written without \
+                         --embed-inputs), so it cannot be re-opened; drop its input files instead"
+                    ))
+                }
+            };
+            let v = parse_json_value(name, &bundle).map_err(|e| format!("{name}: {e}"))?;
+            *self = Session::from_bundle(&v).map_err(|e| format!("{name}: {e}"))?;
+            return Ok(None);
+        }
+        if lower.ends_with(".json") && contains(&bytes, BUNDLE_KEY.as_bytes()) {
             if let Ok(v) = parse_json_value(name, &bytes) {
                 if v.get(BUNDLE_KEY).is_some() {
                     *self = Session::from_bundle(&v).map_err(|e| format!("{name}: {e}"))?;
@@ -1223,6 +1242,10 @@ pub fn char_diff(truth: &str, prediction: &str) -> Vec<DiffPart> {
     parts
 }
 
+/// A file given to [`Session::of_files`]: name, bytes, role, model name
+/// and cost.
+pub type GivenFile = (String, Vec<u8>, Role, Option<String>, Option<f64>);
+
 /// The name that marks a bundle file.
 pub const BUNDLE_KEY: &str = "fieldscope_bundle";
 
@@ -1258,6 +1281,37 @@ impl Session {
         root.insert("settings".into(), Value::Object(self.settings.clone()));
         root.insert("files".into(), Value::Array(files));
         Value::Object(root).to_string()
+    }
+
+    /// The bytes of every loaded file together: what an HTML report with
+    /// the inputs embedded would carry (`export::embed::check_size`).
+    pub fn input_bytes(&self) -> u64 {
+        self.files.iter().map(|f| f.bytes.len() as u64).sum()
+    }
+
+    /// A session of files given with their roles, model names and costs,
+    /// and `settings`, none of them parsed: what the command line's `eval
+    /// --embed-inputs` turns into a bundle ([`Session::to_bundle`]), so
+    /// that the bundle is the one the app would write for the same files.
+    /// A model name of `None` keeps the file stem, as the app does.
+    pub fn of_files(files: Vec<GivenFile>, settings: Map<String, Value>) -> Session {
+        let mut s = Session::default();
+        let mut given = Vec::new();
+        for (name, bytes, role, model, cost) in files {
+            given.push((s.add_file_pending(&name, bytes), role, model, cost));
+        }
+        // Every role set as given, the truth's first (setting a truth
+        // turns any other truth into predictions).
+        given.sort_by_key(|(_, role, _, _)| *role != Role::Truth);
+        for (id, role, model, cost) in given {
+            s.set_role(id, role);
+            if let Some(model) = model {
+                s.rename_model(id, &model);
+            }
+            s.set_cost(id, cost);
+        }
+        s.settings = settings;
+        s
     }
 
     /// Re-opens a bundle made by [`Session::to_bundle`].
@@ -1428,7 +1482,7 @@ mod tests {
         assert!(c.counts.true_negative > a.counts.true_negative);
         assert!(a.counts.spurious > 10 * c.counts.spurious);
         let options = crate::export::ExportOptions::default();
-        let html = crate::export::html::render(&r, &options, &[]);
+        let html = crate::export::html::render(&r, &options, &Default::default());
         assert_eq!(html.matches("<section id=\"accuracy-paradox\">").count(), 1);
     }
 

@@ -1,17 +1,19 @@
 //! Take it away: the report as JSON (the same document the CLI prints),
-//! Markdown, LaTeX and CSV tables, the self-contained HTML report, and a
+//! Markdown, LaTeX and CSV tables, the self-contained HTML report (with the
+//! inputs and settings embedded when asked: it then re-opens here), and a
 //! bundle of inputs + settings that re-opens to the same view. The
-//! literature metrics, once computed, are in the HTML, Markdown and LaTeX.
-//! The JSON is written here; the other formats by the export worker
-//! (`crate::export::TextExport`, `src/bin/export_worker.rs`), so that the
-//! page's own code carries no table or HTML writer.
+//! literature metrics and the bootstrap intervals, once computed, are in
+//! the HTML, Markdown and LaTeX, as the CLI's `--metrics all` and
+//! `--bootstrap` put them. The JSON is written here; the other formats by
+//! the export worker (`crate::export::TextExport`,
+//! `src/bin/export_worker.rs`, the HTML report by `export::render_html`, as
+//! the CLI's), so that the page's own code carries no table, chart-page or
+//! HTML writer.
 
 use super::browser::{download, render_text_export};
-use super::charts_view::chart_options;
 use super::AppState;
-use crate::charts::{all, PaperSize};
 use crate::eval::report::Report;
-use crate::export::{json, ExportOptions, Format, HtmlChart, TextExport};
+use crate::export::{embed, json, ExportOptions, Format, HtmlInclude, TextExport};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -29,20 +31,25 @@ fn mime(format: Format) -> &'static str {
 pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
     // While the export worker writes a file (one at a time).
     let exporting = RwSignal::new(false);
+    // Whether the HTML report embeds the inputs and settings.
+    let embed_inputs = RwSignal::new(false);
     let buttons = Format::ALL
         .into_iter()
         .map(|format| {
             let report = report.clone();
             let on_click = move |_| {
-                // The literature metrics, once computed, go into the tables
-                // and the HTML report (not the JSON: that stays the CLI's
-                // default report).
-                let r = match (format, state.literature.get_untracked()) {
-                    (Format::Html | Format::Markdown | Format::Latex, Some(lit)) => {
-                        Arc::new(super::literature::with_literature(&report, &lit))
+                // The literature metrics and the bootstrap intervals, once
+                // computed, go into the tables and the HTML report (not the
+                // JSON: that stays the CLI's default report).
+                let mut r = report.clone();
+                if matches!(format, Format::Html | Format::Markdown | Format::Latex) {
+                    if let Some(lit) = state.literature.get_untracked() {
+                        r = Arc::new(super::literature::with_literature(&r, &lit));
                     }
-                    _ => report.clone(),
-                };
+                    if let Some(b) = state.bootstrap.get_untracked() {
+                        Arc::make_mut(&mut r).bootstrap = Some((*b).clone());
+                    }
+                }
                 let name = format!("fieldscope-report.{}", format.extension());
                 if format == Format::Json {
                     let text = json::render(&r, &ExportOptions::default());
@@ -51,20 +58,24 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                     }
                     return;
                 }
-                let charts: Vec<HtmlChart> = if format == Format::Html {
-                    let options = chart_options(state.average.get_untracked(), PaperSize::FullWidth);
-                    all(&r, &options)
-                        .into_iter()
-                        .map(|c| HtmlChart { title: c.title, caption: c.caption, svg: c.svg })
-                        .collect()
+                // The inputs, when asked, exactly as the bundle has them.
+                let inputs = if format == Format::Html && embed_inputs.get_untracked() {
+                    let bundle = state.session.with_untracked(|s| {
+                        embed::check_size(s.input_bytes()).map(|()| s.to_bundle())
+                    });
+                    match bundle {
+                        Ok(bundle) => Some(bundle),
+                        Err(e) => {
+                            state.notice.set(Some(format!(
+                                "The HTML report was not written: {e}. Export it without the inputs, or export a bundle."
+                            )));
+                            return;
+                        }
+                    }
                 } else {
-                    Vec::new()
+                    None
                 };
-                let mut report = (*r).clone();
-                for m in &mut report.models {
-                    m.document_details = None;
-                }
-                let request = TextExport { format: format.name().to_string(), report, charts };
+                let request = TextExport::new(format, &r, HtmlInclude { charts: true, inputs });
                 let request = match serde_json::to_string(&request) {
                     Ok(json) => json,
                     Err(e) => {
@@ -109,10 +120,16 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
     view! {
         <section class="card exports" aria-labelledby="exports-heading">
             <h2 id="exports-heading">"Export"</h2>
-            <p class="hint">"Tables for papers (LaTeX with booktabs, best value in bold; Markdown; CSV), the full report as JSON (identical to the command line's), or a bundle of your files and settings that this page re-opens when you drop it."</p>
+            <p class="hint">"Tables for papers (LaTeX with booktabs, best value in bold; Markdown; CSV), the full report as JSON (identical to the command line's), or a bundle of your files and settings that this page re-opens when you drop it. The HTML report is the command line's (`--format html`), with the bootstrap intervals and literature metrics once computed."</p>
             {move || state.validity_unknown.get().then(|| view! {
                 <p class="hint">"The report can be exported once every prediction has been checked against the schema (its validity counts in the document-level scores)."</p>
             })}
+            <label class="check">
+                <input type="checkbox" data-testid="export-embed-inputs"
+                    prop:checked=move || embed_inputs.get()
+                    on:change=move |ev| embed_inputs.set(event_target_checked(&ev)) />
+                " Embed the input files and settings in the HTML report (at most 50 MB): dropped onto this page, it re-opens the evaluation"
+            </label>
             <div class="buttons">
                 {buttons}
                 <button type="button" data-testid="export-bundle" on:click=on_bundle>"Bundle (inputs + settings)"</button>

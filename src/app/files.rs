@@ -200,12 +200,12 @@ pub fn FilePanel(state: AppState) -> impl IntoView {
     view! {
         <section class="panel files" aria-labelledby="files-heading">
             <h2 id="files-heading">"Data"</h2>
-            <p class="hint">"Drop files anywhere on the page, or choose them. JSON, JSONL or CSV records; an optional JSON Schema and metrics_config.json."</p>
+            <p class="hint">"Drop files anywhere on the page, or choose them. JSON, JSONL or CSV records; an optional JSON Schema and metrics_config.json. A bundle, or an HTML report written with its inputs embedded, re-opens its whole evaluation."</p>
             <div class="buttons">
                 <label class="button primary">
                     "Choose files…"
                     <input type="file" multiple data-testid="file-input" class="visually-hidden"
-                        accept=".json,.jsonl,.ndjson,.csv,application/json,text/csv"
+                        accept=".json,.jsonl,.ndjson,.csv,.html,.htm,application/json,text/csv,text/html"
                         on:change=on_pick />
                 </label>
                 <button type="button" data-testid="load-example"

@@ -23,7 +23,8 @@ const SLICE_MS: f64 = 30.0;
 pub type Computed = Arc<(Vec<(String, LiteratureReport)>, Vec<String>)>;
 
 /// `report` with each model's literature metrics from `computed` (matched
-/// by name, as the job keeps the report's model order).
+/// by name, as the job keeps the report's model order) and its warnings
+/// after the report's, as `fieldscope eval --metrics` adds them.
 pub fn with_literature(report: &Report, computed: &Computed) -> Report {
     let mut with = report.clone();
     for (m, (name, lit)) in with.models.iter_mut().zip(computed.0.iter()) {
@@ -31,6 +32,7 @@ pub fn with_literature(report: &Report, computed: &Computed) -> Report {
             m.literature = Some(lit.clone());
         }
     }
+    with.warnings.extend(computed.1.iter().cloned());
     with
 }
 

@@ -175,6 +175,57 @@ pub fn field_f1_heatmap(report: &Report, o: &ChartOptions) -> Chart {
     chart("field_f1_heatmap", words, l.width, l.height, svg)
 }
 
+/// The most fields one part of [`field_f1_heatmaps`] shows in a report
+/// meant for print ([`paged`]): 30 rows of 1.6 lines at 10 pt, the column
+/// headers and the colour scale come to at most about 820 px, so a part
+/// with its caption fits one printed page (Letter or A4) without shrinking
+/// any text.
+pub const HEATMAP_ROWS_PER_PART: usize = 30;
+
+/// [`field_f1_heatmap`] in parts of at most `rows` fields each, as even as
+/// possible (31 fields: 16 and 15), the fields in the report's order; one
+/// chart, the same as [`field_f1_heatmap`]'s, when they all fit. Each
+/// part's title and caption say which fields it shows. Text keeps its size
+/// in every part: a long list is split, never shrunk.
+pub fn field_f1_heatmaps(report: &Report, o: &ChartOptions, rows: usize) -> Vec<Chart> {
+    let data = data::field_f1_heatmap(report);
+    let total = data.rows.len();
+    let parts = total.div_ceil(rows.max(1)).max(1);
+    if parts == 1 {
+        return vec![field_f1_heatmap(report, o)];
+    }
+    let m = Metrics::new(o);
+    let per = total.div_ceil(parts);
+    (0..parts)
+        .map(|part| {
+            let range = part * per..((part + 1) * per).min(total);
+            let slice = data::Heatmap {
+                rows: data.rows[range.clone()].to_vec(),
+                columns: data.columns.clone(),
+                cells: data.cells[range.clone()].to_vec(),
+                scale_label: data.scale_label.clone(),
+            };
+            let mut words = data::heatmap_words(report);
+            words.title = format!(
+                "{} (fields {}–{} of {total})",
+                words.title,
+                range.start + 1,
+                range.end
+            );
+            words.caption = format!(
+                "Part {} of {parts} (fields in name order). {}",
+                part + 1,
+                words.caption
+            );
+            let l = layout::heatmap(&slice, &m);
+            let svg = draw::svg(l.width, l.height, &words.title, |area| {
+                draw::heatmap(area, &l, &m)
+            });
+            chart("field_f1_heatmap", words, l.width, l.height, svg)
+        })
+        .collect()
+}
+
 /// |Truth|, |Pred| and M_total per model as grouped bars.
 pub fn pred_vs_truth(report: &Report, o: &ChartOptions) -> Chart {
     let m = Metrics::new(o);
@@ -221,6 +272,19 @@ pub fn all(report: &Report, o: &ChartOptions) -> Vec<Chart> {
         pred_vs_truth(report, o),
         cer_distribution(report, o),
     ];
+    charts.extend(item_metrics(report, o));
+    charts
+}
+
+/// Every chart of [`all`] for a page that may be printed (the HTML
+/// report): the per-field heatmap split into parts of at most
+/// [`HEATMAP_ROWS_PER_PART`] fields ([`field_f1_heatmaps`]), so that each
+/// chart fits a printed page at its own text size.
+pub fn paged(report: &Report, o: &ChartOptions) -> Vec<Chart> {
+    let mut charts = vec![metric_bars(report, o), outcome_distribution(report, o)];
+    charts.extend(field_f1_heatmaps(report, o, HEATMAP_ROWS_PER_PART));
+    charts.push(pred_vs_truth(report, o));
+    charts.push(cer_distribution(report, o));
     charts.extend(item_metrics(report, o));
     charts
 }

@@ -7,9 +7,14 @@
 //! rank the models differently, the literature's metrics when the report
 //! carries them, macro over fields, the document-level
 //! scores, one per-field table per model, set fields, line items, the
-//! charts it is given, the definitions of every metric and the effective
-//! configuration — and [`escape`], the one escaper for untrusted text, and
-//! the check that refuses an SVG that could run or load anything.
+//! bootstrap intervals when the report has them, the charts it is given,
+//! the definitions of every metric, the effective configuration and, when
+//! given, the embedded inputs ([`Inputs`]) — and [`escape`], the one
+//! escaper for untrusted text, and the check that refuses an SVG that could
+//! run or load anything.
+//!
+//! [`render`] lays out what it is given; `super::page::render` (the one
+//! function every entry point calls) decides what that is.
 //!
 //! What the page never holds: a script, an event handler, or anything that
 //! loads from elsewhere (fonts, images, style sheets, links). Its own
@@ -17,7 +22,8 @@
 //! browser would refuse a script even if one slipped in. The style is
 //! inline, light on screen and black on white in print (page breaks before
 //! the per-field tables, the charts and the definitions; tables are kept on
-//! one page where they fit).
+//! one page where they fit; each chart stays on one page with its
+//! caption).
 //!
 //! The markup is also well-formed XML (every element closed, attributes
 //! quoted, no named entities but the XML ones), so the tests parse it with
@@ -27,11 +33,11 @@
 //! Markdown and LaTeX exports, and never escaped. The output carries no
 //! date, so the same report always renders to the same bytes.
 //!
-//! Depends on: `crate::eval::report` only.
+//! Depends on: `crate::eval::report`, and `super::embed` for the inputs.
 
 use super::{
-    best_of, convention_clause, documents_phrase, literature_columns, literature_sentence, Best,
-    ExportOptions, MacroF1, Number,
+    best_of, bootstrap_caption, bootstrap_table, convention_clause, documents_phrase,
+    literature_columns, literature_sentence, Best, ExportOptions, MacroF1, Number,
 };
 use crate::eval::report::{Counts, ModelReport, Report};
 use serde_json::Value;
@@ -49,6 +55,79 @@ pub struct HtmlChart {
     /// One `<svg>` element (an XML declaration or doctype before it is
     /// dropped).
     pub svg: String,
+}
+
+/// The optional parts of the page beyond the report's own tables, made by
+/// `super::page::render`. A new optional section (say, a comparison with
+/// another report) is one more field here and one `push_…` call in
+/// [`render`], where marked.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Parts<'a> {
+    /// The charts, in their own section (left out when empty).
+    pub charts: &'a [HtmlChart],
+    /// Inputs and settings to embed (nothing embedded when `None`).
+    pub inputs: Option<&'a Inputs>,
+}
+
+/// Inputs embedded in the page: the files it lists in the summary and the
+/// report bundle itself, in an inert element (`super::embed`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inputs {
+    /// (name, role, model) of each file, as the bundle says.
+    files: Vec<(String, String, String)>,
+    /// The `<template>` element holding the bundle.
+    element: String,
+}
+
+impl Inputs {
+    /// The inputs of `bundle` (a bundle's JSON, `session::Session::to_bundle`).
+    pub fn new(bundle: &str) -> Inputs {
+        #[derive(serde::Deserialize)]
+        struct Head {
+            files: Vec<FileHead>,
+        }
+        #[derive(serde::Deserialize)]
+        struct FileHead {
+            name: String,
+            #[serde(default)]
+            role: String,
+            #[serde(default)]
+            model: String,
+        }
+        let files = serde_json::from_str::<Head>(bundle)
+            .map(|head| {
+                head.files
+                    .into_iter()
+                    .map(|f| (f.name, f.role, f.model))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Inputs {
+            files,
+            element: super::embed::element(bundle),
+        }
+    }
+
+    /// The summary's words: each file with its role (and model name).
+    fn describe(&self) -> String {
+        let files: Vec<String> = self
+            .files
+            .iter()
+            .map(|(name, role, model)| match role.as_str() {
+                "predictions" => format!("{} (predictions of {})", bdi(name), bdi(model)),
+                _ => format!("{} ({})", bdi(name), escape(role)),
+            })
+            .collect();
+        format!(
+            "embedded in this page with the settings ({}). Drop this file onto the fieldscope \
+             app to re-open the evaluation.",
+            if files.is_empty() {
+                "a report bundle".to_string()
+            } else {
+                files.join(", ")
+            }
+        )
+    }
 }
 
 /// Tables with more rows than this may break across printed pages (between
@@ -87,6 +166,7 @@ thead th:first-child { text-align: left; }
 tbody th { text-align: left; font-weight: 600; max-width: 24rem; overflow-wrap: break-word; }
 td { text-align: right; white-space: nowrap; }
 table.wide th, table.wide td { padding: 0.3rem 0.45rem; }
+table.intervals td { white-space: normal; min-width: 6.5em; }
 td strong { font-weight: 700; }
 table.text td { text-align: left; white-space: normal; }
 table.text thead th { text-align: left; }
@@ -108,7 +188,9 @@ footer { margin-top: 3rem; color: var(--muted); font-size: 0.8rem; }
   nav.contents { display: none; }
   section.major { break-before: page; }
   h2, h3, caption { break-after: avoid; }
-  table, figure, .paradox, .refused { break-inside: avoid; }
+  table, figure, .paradox, .refused { break-inside: avoid; page-break-inside: avoid; }
+  figure { margin: 0 0 1rem; }
+  figcaption { break-before: avoid; }
   table.long { break-inside: auto; }
   thead { display: table-header-group; }
   tr { break-inside: avoid; }
@@ -122,10 +204,11 @@ footer { margin-top: 3rem; color: var(--muted); font-size: 0.8rem; }
 }
 "#;
 
-/// The report as one HTML5 document (also well-formed XML), with `charts`
-/// inlined in their own section (left out when there are none). Ends with a
-/// newline.
-pub fn render(report: &Report, options: &ExportOptions, charts: &[HtmlChart]) -> String {
+/// The report as one HTML5 document (also well-formed XML), with the
+/// charts of `parts` inlined in their own section (left out when there are
+/// none) and its inputs embedded. Ends with a newline.
+pub fn render(report: &Report, options: &ExportOptions, parts: &Parts) -> String {
+    let charts = parts.charts;
     let mut out = String::with_capacity(32 * 1024);
     out.push_str("<!DOCTYPE html>\n");
     out.push_str("<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n");
@@ -140,11 +223,12 @@ pub fn render(report: &Report, options: &ExportOptions, charts: &[HtmlChart]) ->
     out.push_str(STYLE);
     out.push_str("</style>\n</head>\n<body>\n");
 
-    push_summary(&mut out, report, options, !charts.is_empty());
+    push_summary(&mut out, report, options, parts);
     push_warnings(&mut out, report);
     push_comparison(&mut out, report, options);
     push_micro(&mut out, report, options);
     push_paradox(&mut out, report, options);
+    push_bootstrap(&mut out, report, options);
     push_literature(&mut out, report, options);
     push_macro_fields(&mut out, report, options);
     push_weighted_fields(&mut out, report, options);
@@ -153,6 +237,7 @@ pub fn render(report: &Report, options: &ExportOptions, charts: &[HtmlChart]) ->
     push_sets(&mut out, report, options);
     push_items(&mut out, report, options);
     push_charts(&mut out, charts);
+    // Optional sections of `Parts` go here (each also in `section_list`).
     push_definitions(&mut out, report);
     push_configuration(&mut out, report);
 
@@ -161,6 +246,9 @@ pub fn render(report: &Report, options: &ExportOptions, charts: &[HtmlChart]) ->
          and in SPEC.md.</footer>\n",
         env!("CARGO_PKG_VERSION")
     ));
+    if let Some(inputs) = parts.inputs {
+        out.push_str(&inputs.element);
+    }
     out.push_str("</body>\n</html>\n");
     out
 }
@@ -173,7 +261,7 @@ pub fn render(report: &Report, options: &ExportOptions, charts: &[HtmlChart]) ->
 fn section_list(
     report: &Report,
     options: &ExportOptions,
-    has_charts: bool,
+    parts: &Parts,
 ) -> Vec<(&'static str, &'static str)> {
     let mut list = Vec::new();
     if !report.warnings.is_empty() {
@@ -183,6 +271,9 @@ fn section_list(
     list.push(("micro", "Micro averages"));
     if paradox_pair(report, options).is_some() {
         list.push(("accuracy-paradox", "Accuracy and F1 disagree"));
+    }
+    if report.bootstrap.is_some() {
+        list.push(("bootstrap", "Bootstrap intervals"));
     }
     if literature_columns(report).is_some() {
         list.push(("literature", "Literature metrics"));
@@ -195,7 +286,7 @@ fn section_list(
     list.push(("fields", "Per-field results"));
     list.push(("sets", "Set fields"));
     list.push(("items", "Line items"));
-    if has_charts {
+    if !parts.charts.is_empty() {
         list.push(("charts", "Charts"));
     }
     list.push(("definitions", "Definitions"));
@@ -203,7 +294,7 @@ fn section_list(
     list
 }
 
-fn push_summary(out: &mut String, report: &Report, options: &ExportOptions, has_charts: bool) {
+fn push_summary(out: &mut String, report: &Report, options: &ExportOptions, parts: &Parts) {
     out.push_str("<header>\n<h1>fieldscope report</h1>\n<dl class=\"summary\">\n");
     let names: Vec<String> = report.models.iter().map(|m| bdi(&m.name)).collect();
     let models = match names.len() {
@@ -233,9 +324,15 @@ fn push_summary(out: &mut String, report: &Report, options: &ExportOptions, has_
     for (term, description) in rows {
         out.push_str(&format!("<dt>{term}</dt><dd>{description}</dd>\n"));
     }
+    if let Some(inputs) = parts.inputs {
+        out.push_str(&format!(
+            "<dt>Inputs</dt><dd id=\"inputs\">{}</dd>\n",
+            inputs.describe()
+        ));
+    }
     out.push_str("</dl>\n");
     out.push_str("<nav class=\"contents\" aria-label=\"Contents\"><ol>\n");
-    for (id, heading) in section_list(report, options, has_charts) {
+    for (id, heading) in section_list(report, options, parts) {
         out.push_str(&format!("<li><a href=\"#{id}\">{heading}</a></li>\n"));
     }
     out.push_str("</ol></nav>\n</header>\n");
@@ -325,6 +422,41 @@ fn push_micro(out: &mut String, report: &Report, options: &ExportOptions) {
         ratio_column("Abstention rate", m, options, |m| m.abstention_rate).best(Best::Lowest),
     ];
     push_table(out, "", &caption, "Model", &model_names(report), columns);
+    out.push_str("</section>\n");
+}
+
+/// The bootstrap intervals and paired tests, only when the report has them
+/// (`--bootstrap`, or computed in the app): the table of the Markdown and
+/// LaTeX exports.
+fn push_bootstrap(out: &mut String, report: &Report, options: &ExportOptions) {
+    let Some(table) = bootstrap_table(report, options) else {
+        return;
+    };
+    open_section(out, "bootstrap", "Bootstrap intervals", false);
+    let caption = escape(&bootstrap_caption(&table));
+    let columns = table
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(j, (_, header, _))| {
+            let cells = table
+                .rows
+                .iter()
+                .map(|(_, cells, below)| match &cells[j] {
+                    // May wrap before the interval, never inside it.
+                    Some(cell) => format!(
+                        "{}{}",
+                        cell.replace(", ", ",\u{a0}"),
+                        if below[j] { "\u{a0}†" } else { "" }
+                    ),
+                    None => NONE.to_string(),
+                })
+                .collect();
+            Column::new(escape(header), cells)
+        })
+        .collect();
+    let names: Vec<String> = table.rows.iter().map(|(name, _, _)| escape(name)).collect();
+    push_table(out, "wide intervals", &caption, "Model", &names, columns);
     out.push_str("</section>\n");
 }
 

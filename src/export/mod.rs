@@ -11,15 +11,19 @@
 //! Every exporter is `render(&Report, &ExportOptions) -> String` with one
 //! number formatter and one escaper for its format. Untrusted text (model
 //! names, field names, warnings) always goes through the escaper; numbers
-//! never do. The HTML exporter also takes the charts to inline
-//! ([`render_html`]); [`render`] gives it none.
+//! never do. The HTML report is [`render_html`] ([`page::render`]): the
+//! report, the options and what to include ([`HtmlInclude`]: the charts,
+//! the inputs to embed); [`render`] gives it the default (charts, no
+//! inputs). Every entry point writes the HTML report through it.
 //!
 //! Two siblings are not report formats: [`sweep`] writes a threshold sweep
 //! as a table, and [`pdf`] converts a chart's SVG to a PDF
-//! with embedded fonts.
+//! with embedded fonts. [`embed`] puts inputs into an HTML report and reads
+//! them back.
 //!
 //! Depends on: `crate::eval::report` (plus `crate::eval::sweep`'s result in
-//! [`sweep`], svg2pdf in `pdf`, and `crate::error` for the errors). Never
+//! [`sweep`], svg2pdf in `pdf`, `crate::charts` in [`page`], flate2 and
+//! base64 in [`embed`], and `crate::error` for the errors). Never
 //! does I/O: the caller writes the string (or bytes) wherever it wants.
 //!
 //! Adding a format: a sibling module with the same `render`
@@ -28,10 +32,12 @@
 //! [`Format::ALL`].
 
 pub mod csv;
+pub mod embed;
 pub mod html;
 pub mod json;
 pub mod latex;
 pub mod markdown;
+pub mod page;
 // SVG → PDF with embedded fonts (in the browser, only the export worker
 // calls it).
 pub mod pdf;
@@ -43,7 +49,8 @@ use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
-pub use html::{render as render_html, HtmlChart};
+pub use html::HtmlChart;
+pub use page::{render as render_html, HtmlInclude};
 
 /// Options shared by the exporters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,20 +159,36 @@ impl FromStr for Format {
 pub struct TextExport {
     /// A [`Format`] name.
     pub format: String,
-    /// The report (its `document_details` are not needed: no table shows
-    /// them).
+    /// The report (its `document_details` are not needed: no table or
+    /// chart shows them).
     pub report: Report,
-    /// The charts the HTML report inlines (none for the other formats).
-    pub charts: Vec<HtmlChart>,
+    /// What the HTML report includes (ignored by the other formats).
+    #[serde(default)]
+    pub include: HtmlInclude,
 }
 
 impl TextExport {
-    /// The export's text, as `fieldscope eval --format` writes it (HTML with
-    /// [`Self::charts`] inlined), with the default options.
+    /// The request for `report` in `format`: the report without its
+    /// document details (they would only make the message longer).
+    pub fn new(format: Format, report: &Report, include: HtmlInclude) -> TextExport {
+        let mut report = report.clone();
+        for m in &mut report.models {
+            m.document_details = None;
+        }
+        TextExport {
+            format: format.name().to_string(),
+            report,
+            include,
+        }
+    }
+
+    /// The export's text, as `fieldscope eval --format` writes it (HTML
+    /// through [`render_html`] with [`Self::include`]), with the default
+    /// options.
     pub fn render(&self) -> Result<String, Error> {
         let options = ExportOptions::default();
         Ok(match self.format.parse::<Format>()? {
-            Format::Html => render_html(&self.report, &options, &self.charts),
+            Format::Html => render_html(&self.report, &options, &self.include),
             format => render(&self.report, format, &options),
         })
     }
@@ -179,15 +202,15 @@ impl TextExport {
     }
 }
 
-/// Renders `report` in `format`. HTML comes without charts; use
-/// [`render_html`] to inline some.
+/// Renders `report` in `format`; HTML with [`HtmlInclude::default`] (the
+/// charts, no inputs: [`render_html`] chooses).
 pub fn render(report: &Report, format: Format, options: &ExportOptions) -> String {
     match format {
         Format::Json => json::render(report, options),
         Format::Markdown => markdown::render(report, options),
         Format::Latex => latex::render(report, options),
         Format::Csv => csv::render(report, options),
-        Format::Html => html::render(report, options, &[]),
+        Format::Html => render_html(report, options, &HtmlInclude::default()),
     }
 }
 
@@ -584,31 +607,23 @@ mod tests {
         for (m, l) in report.models.iter_mut().zip(literature) {
             m.literature = Some(l);
         }
-        let charts = vec![HtmlChart {
-            title: "Scores <per> model".into(),
-            caption: "A caption & more".into(),
-            svg: r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>"#.into(),
-        }];
+        let include = HtmlInclude {
+            charts: true,
+            inputs: Some(session.to_bundle()),
+        };
         let options = ExportOptions::default();
+        assert!(report.models.iter().all(|m| m.document_details.is_some()));
         for format in Format::ALL {
             let direct = match format {
-                Format::Html => render_html(&report, &options, &charts),
+                Format::Html => render_html(&report, &options, &include),
                 _ => render(&report, format, &options),
             };
-            let mut sent = report.clone();
-            for m in &mut sent.models {
-                assert!(m.document_details.is_some());
-                m.document_details = None;
-            }
-            let request = TextExport {
-                format: format.name().into(),
-                report: sent,
-                charts: if format == Format::Html {
-                    charts.clone()
-                } else {
-                    Vec::new()
-                },
-            };
+            let request = TextExport::new(format, &report, include.clone());
+            assert!(request
+                .report
+                .models
+                .iter()
+                .all(|m| m.document_details.is_none()));
             let json = serde_json::to_string(&request).unwrap();
             if format != Format::Json {
                 assert_eq!(TextExport::render_json(&json).unwrap(), direct, "{format}");
@@ -620,7 +635,7 @@ mod tests {
         let unknown = TextExport {
             format: "docx".into(),
             report,
-            charts: Vec::new(),
+            include: HtmlInclude::default(),
         };
         assert_eq!(
             TextExport::render_json(&serde_json::to_string(&unknown).unwrap()).unwrap_err(),

@@ -889,6 +889,10 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   const caption = await page.textContent('[data-testid=bootstrap-table] caption');
   assert.match(caption, /^95 % bootstrap intervals, \[low, high\] after each estimate \(1000 resamples of the 50 documents, seed 1; percentile method\)/);
   await page.locator('[data-testid=uncertainty]').screenshot({ path: join(SHOTS, '14-uncertainty.png') });
+  // The exports now carry the intervals, as the CLI's --bootstrap does.
+  const bootArgs = ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--bootstrap'];
+  assert.equal((await download(page, 'export-markdown')).text, md, 'Markdown export = CLI --bootstrap');
+  assert.ok((await download(page, 'export-html')).text === cliText(bootArgs, 'html', dir), 'HTML export = CLI --bootstrap, byte for byte');
 
   // The tables show ± half-width beside each headline number, the interval
   // in data-low / data-high equal to the CLI's --bootstrap JSON (same files,

@@ -154,6 +154,7 @@ test('literature metrics in the page equal the CLI --metrics, on the built-in ex
   const html = await download(page, 'export-html');
   assert.ok(html.includes('<section id="literature">') && html.includes('<h2>Literature metrics</h2>'), 'HTML report has the section');
   assert.ok(html.includes('<a href="#literature">'), 'and lists it in its contents');
+  assert.ok(html === cli([...synthArgs, ...METRICS], 'html', dir), 'HTML export = CLI --metrics, byte for byte');
   // JSON stays the default report (SPEC §5).
   assert.ok(!(await download(page, 'export-json')).includes('"literature"'));
 

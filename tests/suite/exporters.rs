@@ -327,11 +327,7 @@ fn dispatch_matches_each_module() {
     );
     assert_eq!(
         export::render(&report, Format::Html, &options),
-        export::html::render(&report, &options, &[])
-    );
-    assert_eq!(
-        export::render(&report, Format::Html, &options),
-        export::render_html(&report, &options, &[])
+        export::render_html(&report, &options, &export::HtmlInclude::default())
     );
 }
 

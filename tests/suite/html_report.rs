@@ -11,6 +11,7 @@ use super::common::{records, run};
 use super::exporters::{check_golden, counts, field, model};
 use fieldscope::eval::report::{Report, SetReport};
 use fieldscope::eval::{evaluate, Config, EvalInput, ModelInput};
+use fieldscope::export::html::Parts;
 use fieldscope::export::{self, ExportOptions, Format, HtmlChart};
 use fieldscope::io::parse_records;
 use serde_json::{json, Value};
@@ -103,6 +104,14 @@ const GOOD_SVG: &str = r##"<svg width="320" height="120" viewBox="0 0 320 120" x
 <text x="230" y="115" font-family="sans-serif" font-size="11" text-anchor="middle">eager</text>
 </svg>
 "##;
+
+/// The page's parts: these charts, nothing else.
+fn charts_only(charts: &[HtmlChart]) -> Parts<'_> {
+    Parts {
+        charts,
+        ..Parts::default()
+    }
+}
 
 fn html(report: &Report) -> String {
     export::render(report, Format::Html, &ExportOptions::default())
@@ -214,6 +223,7 @@ fn example_is_well_formed_inert_and_in_the_promised_order() {
             "fields",
             "sets",
             "items",
+            "charts",
             "definitions",
             "configuration"
         ]
@@ -269,7 +279,7 @@ fn hostile_names_are_shown_literally_and_never_run() {
         caption: IMG.to_string(),
         svg: GOOD_SVG.to_string(),
     };
-    let text = export::render_html(&report, &ExportOptions::default(), &[chart]);
+    let text = export::html::render(&report, &ExportOptions::default(), &charts_only(&[chart]));
     assert_inert(&text);
     assert!(!text.contains("<img"));
     // Every `onerror=` is inside escaped text: right after the escaped
@@ -341,7 +351,7 @@ fn svg_that_could_run_or_load_is_refused() {
                 svg: svg.clone(),
             },
         ];
-        let text = export::render_html(&report, &ExportOptions::default(), &charts);
+        let text = export::html::render(&report, &ExportOptions::default(), &charts_only(&charts));
         assert_inert(&text);
         assert_eq!(text.matches("<svg").count(), 1, "{svg}");
         assert_eq!(text.matches("class=\"refused\"").count(), 1, "{svg}");
@@ -360,14 +370,14 @@ fn svg_that_could_run_or_load_is_refused() {
 #[test]
 fn charts_section_appears_only_with_charts() {
     let report = example_report();
-    let none = export::render_html(&report, &ExportOptions::default(), &[]);
+    let none = export::html::render(&report, &ExportOptions::default(), &Parts::default());
     assert!(!none.contains("id=\"charts\""));
     let chart = HtmlChart {
         title: "Precision and recall".into(),
         caption: "Macro over documents.".into(),
         svg: format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{GOOD_SVG}"),
     };
-    let text = export::render_html(&report, &ExportOptions::default(), &[chart]);
+    let text = export::html::render(&report, &ExportOptions::default(), &charts_only(&[chart]));
     assert!(text.contains("<li><a href=\"#charts\">Charts</a></li>"));
     assert!(!text.contains("<?xml"), "the XML declaration is dropped");
     let doc = parse(&text);

@@ -101,7 +101,6 @@ fn assert_tags_are_ours(html: &str) {
 #[test]
 fn html_report_keeps_payloads_as_text() {
     let report = hostile_report();
-    let chart_list = charts::all(&report, &ChartOptions::default());
     let html = render(&report, Format::Html, &ExportOptions::default());
     assert_tags_are_ours(&html);
     // The payloads are there as text, escaped.
@@ -115,18 +114,12 @@ fn html_report_keeps_payloads_as_text() {
         "hidden characters are made visible"
     );
     assert!(html.contains("[U+202E]"));
-    // Charts inlined in the HTML report are checked too.
-    let with_charts = fieldscope::export::html::render(
+    // Charts inlined in the HTML report are checked too (every chart of
+    // the report, as every entry point draws them).
+    let with_charts = fieldscope::export::render_html(
         &report,
         &ExportOptions::default(),
-        &chart_list
-            .iter()
-            .map(|c| fieldscope::export::html::HtmlChart {
-                title: c.title.clone(),
-                caption: c.caption.clone(),
-                svg: c.svg.clone(),
-            })
-            .collect::<Vec<_>>(),
+        &fieldscope::export::HtmlInclude::default(),
     );
     assert_tags_are_ours(&with_charts);
 }

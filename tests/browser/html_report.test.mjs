@@ -1,0 +1,192 @@
+// The HTML report in the browser: the app's "HTML report" export is the
+// CLI's `eval --format html`, byte for byte (with the inputs embedded too,
+// through the export panel's checkbox), and a report the CLI wrote with
+// `--embed-inputs`, dropped onto the page, re-opens the evaluation — files,
+// model names, costs, settings — with the CLI's numbers. Also saves a
+// screenshot of the CLI's report with scripts disabled
+// (tests/browser/screenshots/html-report.png).
+//
+// Run (after `trunk build --release` and `cargo build --bin fieldscope`):
+//   node --test tests/browser/html_report.test.mjs
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CLI, ROOT, SHOTS, openApp as openPage, startApp, stopApp } from './harness.mjs';
+
+const EXAMPLE = join(ROOT, 'tests/data/example');
+const EXAMPLE_FILES = ['truth.jsonl', 'careful.jsonl', 'eager.json', 'schema.json'];
+const EXAMPLE_ARGS = ['--truth', 'truth.jsonl', '--pred', 'careful.jsonl', '--pred', 'eager.json', '--schema', 'schema.json'];
+const TOLERANCE = 1e-12;
+
+let server;
+let browser;
+let tmp;
+
+before(async () => {
+  ({ server, browser, tmp } = await startApp('fieldscope-html-'));
+});
+
+after(() => stopApp({ server, browser, tmp }));
+
+/** `fieldscope eval ARGS --format FORMAT` run in the example's folder (so file names match the page's). */
+function cli(args, format) {
+  return execFileSync(CLI, ['eval', ...args, '--format', format], { cwd: EXAMPLE, encoding: 'utf8', maxBuffer: 1 << 28 });
+}
+
+/** Drops files ({ name, bytes }) on the page-wide drop zone. */
+async function dropFiles(page, files) {
+  const dataTransfer = await page.evaluateHandle((files) => {
+    const dt = new DataTransfer();
+    for (const f of files) {
+      const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bytes], f.name, { type: f.name.endsWith('.html') ? 'text/html' : 'application/json' }));
+    }
+    return dt;
+  }, files.map((f) => ({ name: f.name, b64: Buffer.from(f.bytes).toString('base64') })));
+  const zone = '[data-testid=drop-zone]';
+  await page.dispatchEvent(zone, 'dragenter', { dataTransfer });
+  await page.dispatchEvent(zone, 'drop', { dataTransfer });
+  await dataTransfer.dispose();
+}
+
+/** Waits until `n` files are listed, nothing waits for the schema worker, and the model table shows `models`. */
+async function waitForLoaded(page, n, models) {
+  await page.waitForFunction(
+    ({ n, models }) => {
+      if (document.querySelectorAll('[data-testid=file-entry]').length !== n) return false;
+      if (document.querySelector('[data-testid=validity-pending]')) return false;
+      const rows = [...document.querySelectorAll('[data-testid=model-table] tbody tr[data-model]')];
+      return JSON.stringify(rows.map((r) => r.dataset.model)) === JSON.stringify(models);
+    },
+    { n, models },
+    { timeout: 20_000 },
+  );
+}
+
+/** A table's number cells: [{ model, values: { metric: number|null } }]. */
+async function readTable(page, testid) {
+  const rows = await page.$$eval(`[data-testid=${testid}] tbody tr[data-model]`, (trs) =>
+    trs.map((tr) => ({
+      model: tr.dataset.model,
+      values: Object.fromEntries([...tr.querySelectorAll('td[data-metric]')].map((td) => [td.dataset.metric, td.dataset.value])),
+    })),
+  );
+  for (const r of rows) for (const [k, v] of Object.entries(r.values)) r.values[k] = v === 'null' ? null : Number(v);
+  return rows;
+}
+
+function assertClose(actual, expected, what) {
+  assert.deepEqual(actual.map((r) => r.model), expected.map((r) => r.model), `${what}: models`);
+  actual.forEach((row, i) => {
+    for (const [k, e] of Object.entries(expected[i].values)) {
+      const a = row.values[k];
+      if (e === null || a === null) assert.equal(a, e, `${what}: ${row.model} ${k}`);
+      else assert.ok(Math.abs(a - e) <= TOLERANCE * Math.max(1, Math.abs(e)), `${what}: ${row.model} ${k}: ${a} != ${e}`);
+    }
+  });
+}
+
+/** The model table (macro over documents) and the paradox table (micro) against the CLI's JSON report. */
+async function assertTablesMatch(page, report, what) {
+  assertClose(
+    await readTable(page, 'model-table'),
+    report.models.map((m) => ({
+      model: m.name,
+      values: { m_total: m.m_total, pred_count: m.pred_count, truth_count: m.truth_count, ...m.macro_documents, cost: m.cost },
+    })),
+    `${what}: model table`,
+  );
+  assertClose(
+    await readTable(page, 'paradox-table'),
+    report.models.map((m) => ({
+      model: m.name,
+      values: { ...m.micro, hallucination_rate: m.hallucination_rate, abstention_rate: m.abstention_rate },
+    })),
+    `${what}: paradox table`,
+  );
+}
+
+/** Clicks a download button; resolves to { name, text, path }. */
+async function download(page, testid) {
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.click(`[data-testid=${testid}]`)]);
+  const path = await dl.path();
+  return { name: dl.suggestedFilename(), text: await readFile(path, 'utf8'), path };
+}
+
+async function exampleFiles() {
+  return Promise.all(EXAMPLE_FILES.map(async (name) => ({ name, bytes: await readFile(join(EXAMPLE, name)) })));
+}
+
+test('1. the app writes the CLI\'s HTML report, byte for byte, with and without the inputs embedded', async (t) => {
+  const { page, assertNoErrors } = await openPage(t, { browser, server });
+  await page.click('[data-testid=clear-files]');
+  await dropFiles(page, await exampleFiles());
+  await waitForLoaded(page, 4, ['careful', 'eager']);
+
+  const plain = await download(page, 'export-html');
+  assert.equal(plain.name, 'fieldscope-report.html');
+  assert.ok(plain.text === cli(EXAMPLE_ARGS, 'html'), 'the app\'s HTML report = fieldscope eval --format html');
+  assert.equal((plain.text.match(/<figure id="chart-/g) ?? []).length, 6, 'every chart');
+  assert.ok(!plain.text.includes('<template'), 'nothing embedded without the checkbox');
+
+  await page.check('[data-testid=export-embed-inputs]');
+  const embedded = await download(page, 'export-html');
+  assert.ok(embedded.text === cli([...EXAMPLE_ARGS, '--embed-inputs'], 'html'), 'with the checkbox = --embed-inputs');
+  assert.ok(embedded.text.includes('<template id="fieldscope-inputs" data-encoding="gzip+base64"'));
+  assertNoErrors();
+});
+
+test('2. a report the CLI wrote with --embed-inputs re-opens in the app with the CLI\'s numbers', async (t) => {
+  const { page, assertNoErrors } = await openPage(t, { browser, server });
+  // Costs, a preset and a renamed model travel with the report.
+  const args = ['--truth', 'truth.jsonl', '--pred', 'cautious=careful.jsonl', '--pred', 'eager.json', '--schema', 'schema.json', '--preset', 'not-found', '--cost', 'cautious=1.25'];
+  const html = cli([...args, '--embed-inputs'], 'html');
+  const report = JSON.parse(cli(args, 'json'));
+  assert.equal(report.config.preset, 'not-found');
+  await writeFile(join(tmp, 'shared-report.html'), html);
+
+  // Dropped onto the page showing the built-in example: it replaces it.
+  await dropFiles(page, [{ name: 'shared-report.html', bytes: Buffer.from(html) }]);
+  await waitForLoaded(page, 4, ['cautious', 'eager']);
+  const files = await page.$$eval('[data-testid=file-entry]', (els) =>
+    els.map((el) => [el.querySelector('.file-name')?.textContent, el.dataset.role, el.dataset.status]),
+  );
+  assert.deepEqual(files, [
+    ['truth.jsonl', 'truth', 'ok'],
+    ['careful.jsonl', 'predictions', 'ok'],
+    ['eager.json', 'predictions', 'ok'],
+    ['schema.json', 'schema', 'ok'],
+  ]);
+  assert.deepEqual(
+    await page.$$eval('[data-testid=file-entry][data-role=predictions] [data-testid=model-name]', (els) => els.map((e) => e.value)),
+    ['cautious', 'eager'],
+  );
+  assert.match((await page.textContent('[data-testid=summary]')).trim(), /^3 documents · 2 models · preset not-found\b/);
+  await assertTablesMatch(page, report, 'the re-opened report');
+  assert.equal((await readTable(page, 'model-table'))[0].values.cost, 1.25);
+
+  // A report without its inputs says why it cannot re-open; the page keeps what it shows.
+  await dropFiles(page, [{ name: 'plain.html', bytes: Buffer.from(cli(EXAMPLE_ARGS, 'html')) }]);
+  await page.waitForFunction(() => /no inputs embedded/.test(document.body.textContent), null, { timeout: 10_000 });
+  await waitForLoaded(page, 4, ['cautious', 'eager']);
+  assertNoErrors();
+});
+
+test('3. the CLI\'s report reads with scripts disabled (screenshot)', async () => {
+  const path = join(tmp, 'report.html');
+  await writeFile(path, cli([...EXAMPLE_ARGS, '--bootstrap', '200', '--metrics', 'all'], 'html'));
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const requests = [];
+  context.on('request', (r) => requests.push(r.url()));
+  const page = await context.newPage();
+  await page.goto('file://' + path);
+  assert.equal(await page.locator('figure svg').count(), 6);
+  assert.equal(await page.locator('#bootstrap table tbody tr').count(), 2);
+  assert.equal(await page.locator('#literature table tbody tr').count(), 2);
+  await page.screenshot({ path: join(SHOTS, 'html-report.png'), fullPage: true });
+  assert.deepEqual(requests, ['file://' + path], 'the page loads nothing else');
+  await context.close();
+});
