@@ -152,6 +152,7 @@ pub fn render(report: &Report, options: &ExportOptions, charts: &[HtmlChart]) ->
     push_fields(&mut out, report, options);
     push_sets(&mut out, report, options);
     push_items(&mut out, report, options);
+    super::comparison::push_html(&mut out, report);
     push_charts(&mut out, charts);
     push_definitions(&mut out, report);
     push_configuration(&mut out, report);
@@ -195,6 +196,9 @@ fn section_list(
     list.push(("fields", "Per-field results"));
     list.push(("sets", "Set fields"));
     list.push(("items", "Line items"));
+    if report.comparison.is_some() {
+        list.push(super::comparison::SECTION);
+    }
     if has_charts {
         list.push(("charts", "Charts"));
     }

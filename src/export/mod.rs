@@ -27,7 +27,9 @@
 //! in [`render`]; the accepted names in error messages follow from
 //! [`Format::ALL`].
 
+pub mod comparison;
 pub mod csv;
+pub mod gate;
 pub mod html;
 pub mod json;
 pub mod latex;
