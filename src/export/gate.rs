@@ -78,11 +78,15 @@ pub fn check_title(c: &Check) -> String {
 /// The numbers of a check in one line of plain text.
 pub fn check_numbers(c: &Check, report: &GateReport, options: &ExportOptions) -> String {
     let interval = c.interval.map_or(String::new(), |b| {
+        let f = |x| match c.kind {
+            CheckKind::Require => fixed(x, options.decimals),
+            CheckKind::NoRegression => signed(x, options),
+        };
         format!(
             ", {} % interval [{}, {}]",
             report.level * 100.0,
-            fixed(b.low, options.decimals),
-            fixed(b.high, options.decimals)
+            f(b.low),
+            f(b.high)
         )
     });
     match c.kind {

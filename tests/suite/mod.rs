@@ -6,6 +6,7 @@ mod cli;
 mod common;
 mod exporters;
 mod figures;
+mod gate;
 mod html_report;
 mod injection;
 mod io_adapters;

@@ -545,7 +545,7 @@ mod tests {
         assert_eq!(get("items.f1"), Ok(None));
         assert_eq!(
             get("micro.f2").unwrap_err(),
-            "`micro` has no key `f2`; its keys are: f1, precision"
+            "`micro` has no key `f2`; its keys are: precision, f1"
         );
         assert_eq!(
             get("fields[totl].f1").unwrap_err(),
@@ -553,7 +553,7 @@ mod tests {
         );
         assert_eq!(
             get("micro").unwrap_err(),
-            "`micro` is not a number; pick one of its keys: f1, precision"
+            "`micro` is not a number; pick one of its keys: precision, f1"
         );
         assert!(get("fields.f1").unwrap_err().contains("is a list"));
         assert!(get("nope").unwrap_err().contains("has no key `nope`"));
