@@ -1,7 +1,8 @@
 //! The command-line tool: arguments, files and exit codes only.
 //!
-//! Owns: parsing `fieldscope eval`, `sweep`, `figures` and `synth` (with
-//! `clap`), reading and writing the files, calling [`crate::io`],
+//! Owns: parsing `fieldscope eval`, `sweep`, `figures`, `synth` and `gate`
+//! (the last in `cli/gate.rs`; exit 1 when a check fails) with `clap`,
+//! reading and writing the files, calling [`crate::io`],
 //! [`crate::eval`], [`crate::export`] and [`crate::charts`], and turning
 //! errors into a message and exit status 2. Native only (never compiled to
 //! wasm).
@@ -38,7 +39,7 @@ pub const EXIT_BAD_INPUT: i32 = 2;
     name = "fieldscope",
     version,
     about = "Evaluate structured-data extraction: precision, recall, F1, accuracy, CER and line items, as SPEC.md defines them.",
-    after_help = "Exit status: 0 on success, 2 on bad input or usage (the message says which file, line and column)."
+    after_help = "Exit status: 0 on success, 1 when a check of fieldscope gate failed, 2 on bad input or usage (the message says which file, line and column)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -796,9 +797,9 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         report.bootstrap = Some(bootstrap_report(&report, &config, options));
     }
     if let Some((baseline, candidate)) = &compare {
-        report.comparison = Some(crate::eval::gate::flips::compare_models(
+        report.comparison = Some(Box::new(crate::eval::gate::flips::compare_models(
             &report, baseline, candidate,
-        )?);
+        )?));
     }
     if !args.details {
         for m in &mut report.models {

@@ -29,7 +29,7 @@ pub struct Report {
     /// --compare BASELINE,CANDIDATE`; not part of SPEC §5, so absent from
     /// the default report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comparison: Option<crate::eval::gate::flips::Comparison>,
+    pub comparison: Option<Box<crate::eval::gate::flips::Comparison>>,
 }
 
 /// Outcome counts (SPEC §2.3, §3.1).

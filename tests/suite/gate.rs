@@ -30,7 +30,7 @@ fn truth(i: usize) -> Value {
 
 fn base(i: usize) -> Value {
     let mut v = truth(i);
-    if i % 25 == 0 {
+    if i.is_multiple_of(25) {
         v["name"] = json!("qqqq");
     }
     v
@@ -715,7 +715,10 @@ fn the_binary_exits_0_when_every_check_passes_and_1_when_one_fails() {
             .arg("--pred")
             .arg(format!("base={}", dir.join("base.jsonl").display()))
             .arg("--pred")
-            .arg(format!("cand={}", dir.join(format!("{candidate}.jsonl")).display()))
+            .arg(format!(
+                "cand={}",
+                dir.join(format!("{candidate}.jsonl")).display()
+            ))
             .args(["--baseline", "base", "--resamples", "200"])
             .output()
             .unwrap()
