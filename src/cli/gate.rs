@@ -60,6 +60,25 @@ pub struct GateArgs {
     junit: Option<PathBuf>,
 }
 
+/// `--no-regression`'s list: split at commas outside brackets, so a field
+/// name may hold a comma (`fields[a,b].f1`).
+fn split_metrics(list: &str) -> Vec<&str> {
+    let (mut parts, mut start, mut depth) = (Vec::new(), 0, 0i32);
+    for (i, c) in list.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&list[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&list[start..]);
+    parts
+}
+
 fn usage(message: String) -> Error {
     Error::new(ErrorKind::Usage, message)
 }
@@ -107,7 +126,8 @@ fn gate_outputs(args: &GateArgs, stderr: &mut dyn Write) -> Result<(String, bool
         .collect::<Result<Vec<_>, _>>()?;
     let no_regression = match &args.no_regression {
         Some(list) => Some(
-            list.split(',')
+            split_metrics(list)
+                .into_iter()
                 .map(|m| {
                     MetricPath::parse(m)
                         .map_err(|e| usage(format!("--no-regression: {}", e.message)))
@@ -152,4 +172,16 @@ fn gate_outputs(args: &GateArgs, stderr: &mut dyn Write) -> Result<(String, bool
         write(path, gate::junit(&result, &export))?;
     }
     Ok((gate::markdown(&result, &export), result.passed))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn metric_lists_split_outside_brackets() {
+        assert_eq!(
+            super::split_metrics("micro.f1,fields[a,b].f1, fields[*].f1"),
+            ["micro.f1", "fields[a,b].f1", " fields[*].f1"]
+        );
+        assert_eq!(super::split_metrics("micro.f1"), ["micro.f1"]);
+    }
 }
