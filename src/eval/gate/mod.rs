@@ -168,6 +168,10 @@ fn usage(message: String) -> Error {
 /// A model's per-resample values of the metrics asked of it.
 struct Series {
     model: usize,
+    /// The model's per-field rows, in its tallies' order.
+    fields: Vec<String>,
+    /// Whether any metric is one of `bootstrap::METRICS`.
+    headline: bool,
     metrics: Vec<Resampled>,
     /// `values[k]`: metric `k` on each resample.
     values: Vec<Vec<f64>>,
@@ -179,71 +183,52 @@ impl Series {
     fn index(&self, metric: &Resampled) -> usize {
         self.metrics.iter().position(|m| m == metric).unwrap_or(0)
     }
+
+    /// The row of field `name`.
+    fn field(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|n| n == name)
+    }
+
+    /// The sums of the documents drawn `weights[i]` times each.
+    fn sums(&self, report: &Report, weights: &[u32], config: &Config) -> ResampleSums {
+        let m = &report.models[self.model];
+        let docs = m.document_tallies.as_deref().unwrap_or(&[]);
+        ResampleSums::new(docs, weights, m.items.is_some(), self.headline, config)
+    }
 }
 
-/// Resamples every model of `wanted` (model index, metrics) `B` times with
-/// one generator: each resample's draws are shared by every model.
-fn resample(
+/// Each wanted model's series, with the estimates (every document once):
+/// an error when a model has no document tallies.
+fn prepare_series(
     report: &Report,
     wanted: Vec<(usize, Vec<Resampled>)>,
     config: &Config,
-    options: &GateOptions,
 ) -> Result<Vec<Series>, Error> {
+    let ones = vec![1u32; report.documents];
     let mut series = Vec::with_capacity(wanted.len());
     for (model, metrics) in wanted {
-        if report.models[model].document_tallies.is_none() {
+        let m = &report.models[model];
+        if m.document_tallies.is_none() {
             return Err(Error::new(
                 ErrorKind::Usage,
                 "the gate needs a report evaluated with details",
             ));
         }
-        series.push(Series {
+        let mut s = Series {
             model,
-            values: vec![Vec::with_capacity(options.resamples); metrics.len()],
+            fields: m.fields.iter().map(|f| f.field.clone()).collect(),
+            headline: metrics.iter().any(|x| matches!(x, Resampled::Headline(_))),
+            values: vec![Vec::new(); metrics.len()],
             estimates: Vec::new(),
             metrics,
-        });
-    }
-    let documents = report.documents;
-    let field_index = |m: &ModelReport| {
-        let names: Vec<String> = m.fields.iter().map(|f| f.field.clone()).collect();
-        move |name: &str| names.iter().position(|n| n == name)
-    };
-    let sums = |s: &Series, weights: &[u32]| {
-        let m = &report.models[s.model];
-        let headline = s
-            .metrics
-            .iter()
-            .any(|x| matches!(x, Resampled::Headline(_)));
-        let docs = m.document_tallies.as_deref().unwrap_or(&[]);
-        ResampleSums::new(docs, weights, m.items.is_some(), headline, config)
-    };
-    let finders: Vec<_> = series
-        .iter()
-        .map(|s| field_index(&report.models[s.model]))
-        .collect();
-    let ones = vec![1u32; documents];
-    for (s, find) in series.iter_mut().zip(&finders) {
-        let all = sums(s, &ones);
+        };
+        let all = s.sums(report, &ones, config);
         s.estimates = s
             .metrics
             .iter()
-            .map(|x| all.value(x, find, config))
+            .map(|x| all.value(x, |name| s.field(name), config))
             .collect();
-    }
-    let mut rng = fastrand::Rng::with_seed(options.seed);
-    let mut weights = vec![0u32; documents];
-    for _ in 0..options.resamples {
-        if documents == 0 {
-            break;
-        }
-        draw_weights(&mut rng, &mut weights);
-        for (s, find) in series.iter_mut().zip(&finders) {
-            let r = sums(s, &weights);
-            for (k, x) in s.metrics.iter().enumerate() {
-                s.values[k].push(r.value(x, find, config));
-            }
-        }
+        series.push(s);
     }
     Ok(series)
 }
@@ -348,179 +333,271 @@ pub fn run_gate(
     spec: &GateSpec,
     options: &GateOptions,
 ) -> Result<GateReport, Error> {
-    if spec.no_regression.is_some() && spec.baseline.is_none() {
-        return Err(usage(
-            "--no-regression compares candidates with a baseline: give --baseline NAME".into(),
-        ));
-    }
-    if spec.requirements.is_empty() && spec.baseline.is_none() {
-        return Err(usage(
-            "nothing to check: give --require EXPR and/or --baseline NAME".into(),
-        ));
-    }
-    let baseline = match &spec.baseline {
-        Some(name) => Some(model_index(report, name, "--baseline")?),
-        None => None,
-    };
-    if baseline.is_some() && report.models.len() < 2 {
-        return Err(usage(
-            "--baseline needs at least one other model (--pred) to compare with it".into(),
-        ));
-    }
-    let json: Vec<serde_json::Value> = report
-        .models
-        .iter()
-        .map(|m| serde_json::to_value(m).unwrap_or_default())
-        .collect();
+    GateRun::new(report, config, spec, options)?.finish()
+}
 
-    // The thresholds: which models, and their metrics looked up.
-    let mut requires: Vec<(usize, &Requirement, Option<f64>, Option<Resampled>)> = Vec::new();
-    for r in &spec.requirements {
-        let models: Vec<usize> = match &r.model {
-            Some(name) => vec![model_index(
-                report,
-                name,
-                &format!("--require `{}`", r.text),
-            )?],
-            None => (0..report.models.len())
-                .filter(|&i| Some(i) != baseline)
-                .collect(),
-        };
-        for i in models {
-            let value = r.metric.lookup(&json[i]).map_err(|why| {
-                usage(format!(
-                    "--require `{}`: model {:?}: {why}",
-                    r.text, report.models[i].name
-                ))
-            })?;
-            requires.push((i, r, value, Resampled::of(&r.metric)));
+/// A threshold to check: the model, the requirement, its value, and its
+/// resampled form (for the interval).
+type Required = (usize, Requirement, Option<f64>, Option<Resampled>);
+
+/// A gate in progress: [`GateRun::new`] checks the specification and
+/// computes the estimates, [`GateRun::step`] runs a few resamples (the
+/// browser app runs a slice between frames), [`GateRun::finish`] decides.
+/// Stepping in any slices gives the report of [`run_gate`].
+pub struct GateRun<'r> {
+    report: &'r Report,
+    config: &'r Config,
+    options: GateOptions,
+    baseline: Option<usize>,
+    requires: Vec<Required>,
+    candidates: Vec<(usize, Vec<(String, Resampled)>)>,
+    series: Vec<Series>,
+    rng: fastrand::Rng,
+    weights: Vec<u32>,
+    done: usize,
+}
+
+impl<'r> GateRun<'r> {
+    /// Checks `spec` against `report` (usage errors as [`run_gate`]'s) and
+    /// computes every estimate; no resample yet.
+    pub fn new(
+        report: &'r Report,
+        config: &'r Config,
+        spec: &GateSpec,
+        options: &GateOptions,
+    ) -> Result<GateRun<'r>, Error> {
+        if spec.no_regression.is_some() && spec.baseline.is_none() {
+            return Err(usage(
+                "--no-regression compares candidates with a baseline: give --baseline NAME".into(),
+            ));
         }
-    }
-
-    // The no-regression metrics of each candidate.
-    let mut candidates: Vec<(usize, Vec<(String, Resampled)>)> = Vec::new();
-    if let Some(b) = baseline {
-        let list = match &spec.no_regression {
-            Some(list) => list.clone(),
-            None => DEFAULT_NO_REGRESSION
-                .iter()
-                .map(|m| MetricPath::parse(m))
-                .collect::<Result<_, _>>()?,
-        };
-        for c in (0..report.models.len()).filter(|&c| c != b) {
-            let metrics = regression_metrics(&list, &report.models[b], &report.models[c])?;
-            candidates.push((c, metrics));
+        if spec.requirements.is_empty() && spec.baseline.is_none() {
+            return Err(usage(
+                "nothing to check: give --require EXPR and/or --baseline NAME".into(),
+            ));
         }
-    }
+        let baseline = match &spec.baseline {
+            Some(name) => Some(model_index(report, name, "--baseline")?),
+            None => None,
+        };
+        if baseline.is_some() && report.models.len() < 2 {
+            return Err(usage(
+                "--baseline needs at least one other model (--pred) to compare with it".into(),
+            ));
+        }
+        let json: Vec<serde_json::Value> = report
+            .models
+            .iter()
+            .map(|m| serde_json::to_value(m).unwrap_or_default())
+            .collect();
 
-    // What each model resamples.
-    let mut wanted: Vec<(usize, Vec<Resampled>)> = Vec::new();
-    let mut want = |model: usize, metric: &Resampled| {
-        let at = match wanted.iter().position(|(m, _)| *m == model) {
-            Some(at) => at,
-            None => {
-                wanted.push((model, Vec::new()));
-                wanted.len() - 1
+        // The thresholds: which models, and their metrics looked up.
+        let mut requires: Vec<Required> = Vec::new();
+        for r in &spec.requirements {
+            let models: Vec<usize> = match &r.model {
+                Some(name) => vec![model_index(
+                    report,
+                    name,
+                    &format!("--require `{}`", r.text),
+                )?],
+                None => (0..report.models.len())
+                    .filter(|&i| Some(i) != baseline)
+                    .collect(),
+            };
+            for i in models {
+                let value = r.metric.lookup(&json[i]).map_err(|why| {
+                    usage(format!(
+                        "--require `{}`: model {:?}: {why}",
+                        r.text, report.models[i].name
+                    ))
+                })?;
+                requires.push((i, r.clone(), value, Resampled::of(&r.metric)));
+            }
+        }
+
+        // The no-regression metrics of each candidate.
+        let mut candidates: Vec<(usize, Vec<(String, Resampled)>)> = Vec::new();
+        if let Some(b) = baseline {
+            let list = match &spec.no_regression {
+                Some(list) => list.clone(),
+                None => DEFAULT_NO_REGRESSION
+                    .iter()
+                    .map(|m| MetricPath::parse(m))
+                    .collect::<Result<_, _>>()?,
+            };
+            for c in (0..report.models.len()).filter(|&c| c != b) {
+                let metrics = regression_metrics(&list, &report.models[b], &report.models[c])?;
+                candidates.push((c, metrics));
+            }
+        }
+
+        // What each model resamples.
+        let mut wanted: Vec<(usize, Vec<Resampled>)> = Vec::new();
+        let mut want = |model: usize, metric: &Resampled| {
+            let at = match wanted.iter().position(|(m, _)| *m == model) {
+                Some(at) => at,
+                None => {
+                    wanted.push((model, Vec::new()));
+                    wanted.len() - 1
+                }
+            };
+            if !wanted[at].1.contains(metric) {
+                wanted[at].1.push(metric.clone());
             }
         };
-        if !wanted[at].1.contains(metric) {
-            wanted[at].1.push(metric.clone());
+        for (i, _, _, r) in &requires {
+            if let Some(r) = r {
+                want(*i, r);
+            }
         }
-    };
-    for (i, _, _, r) in &requires {
-        if let Some(r) = r {
-            want(*i, r);
-        }
-    }
-    for (c, metrics) in &candidates {
-        for (_, r) in metrics {
-            want(*c, r);
-            want(baseline.unwrap_or(0), r);
-        }
-    }
-    let series = resample(report, wanted, config, options)?;
-    let series_of = |model: usize| series.iter().find(|s| s.model == model);
-
-    let mut per_model: Vec<Vec<Check>> = vec![Vec::new(); report.models.len()];
-    for (i, r, value, resampled) in requires {
-        let bounds = resampled.as_ref().and_then(|x| {
-            let s = series_of(i)?;
-            interval(s.values[s.index(x)].clone(), options.level)
-        });
-        per_model[i].push(Check {
-            model: report.models[i].name.clone(),
-            kind: CheckKind::Require,
-            metric: r.metric.to_string(),
-            passed: value.is_some_and(|v| r.op.holds(v, r.threshold)),
-            value,
-            expression: Some(r.text.clone()),
-            op: Some(r.op),
-            threshold: Some(r.threshold),
-            baseline: None,
-            baseline_value: None,
-            difference: None,
-            drop: None,
-            lower_is_better: None,
-            p_value: None,
-            p_holm: None,
-            interval: bounds,
-        });
-    }
-    let mut warnings = report.warnings.clone();
-    let mut comparisons = Vec::new();
-    if let Some(b) = baseline {
-        let bs = series_of(b);
         for (c, metrics) in &candidates {
-            let cs = series_of(*c);
-            let mut checks = Vec::with_capacity(metrics.len());
-            let mut p_values = Vec::with_capacity(metrics.len());
-            for (name, r) in metrics {
-                let (Some(bs), Some(cs)) = (bs, cs) else {
-                    continue;
-                };
-                let (bk, ck) = (bs.index(r), cs.index(r));
-                let (bv, cv) = (bs.estimates[bk], cs.estimates[ck]);
-                let o = if r.lower_is_better() { -1.0 } else { 1.0 };
-                let drop = o * (bv - cv);
-                let drops: Vec<f64> = bs.values[bk]
-                    .iter()
-                    .zip(&cs.values[ck])
-                    .map(|(x, y)| o * (x - y))
-                    .collect();
-                let differences: Vec<f64> = bs.values[bk]
-                    .iter()
-                    .zip(&cs.values[ck])
-                    .map(|(x, y)| y - x)
-                    .collect();
-                let p = one_sided_p(drop, &drops);
-                p_values.push(p);
-                checks.push(Check {
-                    model: report.models[*c].name.clone(),
-                    kind: CheckKind::NoRegression,
-                    metric: name.clone(),
-                    passed: true,
-                    value: Some(cv),
-                    expression: None,
-                    op: None,
-                    threshold: None,
-                    baseline: Some(report.models[b].name.clone()),
-                    baseline_value: Some(bv),
-                    difference: Some(cv - bv),
-                    drop: Some(drop),
-                    lower_is_better: Some(r.lower_is_better()),
-                    p_value: Some(p),
-                    p_holm: None,
-                    interval: interval(differences, options.level),
-                });
+            for (_, r) in metrics {
+                want(*c, r);
+                want(baseline.unwrap_or(0), r);
             }
-            for (check, p_holm) in checks.iter_mut().zip(holm(&p_values)) {
-                check.p_holm = Some(p_holm);
-                let drop = check.drop.unwrap_or(0.0);
-                check.passed = !(p_holm <= options.alpha && drop > options.min_drop);
+        }
+        let series = prepare_series(report, wanted, config)?;
+        Ok(GateRun {
+            report,
+            config,
+            options: *options,
+            baseline,
+            requires,
+            candidates,
+            series,
+            rng: fastrand::Rng::with_seed(options.seed),
+            weights: vec![0; report.documents],
+            done: 0,
+        })
+    }
+
+    /// Resamples done so far.
+    pub fn done(&self) -> usize {
+        self.done
+    }
+
+    /// Resamples asked for.
+    pub fn resamples(&self) -> usize {
+        self.options.resamples
+    }
+
+    /// Runs up to `n` more resamples (each one's draws shared by every
+    /// model, [`draw_weights`]); returns how many are done in all.
+    pub fn step(&mut self, n: usize) -> usize {
+        let (report, config) = (self.report, self.config);
+        for _ in 0..n {
+            if self.done >= self.options.resamples || self.weights.is_empty() {
+                break;
             }
-            let m = checks.len() as f64;
-            if !checks.is_empty() && m / (options.resamples as f64 + 1.0) > options.alpha {
-                warnings.push(format!(
+            draw_weights(&mut self.rng, &mut self.weights);
+            for s in &mut self.series {
+                let r = s.sums(report, &self.weights, config);
+                for k in 0..s.metrics.len() {
+                    let v = r.value(&s.metrics[k], |name| s.field(name), config);
+                    s.values[k].push(v);
+                }
+            }
+            self.done += 1;
+        }
+        self.done
+    }
+
+    /// Runs the resamples left and decides every check.
+    pub fn finish(mut self) -> Result<GateReport, Error> {
+        self.step(usize::MAX);
+        let GateRun {
+            report,
+            options,
+            baseline,
+            requires,
+            candidates,
+            series,
+            ..
+        } = self;
+        let options = &options;
+        let series_of = |model: usize| series.iter().find(|s| s.model == model);
+
+        let mut per_model: Vec<Vec<Check>> = vec![Vec::new(); report.models.len()];
+        for (i, r, value, resampled) in &requires {
+            let i = *i;
+            let bounds = resampled.as_ref().and_then(|x| {
+                let s = series_of(i)?;
+                interval(s.values[s.index(x)].clone(), options.level)
+            });
+            per_model[i].push(Check {
+                model: report.models[i].name.clone(),
+                kind: CheckKind::Require,
+                metric: r.metric.to_string(),
+                passed: value.is_some_and(|v| r.op.holds(v, r.threshold)),
+                value: *value,
+                expression: Some(r.text.clone()),
+                op: Some(r.op),
+                threshold: Some(r.threshold),
+                baseline: None,
+                baseline_value: None,
+                difference: None,
+                drop: None,
+                lower_is_better: None,
+                p_value: None,
+                p_holm: None,
+                interval: bounds,
+            });
+        }
+        let mut warnings = report.warnings.clone();
+        let mut comparisons = Vec::new();
+        if let Some(b) = baseline {
+            let bs = series_of(b);
+            for (c, metrics) in &candidates {
+                let cs = series_of(*c);
+                let mut checks = Vec::with_capacity(metrics.len());
+                let mut p_values = Vec::with_capacity(metrics.len());
+                for (name, r) in metrics {
+                    let (Some(bs), Some(cs)) = (bs, cs) else {
+                        continue;
+                    };
+                    let (bk, ck) = (bs.index(r), cs.index(r));
+                    let (bv, cv) = (bs.estimates[bk], cs.estimates[ck]);
+                    let o = if r.lower_is_better() { -1.0 } else { 1.0 };
+                    let drop = o * (bv - cv);
+                    let drops: Vec<f64> = bs.values[bk]
+                        .iter()
+                        .zip(&cs.values[ck])
+                        .map(|(x, y)| o * (x - y))
+                        .collect();
+                    let differences: Vec<f64> = bs.values[bk]
+                        .iter()
+                        .zip(&cs.values[ck])
+                        .map(|(x, y)| y - x)
+                        .collect();
+                    let p = one_sided_p(drop, &drops);
+                    p_values.push(p);
+                    checks.push(Check {
+                        model: report.models[*c].name.clone(),
+                        kind: CheckKind::NoRegression,
+                        metric: name.clone(),
+                        passed: true,
+                        value: Some(cv),
+                        expression: None,
+                        op: None,
+                        threshold: None,
+                        baseline: Some(report.models[b].name.clone()),
+                        baseline_value: Some(bv),
+                        difference: Some(cv - bv),
+                        drop: Some(drop),
+                        lower_is_better: Some(r.lower_is_better()),
+                        p_value: Some(p),
+                        p_holm: None,
+                        interval: interval(differences, options.level),
+                    });
+                }
+                for (check, p_holm) in checks.iter_mut().zip(holm(&p_values)) {
+                    check.p_holm = Some(p_holm);
+                    let drop = check.drop.unwrap_or(0.0);
+                    check.passed = !(p_holm <= options.alpha && drop > options.min_drop);
+                }
+                let m = checks.len() as f64;
+                if !checks.is_empty() && m / (options.resamples as f64 + 1.0) > options.alpha {
+                    warnings.push(format!(
                     "{}: with {} resamples and {} checks the smallest adjusted p-value is {}/{} > alpha {}, so no regression can be detected; use at least --resamples {}",
                     report.models[*c].name,
                     options.resamples,
@@ -530,18 +607,18 @@ pub fn run_gate(
                     options.alpha,
                     (m / options.alpha).ceil() as usize
                 ));
+                }
+                per_model[*c].extend(checks);
+                comparisons.push(compare_models(
+                    report,
+                    &report.models[b].name,
+                    &report.models[*c].name,
+                )?);
             }
-            per_model[*c].extend(checks);
-            comparisons.push(compare_models(
-                report,
-                &report.models[b].name,
-                &report.models[*c].name,
-            )?);
         }
-    }
-    let checks: Vec<Check> = per_model.into_iter().flatten().collect();
-    let checks_failed = checks.iter().filter(|c| !c.passed).count();
-    Ok(GateReport {
+        let checks: Vec<Check> = per_model.into_iter().flatten().collect();
+        let checks_failed = checks.iter().filter(|c| !c.passed).count();
+        Ok(GateReport {
         fieldscope_gate: 1,
         passed: checks_failed == 0,
         checks_failed,
@@ -558,8 +635,8 @@ pub fn run_gate(
         comparisons,
         warnings,
     })
+    }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -670,6 +747,33 @@ mod tests {
         assert!((holm[0] - 0.15).abs() < 1e-15 && (holm[1] - 0.15).abs() < 1e-15);
         assert_eq!(holm[2], 1.0);
         assert_eq!(g.checks_failed, 2);
+    }
+
+    #[test]
+    fn stepping_in_slices_gives_the_same_report() {
+        let r = family([true, false, false]);
+        let spec = GateSpec {
+            requirements: vec![Requirement::parse("micro.f1 >= 0.5").unwrap()],
+            baseline: Some("base".into()),
+            no_regression: None,
+        };
+        let options = GateOptions {
+            resamples: 50,
+            ..GateOptions::default()
+        };
+        let config = Config::default();
+        let once = run_gate(&r, &config, &spec, &options).unwrap();
+        let mut run = GateRun::new(&r, &config, &spec, &options).unwrap();
+        assert_eq!((run.done(), run.resamples()), (0, 50));
+        assert_eq!(run.step(7), 7);
+        assert_eq!(run.step(30), 37);
+        assert_eq!(run.step(100), 50);
+        assert_eq!(run.finish().unwrap(), once);
+        // micro.f1 >= 0.5 on the candidate only (not the baseline), with
+        // its interval; then the candidate's five no-regression checks.
+        assert_eq!(once.checks.len(), 1 + 5);
+        assert_eq!(once.checks[0].kind, CheckKind::Require);
+        assert!(once.checks[0].interval.is_some());
     }
 
     #[test]
