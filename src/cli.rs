@@ -1,7 +1,8 @@
 //! The command-line tool: arguments, files and exit codes only.
 //!
-//! Owns: parsing `fieldscope eval`, `sweep`, `figures` and `synth` (with
-//! `clap`), reading and writing the files, calling [`crate::io`],
+//! Owns: parsing `fieldscope eval`, `sweep`, `figures`, `synth` and `gate`
+//! (the last in `cli/gate.rs`; exit 1 when a check fails) with `clap`,
+//! reading and writing the files, calling [`crate::io`],
 //! [`crate::eval`], [`crate::export`] and [`crate::charts`], and turning
 //! errors into a message and exit status 2. Native only (never compiled to
 //! wasm).
@@ -21,6 +22,8 @@ use crate::eval::{evaluate_owned, Config, ConfigBuilder, DocFile, EvalInput, Mod
 use crate::export::{render, render_html, ExportOptions, Format, HtmlInclude};
 use crate::io::{format_of_name, parse_docs, parse_json_value, FileFormat, JsonlIndex};
 use clap::{Parser, Subcommand};
+
+mod gate;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -36,7 +39,7 @@ pub const EXIT_BAD_INPUT: i32 = 2;
     name = "fieldscope",
     version,
     about = "Evaluate structured-data extraction: precision, recall, F1, accuracy, CER and line items, as SPEC.md defines them.",
-    after_help = "Exit status: 0 on success, 2 on bad input or usage (the message says which file, line and column)."
+    after_help = "Exit status: 0 on success, 1 when a check of fieldscope gate failed, 2 on bad input or usage (the message says which file, line and column)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -65,6 +68,11 @@ enum Command {
         after_help = "Writes DIR/ID.svg and DIR/ID.pdf for each chart (metric_bars, outcome_distribution, field_f1_heatmap, pred_vs_truth, cer_distribution, item_metrics when there are line items, sweep_similarity_*, sweep_cer_*, sweep_item_* when there are line items) and DIR/captions.md. Text is 8.5 pt at the chosen width; PDFs embed Liberation Sans (TrueType, subsetted; never Type 3).\n\nExample:\n  fieldscope figures --truth truth.jsonl --pred gpt=gpt.jsonl --pred claude=claude.jsonl --out figures --size column"
     )]
     Figures(FiguresArgs),
+    /// Check thresholds and regressions against a baseline for CI: a Markdown summary on standard output, exit 0 (every check passed), 1 (a check failed) or 2 (bad input or usage).
+    #[command(
+        after_help = "Example:\n  fieldscope gate --truth truth.jsonl --pred main=main.jsonl --pred pr=pr.jsonl \\\n      --baseline main --require 'pr:micro.f1 >= 0.8' --json gate.json --junit gate.xml\n\nNo regression: paired bootstrap over documents (the resamples of eval --bootstrap), one-sided (candidate worse), Holm-adjusted over each candidate's checks; a check fails when the adjusted p <= --alpha and the drop > --min-drop. See docs/gate.md."
+    )]
+    Gate(gate::GateArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -197,6 +205,10 @@ struct EvalArgs {
     /// Read .jsonl/.ndjson files one record at a time instead of holding them in memory: auto (files of 256 MiB or more), always or never. The report is the same; streaming keeps memory to the per-document state but reads each file several times.
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     stream: String,
+
+    /// Add the flipped documents of two models (exact in BASELINE and not in CANDIDATE, and back; with truth and both predictions): the JSON report's `comparison` key and a section of the HTML page.
+    #[arg(long, value_name = "BASELINE,CANDIDATE")]
+    compare: Option<String>,
 }
 
 /// `--stream auto` streams JSONL files of this many bytes or more: below
@@ -376,6 +388,7 @@ pub fn run(
         Command::Sweep(args) => (sweep_command(&args, stderr), args.out),
         Command::Synth(args) => return synth_command(&args, stderr),
         Command::Figures(args) => (figures_command(&args, stderr), None),
+        Command::Gate(args) => return gate::gate_command(&args, stdout, stderr),
     };
     match result {
         Ok(text) => match &out {
@@ -757,8 +770,23 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
             ));
         }
     }
-    // The bootstrap resamples each document's counts, which the details carry.
-    let details = args.details || args.bootstrap.is_some();
+    let compare = match &args.compare {
+        Some(pair) => match pair.split_once(',') {
+            Some((b, c)) if !b.trim().is_empty() && !c.trim().is_empty() => {
+                Some((b.trim().to_string(), c.trim().to_string()))
+            }
+            _ => {
+                return Err(Error::new(
+                    ErrorKind::Usage,
+                    format!("--compare {pair:?}: expected BASELINE,CANDIDATE (two model names)"),
+                ))
+            }
+        },
+        None => None,
+    };
+    // The bootstrap resamples each document's counts, which the details
+    // carry; the comparison reads each document's fields.
+    let details = args.details || args.bootstrap.is_some() || compare.is_some();
     let mut report =
         evaluate_sources(input, &config, details).map_err(|e| match &args.input.schema {
             Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
@@ -786,10 +814,15 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
             ..BootstrapOptions::default()
         };
         report.bootstrap = Some(bootstrap_report(&report, &config, options));
-        if !args.details {
-            for m in &mut report.models {
-                m.document_details = None;
-            }
+    }
+    if let Some((baseline, candidate)) = &compare {
+        report.comparison = Some(Box::new(crate::eval::gate::flips::compare_models(
+            &report, baseline, candidate,
+        )?));
+    }
+    if !args.details {
+        for m in &mut report.models {
+            m.document_details = None;
         }
     }
     for w in &report.warnings {

@@ -9,6 +9,7 @@
 
 mod browser;
 mod charts_view;
+mod compare;
 mod documents;
 mod evaluation;
 mod exports;

@@ -28,6 +28,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
             <super::literature::LiteraturePanel state=state report=report.clone() />
             <super::charts_view::ChartsView state=state report=report.clone() />
             <super::sweep_view::SweepPanel state=state />
+            <super::compare::ComparePanel state=state report=report.clone() />
             <DocumentScores state=state report=report.clone() />
             <FieldTable report=report.clone() />
             <SetsSection report=report.clone() />

@@ -276,8 +276,14 @@ impl ModelTallies {
 
 /// The scores of [`METRICS`] for a multiset of documents, given as how
 /// many times each document is drawn, each from the report's own function
-/// (`items.*` are NaN when the model has no item list).
-fn scores(docs: &[DocumentTally], weights: &[u32], has_items: bool, config: &Config) -> [f64; 16] {
+/// (`items.*` are NaN when the model has no item list). `crate::eval::gate`
+/// reads its one-sided tests' headline scores from here too.
+pub fn scores(
+    docs: &[DocumentTally],
+    weights: &[u32],
+    has_items: bool,
+    config: &Config,
+) -> [f64; 16] {
     let fields = docs.first().map_or(0, |d| d.fields.len());
     let mut total = Counts::default();
     let mut per_field = vec![Counts::default(); fields];
@@ -358,6 +364,20 @@ pub fn holm(p_values: &[f64]) -> Vec<f64> {
     adjusted
 }
 
+/// One resample: `weights.len()` document indices drawn uniformly with
+/// replacement (`u64` draws), `weights[i]` set to how many times document
+/// `i` is drawn. Every resampling of fieldscope draws through this
+/// function, so one seed gives the same resamples to `--bootstrap` and to
+/// `fieldscope gate`.
+pub fn draw_weights(rng: &mut fastrand::Rng, weights: &mut [u32]) {
+    let documents = weights.len();
+    weights.iter_mut().for_each(|w| *w = 0);
+    for _ in 0..documents {
+        let i = rng.u64(0..documents as u64) as usize;
+        weights[i] += 1;
+    }
+}
+
 /// A bootstrap in progress: step it a few resamples at a time (the app
 /// does, between frames), then finish.
 pub struct Bootstrap<'c> {
@@ -397,11 +417,7 @@ impl<'c> Bootstrap<'c> {
             if self.done() >= self.options.resamples || documents == 0 {
                 break;
             }
-            self.weights.iter_mut().for_each(|w| *w = 0);
-            for _ in 0..documents {
-                let i = self.rng.u64(0..documents as u64) as usize;
-                self.weights[i] += 1;
-            }
+            draw_weights(&mut self.rng, &mut self.weights);
             for (m, model) in self.models.iter().enumerate() {
                 let s = scores(
                     &model.documents,

@@ -1352,6 +1352,7 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
         documents,
         models: reports,
         bootstrap: None,
+        comparison: None,
     }))
 }
 

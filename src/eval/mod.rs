@@ -20,6 +20,8 @@
 //!   as their reference implementations compute them.
 //! * [`model`], [`tree`] — the records: `serde_json` objects, or one
 //!   compact forest per file.
+//! * [`gate`] — beside the spec: `fieldscope gate`'s thresholds, one-sided
+//!   no-regression tests and flipped documents.
 //! * [`pace`] — where a long evaluation lets its caller wait or stop it.
 //! * [`source`] — how the evaluation reads a file's records: resident in a
 //!   forest, or one at a time from wherever an implementation keeps them.
@@ -31,6 +33,7 @@ pub mod counts;
 pub mod dataset;
 pub mod distance;
 pub mod evaluate;
+pub mod gate;
 pub mod items;
 pub mod literature;
 pub mod model;

@@ -25,6 +25,11 @@ pub struct Report {
     /// not part of SPEC §5, so absent from the default report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bootstrap: Option<crate::eval::bootstrap::BootstrapReport>,
+    /// Flipped documents between two models, when asked for (`eval
+    /// --compare BASELINE,CANDIDATE`; not part of SPEC §5, so absent from
+    /// the default report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<Box<crate::eval::gate::flips::Comparison>>,
 }
 
 /// Outcome counts (SPEC §2.3, §3.1).

@@ -236,6 +236,7 @@ pub fn render(report: &Report, options: &ExportOptions, parts: &Parts) -> String
     push_fields(&mut out, report, options);
     push_sets(&mut out, report, options);
     push_items(&mut out, report, options);
+    super::comparison::push_html(&mut out, report);
     push_charts(&mut out, charts);
     // Optional sections of `Parts` go here (each also in `section_list`).
     push_definitions(&mut out, report);
@@ -286,6 +287,9 @@ fn section_list(
     list.push(("fields", "Per-field results"));
     list.push(("sets", "Set fields"));
     list.push(("items", "Line items"));
+    if report.comparison.is_some() {
+        list.push(super::comparison::SECTION);
+    }
     if !parts.charts.is_empty() {
         list.push(("charts", "Charts"));
     }

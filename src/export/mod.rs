@@ -31,8 +31,10 @@
 //! in [`render`]; the accepted names in error messages follow from
 //! [`Format::ALL`].
 
+pub mod comparison;
 pub mod csv;
 pub mod embed;
+pub mod gate;
 pub mod html;
 pub mod json;
 pub mod latex;

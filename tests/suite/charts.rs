@@ -99,6 +99,7 @@ fn report(models: Vec<ModelReport>) -> Report {
         documents: 4,
         models,
         bootstrap: None,
+        comparison: None,
     }
 }
 

@@ -223,6 +223,7 @@ fn three_models() -> Report {
             ),
         ],
         bootstrap: None,
+        comparison: None,
     }
 }
 
@@ -264,6 +265,7 @@ fn single_model() -> Report {
         documents: 1,
         models: vec![m],
         bootstrap: None,
+        comparison: None,
     }
 }
 
@@ -275,6 +277,7 @@ fn empty() -> Report {
         documents: 0,
         models: vec![],
         bootstrap: None,
+        comparison: None,
     }
 }
 

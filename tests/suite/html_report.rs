@@ -92,6 +92,7 @@ fn hostile_report() -> Report {
         documents: 4,
         models,
         bootstrap: None,
+        comparison: None,
     }
 }
 
@@ -534,6 +535,7 @@ fn empty_report_still_renders_a_well_formed_page() {
         documents: 0,
         models: vec![],
         bootstrap: None,
+        comparison: None,
     };
     let text = html(&report);
     assert_inert(&text);
@@ -555,6 +557,7 @@ proptest::proptest! {
             documents: 1,
             models: vec![model(&name, None, c, (0.5, 0.5, 0.5), None, vec![field(&field_name, c, None, None)])],
             bootstrap: None,
+            comparison: None,
         };
         let text = html(&report);
         let doc = try_parse(&text);

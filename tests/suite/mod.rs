@@ -6,6 +6,7 @@ mod cli;
 mod common;
 mod exporters;
 mod figures;
+mod gate;
 mod html_page;
 mod html_report;
 mod injection;

@@ -1,0 +1,266 @@
+//! The "Compare two models" panel (issue 17): pick a baseline and a
+//! candidate; the one-sided paired bootstrap test of micro F1,
+//! macro-document F1 and every field's F1 (`crate::eval::gate`, the
+//! numbers of `fieldscope gate --baseline B` with its defaults: 2,000
+//! resamples, seed 1, Holm over the candidate's checks, alpha 0.05),
+//! computed a slice of resamples at a time between frames; the flipped
+//! documents; the gate's Markdown summary to copy. Owns no computation.
+
+use super::progress::{status_line, Progress};
+use super::{browser, AppState};
+use crate::eval::gate::flips::Flip;
+use crate::eval::gate::{CheckKind, GateOptions, GateReport, GateRun, GateSpec};
+use crate::eval::report::Report;
+use crate::eval::Config;
+use crate::export::{gate as gate_export, ExportOptions};
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// Resamples per slice of work (one slice between two frames).
+const SLICE: usize = 25;
+
+/// Flipped documents listed each way.
+const FLIPS_SHOWN: usize = 20;
+
+fn fixed(x: Option<f64>) -> String {
+    x.map_or("—".to_string(), |x| format!("{x:.4}"))
+}
+
+fn exact(x: Option<f64>) -> String {
+    x.map_or("null".to_string(), |x| x.to_string())
+}
+
+/// The gate's report of `baseline` against `candidate`, a slice at a time.
+async fn compare(
+    state: AppState,
+    baseline: String,
+    candidate: String,
+    progress: RwSignal<Progress<Arc<GateReport>>>,
+    cancel: RwSignal<bool>,
+) {
+    let options = GateOptions::default();
+    browser::yield_to_browser().await;
+    // Each document's counts and fields come with the details.
+    let detailed = match super::evaluation::evaluate_with_details(state).await {
+        Some(Ok(r)) => r,
+        Some(Err(e)) => {
+            progress.try_set(Progress::Failed(e));
+            return;
+        }
+        None => return,
+    };
+    let config = match Config::from_json(&detailed.config) {
+        Ok(c) => c,
+        Err(e) => {
+            progress.try_set(Progress::Failed(e.to_string()));
+            return;
+        }
+    };
+    // The two models only: a model's numbers do not depend on the others.
+    let mut pair = detailed;
+    pair.models
+        .retain(|m| m.name == baseline || m.name == candidate);
+    let spec = GateSpec {
+        baseline: Some(baseline),
+        ..GateSpec::default()
+    };
+    let mut run = match GateRun::new(&pair, &config, &spec, &options) {
+        Ok(run) => run,
+        Err(e) => {
+            progress.try_set(Progress::Failed(e.to_string()));
+            return;
+        }
+    };
+    loop {
+        match cancel.try_get_untracked() {
+            None => return,
+            Some(true) => {
+                progress.try_set(Progress::Cancelled(run.done(), run.resamples()));
+                return;
+            }
+            Some(false) => {}
+        }
+        let done = run.step(SLICE);
+        progress.try_set(Progress::Running(done, run.resamples()));
+        if done >= run.resamples() {
+            break;
+        }
+        browser::yield_to_browser().await;
+    }
+    match run.finish() {
+        Ok(g) => progress.try_set(Progress::Done(Arc::new(g))),
+        Err(e) => progress.try_set(Progress::Failed(e.to_string())),
+    };
+}
+
+fn flip_rows(flips: &[Flip]) -> impl IntoView {
+    flips
+        .iter()
+        .take(FLIPS_SHOWN)
+        .map(|f| {
+            let field = match f.truth_item {
+                Some(i) => format!("{} (item {})", f.field, i + 1),
+                None => f.field.clone(),
+            };
+            let outcome = |o: Option<crate::eval::report::Outcome>| o.map_or("no row", |o| o.name());
+            view! {
+                <tr data-document=f.id.clone() data-field=f.field.clone()>
+                    <th scope="row">{super::format::shown(&f.id)}</th>
+                    <td>{super::format::shown(&field)}</td>
+                    <td><code>{f.truth.to_string()}</code></td>
+                    <td><code>{f.baseline_prediction.to_string()}</code>{format!(" ({})", outcome(f.baseline_outcome))}</td>
+                    <td><code>{f.candidate_prediction.to_string()}</code>{format!(" ({})", outcome(f.candidate_outcome))}</td>
+                </tr>
+            }
+        })
+        .collect_view()
+}
+
+fn result_view(g: &GateReport) -> AnyView {
+    let candidate = g
+        .checks
+        .first()
+        .map(|c| c.model.clone())
+        .unwrap_or_default();
+    let verdict = if g.passed {
+        format!(
+            "No regression of {candidate} (all {} checks pass).",
+            g.checks.len()
+        )
+    } else {
+        format!("{} of {} checks fail.", g.checks_failed, g.checks.len())
+    };
+    let rows = g
+        .checks
+        .iter()
+        .filter(|c| c.kind == CheckKind::NoRegression)
+        .map(|c| {
+            let interval = c.interval.map_or("—".to_string(), |b| {
+                format!("[{:+.4}, {:+.4}]", b.low, b.high)
+            });
+            view! {
+                <tr data-metric=c.metric.clone() data-passed=c.passed.to_string()>
+                    <th scope="row">{super::format::shown(&c.metric)}</th>
+                    <td class="num" data-key="baseline_value" data-value=exact(c.baseline_value)>{fixed(c.baseline_value)}</td>
+                    <td class="num" data-key="value" data-value=exact(c.value)>{fixed(c.value)}</td>
+                    <td class="num" data-key="difference" data-value=exact(c.difference)>{c.difference.map_or("—".to_string(), |d| format!("{d:+.4}"))}</td>
+                    <td class="num">{interval}</td>
+                    <td class="num" data-key="p_value" data-value=exact(c.p_value)>{fixed(c.p_value)}</td>
+                    <td class="num" data-key="p_holm" data-value=exact(c.p_holm)>{fixed(c.p_holm)}</td>
+                    <td>{if c.passed { "pass" } else { "FAIL" }}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let flips = g.comparisons.first().map(|c| {
+        let (b, k) = (c.baseline.clone(), c.candidate.clone());
+        let table = |title: &'static str, id: &'static str, list: &[Flip]| {
+            (!list.is_empty()).then(|| {
+                let caption = format!(
+                    "{title}: {} of {}",
+                    list.len().min(FLIPS_SHOWN),
+                    list.len()
+                );
+                view! {
+                    <div class="scroll">
+                    <table class="data" data-testid=id>
+                        <caption>{caption}</caption>
+                        <thead><tr><th scope="col">"Document"</th><th scope="col">"Field"</th><th scope="col">"Truth"</th><th scope="col">{super::format::shown(&b)}</th><th scope="col">{super::format::shown(&k)}</th></tr></thead>
+                        <tbody>{flip_rows(list)}</tbody>
+                    </table>
+                    </div>
+                }
+            })
+        };
+        view! {
+            <p data-testid="compare-flips" data-regressions=c.regressions.len() data-fixes=c.fixes.len()>
+                {format!("{} regressions (exact in {} and not in {}), {} fixes.", c.regressions.len(), c.baseline, c.candidate, c.fixes.len())}
+            </p>
+            {table("Regressions", "compare-regressions", &c.regressions)}
+            {table("Fixes", "compare-fixes", &c.fixes)}
+        }
+    });
+    let markdown = gate_export::markdown(g, &ExportOptions::default());
+    let download = {
+        let markdown = markdown.clone();
+        move |_| {
+            let _ = browser::download("gate.md", "text/markdown", markdown.as_bytes());
+        }
+    };
+    view! {
+        <p data-testid="compare-verdict" data-passed=g.passed.to_string()>{verdict}</p>
+        <div class="scroll">
+        <table class="data numeric" data-testid="compare-table">
+            <caption>"One-sided paired bootstrap test (candidate worse), Holm over the candidate's checks; a check fails when the adjusted p ≤ 0.05 and the drop > 0. Difference = candidate − baseline, with its 95 % interval."</caption>
+            <thead><tr><th scope="col">"Metric"</th><th scope="col">"Baseline"</th><th scope="col">"Candidate"</th><th scope="col">"Difference"</th><th scope="col">"95 % interval"</th><th scope="col">"p"</th><th scope="col">"Adjusted p"</th><th scope="col">"Verdict"</th></tr></thead>
+            <tbody>{rows}</tbody>
+        </table>
+        </div>
+        {flips}
+        <details>
+            <summary>"Markdown summary (fieldscope gate's)"</summary>
+            <textarea readonly rows="12" class="markdown" data-testid="compare-markdown">{markdown}</textarea>
+            <button type="button" data-testid="compare-download" on:click=download>"Download gate.md"</button>
+        </details>
+    }
+    .into_any()
+}
+
+#[component]
+pub fn ComparePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
+    let names: Vec<String> = report.models.iter().map(|m| m.name.clone()).collect();
+    let baseline = RwSignal::new(names.first().cloned().unwrap_or_default());
+    let candidate = RwSignal::new(names.get(1).cloned().unwrap_or_default());
+    let progress = RwSignal::new(Progress::<Arc<GateReport>>::Idle);
+    let cancel = RwSignal::new(false);
+    let total = GateOptions::default().resamples;
+    let start = move |_| {
+        let (b, c) = (baseline.get_untracked(), candidate.get_untracked());
+        if b == c {
+            progress.set(Progress::Failed("Pick two different models.".into()));
+            return;
+        }
+        cancel.set(false);
+        progress.set(Progress::Running(0, total));
+        leptos::task::spawn_local(compare(state, b, c, progress, cancel));
+    };
+    let running = move || progress.with(Progress::is_running);
+    let options = |selected: RwSignal<String>| {
+        names
+            .iter()
+            .map(|n| {
+                let n = n.clone();
+                let value = n.clone();
+                view! { <option value=value selected=move || selected.get() == n>{super::format::shown(&n)}</option> }
+            })
+            .collect_view()
+    };
+    let (base_options, cand_options) = (options(baseline), options(candidate));
+    let body = move || match progress.get() {
+        Progress::Done(g) => Some(result_view(&g)),
+        other => status_line(
+            &other,
+            "compare",
+            |done, total| format!(" {done} of {total} resamples"),
+            |done, _| format!("Cancelled after {done} resamples."),
+        ),
+    };
+    let few = report.models.len() < 2;
+    view! {
+        <section class="card" aria-labelledby="compare-heading" data-testid="compare">
+            <div class="card-head">
+                <h2 id="compare-heading">"Compare two models"</h2>
+                <div class="buttons">
+                    <label>"Baseline "<select data-testid="compare-baseline" on:change=move |e| baseline.set(event_target_value(&e))>{base_options}</select></label>
+                    <label>"Candidate "<select data-testid="compare-candidate" on:change=move |e| candidate.set(event_target_value(&e))>{cand_options}</select></label>
+                    <button type="button" class="button primary" data-testid="compare-start" on:click=start disabled=move || few || running() || state.validity_unknown.get()>
+                        "Compare"
+                    </button>
+                    <button type="button" data-testid="compare-cancel" on:click=move |_| cancel.set(true) disabled=move || !running()>"Cancel"</button>
+                </div>
+            </div>
+            <p class="hint">"Is the candidate worse than the baseline beyond noise? The same test and numbers as fieldscope gate --baseline with its defaults, and the documents whose fields went from exact to wrong or back."</p>
+            {body}
+        </section>
+    }
+}
