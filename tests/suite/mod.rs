@@ -12,5 +12,6 @@ mod io_adapters;
 mod literature;
 mod malformed;
 mod properties;
+mod real_data;
 mod spec_examples;
 mod streaming;
