@@ -272,31 +272,38 @@ pub fn match_items(
     if let Some(forced) = forced_assignment(f1) {
         return forced;
     }
-    let k = rows.max(cols);
-    let positive = |i: usize, j: usize| i < rows && j < cols && f1.at(i, j) > 0.0;
+    // Only items with a non-zero partner can be matched: the others are
+    // left out of the solved problem (an unmatched truth item is
+    // unmatched in every assignment, so the order is unchanged).
+    let live_rows: Vec<usize> = (0..rows)
+        .filter(|&i| f1.row(i).iter().any(|&v| v > 0.0))
+        .collect();
+    let live_cols: Vec<usize> = (0..cols)
+        .filter(|&j| (0..rows).any(|i| f1.at(i, j) > 0.0))
+        .collect();
+    let (n, m) = (live_rows.len(), live_cols.len());
+    let k = n.max(m);
+    let positive = |r: usize, c: usize| r < n && c < m && f1.at(live_rows[r], live_cols[c]) > 0.0;
     // Exact fractions of every positive pair.
-    let mut cells: Vec<Option<((u128, u128), Credit)>> = Vec::with_capacity(rows * cols);
+    let mut cells: Vec<Option<((u128, u128), Credit)>> = Vec::with_capacity(n * m);
     let mut buf = Credit::default();
-    for i in 0..rows {
-        for j in 0..cols {
-            if !positive(i, j) {
-                cells.push(None);
-                continue;
-            }
-            let Some(a) = f1.exact_f1(i, j).or_else(|| dyadic(f1.at(i, j))) else {
-                cells.push(None);
-                continue;
-            };
-            credit(i, j, &mut buf);
-            cells.push(Some((a, buf.clone())));
+    for &i in &live_rows {
+        for &j in &live_cols {
+            let exact = (f1.at(i, j) > 0.0)
+                .then(|| f1.exact_f1(i, j).or_else(|| dyadic(f1.at(i, j))))
+                .flatten();
+            cells.push(exact.map(|a| {
+                credit(i, j, &mut buf);
+                (a, buf.clone())
+            }));
         }
     }
     let assignment = match small_weights(&cells, k) {
         Some(weights) => solve(
             k,
-            |i, j| {
-                if i < rows && j < cols {
-                    weights[i * cols + j].clone()
+            |r, c| {
+                if r < n && c < m {
+                    weights[r * m + c].clone()
                 } else {
                     Lex::<i128>::default()
                 }
@@ -307,9 +314,9 @@ pub fn match_items(
             let weights = big_weights(&cells);
             solve(
                 k,
-                |i, j| {
-                    if i < rows && j < cols {
-                        weights[i * cols + j].clone()
+                |r, c| {
+                    if r < n && c < m {
+                        weights[r * m + c].clone()
                     } else {
                         Lex::<BigInt>::default()
                     }
@@ -318,18 +325,17 @@ pub fn match_items(
             )
         }
     };
-    let mut pairs: Vec<ItemMatch> = (0..rows)
-        .filter_map(|i| {
-            let j = assignment[i];
-            positive(i, j).then(|| ItemMatch {
+    (0..n)
+        .filter(|&r| positive(r, assignment[r]))
+        .map(|r| {
+            let (i, j) = (live_rows[r], live_cols[assignment[r]]);
+            ItemMatch {
                 truth: i,
                 pred: j,
                 f1: f1.at(i, j),
-            })
+            }
         })
-        .collect();
-    pairs.sort_by_key(|p| p.truth);
-    pairs
+        .collect()
 }
 
 /// When each row and each column has at most one non-zero entry, the
@@ -530,5 +536,114 @@ mod tests {
             vec![0.0, 1.0, 0.3],
         ];
         assert_eq!(pairs(&match_items(&f1)), [(0, 2), (1, 0), (2, 1)]);
+    }
+
+    /// The matcher against brute force on random small grids built from
+    /// counts: every one-to-one partial assignment (pairs with item F1 > 0
+    /// only) is ranked by total item F1 (×60: exact for |t| + |p| ≤ 6),
+    /// then total credit (×8), then the sequence of prediction indices in
+    /// truth order (unmatched last).
+    #[test]
+    fn agrees_with_brute_force_on_random_grids() {
+        fn best(
+            rows: usize,
+            cols: usize,
+            f: &dyn Fn(usize, usize) -> Option<(u64, u64)>,
+        ) -> Vec<Option<usize>> {
+            let mut best: Option<((u64, u64), Vec<usize>, Vec<Option<usize>>)> = None;
+            let mut seq = vec![None; rows];
+            fn rec(
+                i: usize,
+                rows: usize,
+                cols: usize,
+                used: &mut Vec<bool>,
+                seq: &mut Vec<Option<usize>>,
+                f: &dyn Fn(usize, usize) -> Option<(u64, u64)>,
+                best: &mut Option<((u64, u64), Vec<usize>, Vec<Option<usize>>)>,
+            ) {
+                if i == rows {
+                    let mut total = (0, 0);
+                    for (r, c) in seq.iter().enumerate() {
+                        if let Some(c) = c {
+                            let (a, b) = f(r, *c).unwrap_or((0, 0));
+                            total = (total.0 + a, total.1 + b);
+                        }
+                    }
+                    let key: Vec<usize> = seq.iter().map(|c| c.unwrap_or(usize::MAX)).collect();
+                    let better = match best {
+                        None => true,
+                        Some((t, k, _)) => total > *t || (total == *t && key < *k),
+                    };
+                    if better {
+                        *best = Some((total, key, seq.clone()));
+                    }
+                    return;
+                }
+                seq[i] = None;
+                rec(i + 1, rows, cols, used, seq, f, best);
+                for c in 0..cols {
+                    if !used[c] && f(i, c).is_some() {
+                        used[c] = true;
+                        seq[i] = Some(c);
+                        rec(i + 1, rows, cols, used, seq, f, best);
+                        used[c] = false;
+                        seq[i] = None;
+                    }
+                }
+            }
+            rec(
+                0,
+                rows,
+                cols,
+                &mut vec![false; cols],
+                &mut seq,
+                f,
+                &mut best,
+            );
+            best.map(|b| b.2).unwrap_or_default()
+        }
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..3000 {
+            let (rows, cols) = (rng.usize(1..=4), rng.usize(1..=4));
+            let tp: Vec<u32> = (0..rows).map(|_| rng.u32(1..=3)).collect();
+            let pp: Vec<u32> = (0..cols).map(|_| rng.u32(1..=3)).collect();
+            let mut grid = F1Grid {
+                rows,
+                cols,
+                truth_present: tp.clone(),
+                pred_present: pp.clone(),
+                ..F1Grid::default()
+            };
+            let mut credits = Vec::new();
+            for &t in &tp {
+                for &p in &pp {
+                    let c = if rng.bool() { 0 } else { rng.u32(0..=t.min(p)) };
+                    grid.correct.push(c);
+                    let (pr, rc) = (f64::from(c) / f64::from(p), f64::from(c) / f64::from(t));
+                    grid.values.push(harmonic(pr, rc));
+                    credits.push((u64::from(c) + rng.u64(0..=1), rng.u64(0..8)));
+                }
+            }
+            let f = |i: usize, j: usize| {
+                let c = u64::from(grid.correct[i * cols + j]);
+                (c > 0).then(|| {
+                    let (e, x) = credits[i * cols + j];
+                    (120 * c / u64::from(tp[i] + pp[j]), 8 * e + x)
+                })
+            };
+            let expected = best(rows, cols, &f);
+            let got = super::match_items(&grid, |i, j, out| {
+                let (e, x) = credits[i * cols + j];
+                *out = Credit {
+                    exact: e,
+                    fractions: vec![(u128::from(x), 8)],
+                };
+            });
+            let mut seq = vec![None; rows];
+            for m in &got {
+                seq[m.truth] = Some(m.pred);
+            }
+            assert_eq!(seq, expected, "{grid:?} {credits:?}");
+        }
     }
 }

@@ -13,5 +13,6 @@ mod literature;
 mod malformed;
 mod properties;
 mod real_data;
+mod settings_layer;
 mod spec_examples;
 mod streaming;
