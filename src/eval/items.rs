@@ -545,12 +545,14 @@ mod tests {
     /// truth order (unmatched last).
     #[test]
     fn agrees_with_brute_force_on_random_grids() {
+        /// The best (totals, index key, sequence) so far.
+        type Best = Option<((u64, u64), Vec<usize>, Vec<Option<usize>>)>;
         fn best(
             rows: usize,
             cols: usize,
             f: &dyn Fn(usize, usize) -> Option<(u64, u64)>,
         ) -> Vec<Option<usize>> {
-            let mut best: Option<((u64, u64), Vec<usize>, Vec<Option<usize>>)> = None;
+            let mut best: Best = None;
             let mut seq = vec![None; rows];
             fn rec(
                 i: usize,
@@ -559,7 +561,7 @@ mod tests {
                 used: &mut Vec<bool>,
                 seq: &mut Vec<Option<usize>>,
                 f: &dyn Fn(usize, usize) -> Option<(u64, u64)>,
-                best: &mut Option<((u64, u64), Vec<usize>, Vec<Option<usize>>)>,
+                best: &mut Best,
             ) {
                 if i == rows {
                     let mut total = (0, 0);
