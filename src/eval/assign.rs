@@ -59,8 +59,33 @@ pub fn solve<W: Weight + Default>(
     weight: impl Fn(usize, usize) -> W,
     matched: impl Fn(usize, usize) -> bool,
 ) -> Vec<usize> {
+    let mut s = hungarian(k, weight);
+    smallest_in_order(k, &s.tight, &matched, &mut s.col_of, &mut s.row_of);
+    s.col_of
+}
+
+/// A maximal assignment and the pairs some maximal assignment may use.
+#[derive(Debug, Clone)]
+pub struct Solution {
+    /// The column of each row, and the row of each column.
+    pub col_of: Vec<usize>,
+    pub row_of: Vec<usize>,
+    /// Row by row, `k` × `k`: whether the pair is tight (`u_i + v_j = w_ij`
+    /// for the final potentials). An assignment is maximal exactly when
+    /// it uses only tight pairs.
+    pub tight: Vec<bool>,
+}
+
+/// The Hungarian algorithm on the `k` × `k` weights (maximising; shortest
+/// augmenting paths with potentials, O(k³)): one maximal assignment and
+/// the tight pairs.
+pub fn hungarian<W: Weight + Default>(k: usize, weight: impl Fn(usize, usize) -> W) -> Solution {
     if k == 0 {
-        return Vec::new();
+        return Solution {
+            col_of: Vec::new(),
+            row_of: Vec::new(),
+            tight: Vec::new(),
+        };
     }
     // Minimise cost = −weight: u_i + v_j ≤ cost_ij (1-based, e-maxx).
     let zero = W::default();
@@ -134,8 +159,11 @@ pub fn solve<W: Weight + Default>(
             u[i + 1].plus(&v[j + 1]) == cost(i + 1, j + 1)
         })
         .collect();
-    smallest_in_order(k, &tight, &matched, &mut col_of, &mut row_of);
-    col_of
+    Solution {
+        col_of,
+        row_of,
+        tight,
+    }
 }
 
 /// Each row's state while the rows are fixed in order.
@@ -150,7 +178,7 @@ enum Lock {
 
 /// Turns the tight perfect assignment (`col_of`, `row_of`) into the
 /// lexicographically smallest one (see [`solve`]).
-fn smallest_in_order(
+pub fn smallest_in_order(
     k: usize,
     tight: &[bool],
     matched: &impl Fn(usize, usize) -> bool,

@@ -4,7 +4,7 @@
 //! Owns: [`Item`], [`item_f1`] and [`match_items`] (Hungarian algorithm from
 //! the `pathfinding` crate). Pure; depends on `compare`, `counts`, `paths`.
 
-use crate::eval::assign::{solve, Lex};
+use crate::eval::assign::{hungarian, smallest_in_order, Lex, Solution};
 use crate::eval::compare::{Comparer, Side, ValueType};
 use crate::eval::counts::{harmonic, ratio};
 use crate::eval::paths::find_leaf;
@@ -284,58 +284,99 @@ pub fn match_items(
     let (n, m) = (live_rows.len(), live_cols.len());
     let k = n.max(m);
     let positive = |r: usize, c: usize| r < n && c < m && f1.at(live_rows[r], live_cols[c]) > 0.0;
-    // Exact fractions of every positive pair.
+    // Stage 1: the total item F1 alone, exactly.
     let mut cells: Vec<Option<((u128, u128), Credit)>> = Vec::with_capacity(n * m);
-    let mut buf = Credit::default();
     for &i in &live_rows {
         for &j in &live_cols {
             let exact = (f1.at(i, j) > 0.0)
                 .then(|| f1.exact_f1(i, j).or_else(|| dyadic(f1.at(i, j))))
                 .flatten();
-            cells.push(exact.map(|a| {
-                credit(i, j, &mut buf);
-                (a, buf.clone())
-            }));
+            cells.push(exact.map(|a| (a, Credit::default())));
         }
     }
-    let assignment = match small_weights(&cells, k) {
-        Some(weights) => solve(
-            k,
-            |r, c| {
-                if r < n && c < m {
-                    weights[r * m + c].clone()
-                } else {
-                    Lex::<i128>::default()
-                }
-            },
-            positive,
-        ),
-        None => {
-            let weights = big_weights(&cells);
-            solve(
-                k,
-                |r, c| {
-                    if r < n && c < m {
-                        weights[r * m + c].clone()
-                    } else {
-                        Lex::<BigInt>::default()
-                    }
-                },
-                positive,
-            )
+    let first = run_hungarian(&cells, k, n, m);
+    let tight = |r: usize, c: usize| positive(r, c) && first.tight[r * k + c];
+    let pair = |r: usize, c: usize| {
+        let (i, j) = (live_rows[r], live_cols[c]);
+        ItemMatch {
+            truth: i,
+            pred: j,
+            f1: f1.at(i, j),
         }
     };
-    (0..n)
-        .filter(|&r| positive(r, assignment[r]))
-        .map(|r| {
-            let (i, j) = (live_rows[r], live_cols[assignment[r]]);
-            ItemMatch {
-                truth: i,
-                pred: j,
-                f1: f1.at(i, j),
+    // Every maximal assignment holds every tight pair with item F1 > 0
+    // (weights are ≥ 0: leaving one out loses its weight), so when no row
+    // and no column has two of them, they are the one answer.
+    let mut per_col = vec![0u32; m];
+    let mut unique = true;
+    for r in 0..n {
+        let mut in_row = 0;
+        for c in (0..m).filter(|&c| tight(r, c)) {
+            in_row += 1;
+            per_col[c] += 1;
+            unique &= in_row < 2 && per_col[c] < 2;
+        }
+    }
+    if unique {
+        return (0..n)
+            .flat_map(|r| (0..m).filter(move |&c| tight(r, c)).map(move |c| (r, c)))
+            .map(|(r, c)| pair(r, c))
+            .collect();
+    }
+    // Stage 2: the partial credit decides among the maximal totals, which
+    // use only tight pairs (a pair outside them keeps credit 0); then the
+    // order of prediction indices.
+    for r in 0..n {
+        for c in 0..m {
+            if tight(r, c) {
+                if let Some((_, credit_of)) = &mut cells[r * m + c] {
+                    credit(live_rows[r], live_cols[c], credit_of);
+                }
             }
-        })
+        }
+    }
+    let mut second = run_hungarian(&cells, k, n, m);
+    smallest_in_order(
+        k,
+        &second.tight,
+        &positive,
+        &mut second.col_of,
+        &mut second.row_of,
+    );
+    (0..n)
+        .filter(|&r| positive(r, second.col_of[r]))
+        .map(|r| pair(r, second.col_of[r]))
         .collect()
+}
+
+/// [`hungarian`] on the cells' exact weights (item F1, credit) over
+/// common denominators: `i128` when they fit, else big integers. Cells
+/// beyond `n` × `m` (padding to `k` × `k`) weigh 0.
+fn run_hungarian(
+    cells: &[Option<((u128, u128), Credit)>],
+    k: usize,
+    n: usize,
+    m: usize,
+) -> Solution {
+    match small_weights(cells, k) {
+        Some(w) => hungarian(k, |r, c| {
+            if r < n && c < m {
+                w[r * m + c].clone()
+            } else {
+                Lex::<i128>::default()
+            }
+        }),
+        None => {
+            let w = big_weights(cells);
+            hungarian(k, |r, c| {
+                if r < n && c < m {
+                    w[r * m + c].clone()
+                } else {
+                    Lex::<BigInt>::default()
+                }
+            })
+        }
+    }
 }
 
 /// When each row and each column has at most one non-zero entry, the

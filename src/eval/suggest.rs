@@ -30,17 +30,31 @@ pub struct PathTally {
 }
 
 impl PathTally {
-    /// Counts one present truth value.
+    /// Counts one present truth value. Shortcuts that never change
+    /// [`Self::decide`], here or on a sum of tallies: once a non-string
+    /// was seen no suggestion can follow (the sum keeps `non_strings > 0`),
+    /// so strings are not read any more; a text with a letter other than
+    /// `e`/`E` is no number (Rust's float syntax takes no other letter but
+    /// in `inf`/`nan`, which are not finite), and a date starts with a
+    /// digit (ISO, `D.M.YYYY`, `D/M/YYYY`), after trimming.
     pub fn add_value(&mut self, value: Json<'_>, date_order: DateOrder) {
         self.present += 1;
         if value.json_type() != JsonType::String {
             self.non_strings += 1;
             return;
         }
-        if parse_number_json(value).is_some() {
+        if self.non_strings > 0 {
+            return;
+        }
+        let text = value.as_str().unwrap_or_default();
+        let no_letter = !text
+            .chars()
+            .any(|c| c.is_alphabetic() && c != 'e' && c != 'E');
+        if no_letter && parse_number_json(value).is_some() {
             self.numbers += 1;
         }
-        if parse_date(value.as_str().unwrap_or_default(), date_order).is_some() {
+        let digit_first = text.trim_start().starts_with(|c: char| c.is_ascii_digit());
+        if digit_first && parse_date(text, date_order).is_some() {
             self.dates += 1;
         }
     }
@@ -155,6 +169,36 @@ mod tests {
         let b = [json!("3"), json!("4"), json!("5")];
         let whole: Vec<_> = a.iter().chain(&b).cloned().collect();
         assert_eq!(tally(&a) + tally(&b), tally(&whole));
+        // With a non-string in one part the counts may differ from the
+        // whole's, the decision never does.
+        let c = [json!(6), json!("7")];
+        let mixed: Vec<_> = whole.iter().chain(&c).cloned().collect();
+        assert_eq!(
+            (tally(&b) + tally(&c) + tally(&a)).decide(),
+            tally(&mixed).decide()
+        );
+        assert_eq!(tally(&mixed).decide(), None);
+        // The shortcuts read as the rules do.
+        assert_eq!(
+            tally(&[
+                json!("1e3"),
+                json!(" 2E1"),
+                json!("€ 5"),
+                json!("inf"),
+                json!("Nr. 4")
+            ])
+            .numbers,
+            3
+        );
+        assert_eq!(
+            tally(&[
+                json!(" 2024-01-05"),
+                json!("x2024-01-05"),
+                json!("5.1.2024")
+            ])
+            .dates,
+            2
+        );
         let s = suggest([("b", tally(&whole)), ("a", tally(&b))]);
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].field, "b");
