@@ -22,6 +22,16 @@ pub trait Weight: Clone + Ord {
     fn minus(&self, other: &Self) -> Self;
 }
 
+/// A single exact total (the first stage of item matching: item F1 alone).
+impl Weight for i64 {
+    fn plus(&self, o: &Self) -> Self {
+        self + o
+    }
+    fn minus(&self, o: &Self) -> Self {
+        self - o
+    }
+}
+
 impl Weight for Lex<i128> {
     fn plus(&self, o: &Self) -> Self {
         Lex(self.0 + o.0, self.1 + o.1)

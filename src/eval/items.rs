@@ -294,7 +294,7 @@ pub fn match_items(
             cells.push(exact.map(|a| (a, Credit::default())));
         }
     }
-    let first = run_hungarian(&cells, k, n, m);
+    let first = run_primary(&cells, k, n, m);
     let tight = |r: usize, c: usize| positive(r, c) && first.tight[r * k + c];
     let pair = |r: usize, c: usize| {
         let (i, j) = (live_rows[r], live_cols[c]);
@@ -347,6 +347,27 @@ pub fn match_items(
         .filter(|&r| positive(r, second.col_of[r]))
         .map(|r| pair(r, second.col_of[r]))
         .collect()
+}
+
+/// [`hungarian`] on the cells' item F1 alone, as `i64` over one common
+/// denominator when every sum the solver forms fits (the usual case: item
+/// F1 denominators are small), else as [`run_hungarian`] does.
+fn run_primary(cells: &[Option<((u128, u128), Credit)>], k: usize, n: usize, m: usize) -> Solution {
+    let mut den = 1u128;
+    for ((_, d), _) in cells.iter().flatten() {
+        match lcm(den, *d) {
+            Some(l) if l <= (i64::MAX as u128) / (8 * (k as u128 + 1)) => den = l,
+            _ => return run_hungarian(cells, k, n, m),
+        }
+    }
+    let w: Vec<i64> = cells
+        .iter()
+        .map(|c| {
+            c.as_ref()
+                .map_or(0, |((num, d), _)| (num * (den / d)) as i64)
+        })
+        .collect();
+    hungarian(k, |r, c| if r < n && c < m { w[r * m + c] } else { 0 })
 }
 
 /// [`hungarian`] on the cells' exact weights (item F1, credit) over
