@@ -69,7 +69,7 @@ pub fn solve<W: Weight + Default>(
     weight: impl Fn(usize, usize) -> W,
     matched: impl Fn(usize, usize) -> bool,
 ) -> Vec<usize> {
-    let mut s = hungarian(k, weight);
+    let mut s = hungarian(k, k, weight);
     smallest_in_order(k, &s.tight, &matched, &mut s.col_of, &mut s.row_of);
     s.col_of
 }
@@ -86,11 +86,19 @@ pub struct Solution {
     pub tight: Vec<bool>,
 }
 
-/// The Hungarian algorithm on the `k` × `k` weights (maximising; shortest
-/// augmenting paths with potentials, O(k³)): one maximal assignment and
-/// the tight pairs.
-pub fn hungarian<W: Weight + Default>(k: usize, weight: impl Fn(usize, usize) -> W) -> Solution {
-    if k == 0 {
+/// The Hungarian algorithm on the `n` × `m` weights, `n` ≤ `m` (every
+/// row assigned; maximising; shortest augmenting paths with potentials,
+/// O(n²m)): one maximal assignment and the tight pairs (`n` × `m`, row by
+/// row). With `n` < `m` the potentials of unassigned columns stay 0, so
+/// an assignment is maximal exactly when it uses only tight pairs and
+/// every column with a non-zero potential.
+pub fn hungarian<W: Weight + Default>(
+    n: usize,
+    m: usize,
+    weight: impl Fn(usize, usize) -> W,
+) -> Solution {
+    let k = m;
+    if n == 0 || m == 0 || n > m {
         return Solution {
             col_of: Vec::new(),
             row_of: Vec::new(),
@@ -99,14 +107,17 @@ pub fn hungarian<W: Weight + Default>(k: usize, weight: impl Fn(usize, usize) ->
     }
     // Minimise cost = −weight: u_i + v_j ≤ cost_ij (1-based, e-maxx).
     let zero = W::default();
-    let cost = |i: usize, j: usize| zero.minus(&weight(i - 1, j - 1));
-    let mut u = vec![zero.clone(); k + 1];
+    let costs: Vec<W> = (0..n * m)
+        .map(|x| zero.minus(&weight(x / m, x % m)))
+        .collect();
+    let cost = |i: usize, j: usize| &costs[(i - 1) * m + (j - 1)];
+    let mut u = vec![zero.clone(); n + 1];
     let mut v = vec![zero.clone(); k + 1];
     let mut p = vec![0usize; k + 1];
     let mut way = vec![0usize; k + 1];
     let mut minv: Vec<Option<W>> = vec![None; k + 1];
     let mut used = vec![false; k + 1];
-    for i in 1..=k {
+    for i in 1..=n {
         p[0] = i;
         let mut j0 = 0;
         minv.iter_mut().for_each(|m| *m = None);
@@ -155,18 +166,18 @@ pub fn hungarian<W: Weight + Default>(k: usize, weight: impl Fn(usize, usize) ->
             }
         }
     }
-    let mut col_of = vec![0usize; k];
-    let mut row_of = vec![0usize; k];
+    let mut col_of = vec![0usize; n];
+    let mut row_of = vec![usize::MAX; m];
     for j in 1..=k {
         if p[j] > 0 {
             col_of[p[j] - 1] = j - 1;
             row_of[j - 1] = p[j] - 1;
         }
     }
-    let tight: Vec<bool> = (0..k * k)
+    let tight: Vec<bool> = (0..n * m)
         .map(|x| {
-            let (i, j) = (x / k, x % k);
-            u[i + 1].plus(&v[j + 1]) == cost(i + 1, j + 1)
+            let (i, j) = (x / m, x % m);
+            u[i + 1].plus(&v[j + 1]) == *cost(i + 1, j + 1)
         })
         .collect();
     Solution {

@@ -294,8 +294,8 @@ pub fn match_items(
             cells.push(exact.map(|a| (a, Credit::default())));
         }
     }
-    let first = run_primary(&cells, k, n, m);
-    let tight = |r: usize, c: usize| positive(r, c) && first.tight[r * k + c];
+    let first = primary_tight(&cells, n, m);
+    let tight = |r: usize, c: usize| positive(r, c) && first[r * m + c];
     let pair = |r: usize, c: usize| {
         let (i, j) = (live_rows[r], live_cols[c]);
         ItemMatch {
@@ -349,16 +349,27 @@ pub fn match_items(
         .collect()
 }
 
-/// [`hungarian`] on the cells' item F1 alone, as `i64` over one common
-/// denominator when every sum the solver forms fits (the usual case: item
-/// F1 denominators are small), else as [`run_hungarian`] does.
-fn run_primary(cells: &[Option<((u128, u128), Credit)>], k: usize, n: usize, m: usize) -> Solution {
+/// The pairs some assignment with the maximal total item F1 uses
+/// (`n` × `m`, row by row): [`hungarian`] on the item F1 alone (the
+/// smaller side as rows), as `i64` over one common denominator when every
+/// sum the solver forms fits (the usual case: item F1 denominators are
+/// small), else as [`run_hungarian`] does.
+fn primary_tight(cells: &[Option<((u128, u128), Credit)>], n: usize, m: usize) -> Vec<bool> {
+    let k = n.max(m);
     let mut den = 1u128;
+    let mut fits = true;
     for ((_, d), _) in cells.iter().flatten() {
         match lcm(den, *d) {
             Some(l) if l <= (i64::MAX as u128) / (8 * (k as u128 + 1)) => den = l,
-            _ => return run_hungarian(cells, k, n, m),
+            _ => {
+                fits = false;
+                break;
+            }
         }
+    }
+    if !fits {
+        let s = run_hungarian(cells, k, n, m);
+        return (0..n * m).map(|x| s.tight[(x / m) * k + x % m]).collect();
     }
     let w: Vec<i64> = cells
         .iter()
@@ -367,7 +378,12 @@ fn run_primary(cells: &[Option<((u128, u128), Credit)>], k: usize, n: usize, m: 
                 .map_or(0, |((num, d), _)| (num * (den / d)) as i64)
         })
         .collect();
-    hungarian(k, |r, c| if r < n && c < m { w[r * m + c] } else { 0 })
+    if n <= m {
+        hungarian(n, m, |r, c| w[r * m + c]).tight
+    } else {
+        let t = hungarian(m, n, |c, r| w[r * m + c]).tight;
+        (0..n * m).map(|x| t[(x % m) * n + x / m]).collect()
+    }
 }
 
 /// [`hungarian`] on the cells' exact weights (item F1, credit) over
@@ -380,7 +396,7 @@ fn run_hungarian(
     m: usize,
 ) -> Solution {
     match small_weights(cells, k) {
-        Some(w) => hungarian(k, |r, c| {
+        Some(w) => hungarian(k, k, |r, c| {
             if r < n && c < m {
                 w[r * m + c].clone()
             } else {
@@ -389,7 +405,7 @@ fn run_hungarian(
         }),
         None => {
             let w = big_weights(cells);
-            hungarian(k, |r, c| {
+            hungarian(k, k, |r, c| {
                 if r < n && c < m {
                     w[r * m + c].clone()
                 } else {
