@@ -163,6 +163,10 @@ struct InputArgs {
     /// A model's cost as NAME=VALUE (overrides the records' `cost` values). Repeatable.
     #[arg(long = "cost", value_name = "NAME=VALUE")]
     costs: Vec<String>,
+
+    /// How a field is compared, as PATH=TYPE (TYPE: number, integer, date, numeric_string, string, boolean; SPEC §7.1), e.g. `answers[].amount=number`. Repeatable; beats the config file's `field_types` for that path.
+    #[arg(long = "field-type", value_name = "PATH=TYPE")]
+    field_types: Vec<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -504,9 +508,7 @@ fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String,
         ..ChartOptions::default()
     };
     let report = evaluate_owned(input.clone(), &config, false).map_err(schema_error)?;
-    for w in &report.warnings {
-        let _ = writeln!(stderr, "warning: {w}");
-    }
+    print_notes(&report, stderr);
     let mut figures = charts::all(&report, &options);
     for param in SweepParam::ALL {
         let s = sweep(&input, &config, param, &values).map_err(schema_error)?;
@@ -651,6 +653,9 @@ fn load_inputs_with<S>(
             .layer(&value)
             .map_err(|e| e.in_file(display_name(path)))?;
     }
+    if !args.field_types.is_empty() {
+        builder = builder.layer(&field_types_layer(&args.field_types)?)?;
+    }
     if let Some(name) = &args.preset {
         builder = builder.preset(
             Preset::parse(name)
@@ -708,6 +713,43 @@ fn load_inputs_with<S>(
         schema,
     };
     Ok((config, input))
+}
+
+/// `--field-type PATH=TYPE …` as a config layer `{"field_types": {…}}`.
+fn field_types_layer(specs: &[String]) -> Result<serde_json::Value, Error> {
+    let mut types = serde_json::Map::new();
+    for spec in specs {
+        let usage =
+            |why: String| Error::new(ErrorKind::Usage, format!("--field-type {spec:?}: {why}"));
+        let Some((path, ty)) = spec.rsplit_once('=') else {
+            return Err(usage("expected PATH=TYPE".into()));
+        };
+        if crate::eval::config::FieldType::parse(ty.trim()).is_none() {
+            return Err(usage(format!(
+                "{:?} is not a type; the types are: number, integer, date, numeric_string, string, boolean",
+                ty.trim()
+            )));
+        }
+        types.insert(path.trim().to_string(), ty.trim().into());
+    }
+    Ok(serde_json::json!({ "field_types": types }))
+}
+
+/// The report's warnings, then its suggestions (SPEC §7.4), on standard error.
+fn print_notes(report: &crate::eval::Report, stderr: &mut dyn Write) {
+    for w in &report.warnings {
+        let _ = writeln!(stderr, "warning: {w}");
+    }
+    for s in &report.suggestions {
+        let _ = writeln!(
+            stderr,
+            "suggestion: compare `{}` as a {} ({:.1} % of its truth values read as one): {}",
+            s.field,
+            s.r#type,
+            100.0 * s.share,
+            serde_json::json!({ "field_types": { &s.field: &s.r#type } })
+        );
+    }
 }
 
 fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error> {
@@ -825,9 +867,7 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
             m.document_details = None;
         }
     }
-    for w in &report.warnings {
-        let _ = writeln!(stderr, "warning: {w}");
-    }
+    print_notes(&report, stderr);
     Ok(match format {
         Format::Html => render_html(&report, &ExportOptions::default(), &include),
         _ => render(&report, format, &ExportOptions::default()),

@@ -4,7 +4,7 @@
 //! of each type and string method, and the per-value CER. Pure; depends on
 //! `normalize`, `distance`, `tree`, the config and the report's `Outcome`.
 
-use crate::eval::config::{Config, MatchMethod};
+use crate::eval::config::{Config, FieldType, MatchMethod};
 use crate::eval::distance::{levenshtein, CerCount};
 use crate::eval::normalize::{
     micros, micros_equal, normalize_into, numeric_strings_equal, parse_bool_json, parse_date,
@@ -30,6 +30,10 @@ pub enum ValueType {
     Date,
     /// Booleans.
     Boolean,
+    /// `field_types` `"boolean"` (SPEC §7.1): equal when both sides read as
+    /// the same truth value (`true`/`false`, `"yes"`/`"no"`,
+    /// `"true"`/`"false"`, `1`/`0`, case-insensitive), else as strings.
+    TruthValue,
 }
 
 /// The type hint a JSON Schema gives a path.
@@ -174,9 +178,19 @@ impl<'c> Comparer<'c> {
     }
 
     /// The comparison type a path has whatever its values: decided by
-    /// `numeric_string_fields`, then `date_fields`, then the schema's
-    /// `format: date`/`date-time`, `number`/`integer`, `boolean`.
+    /// `field_types` (SPEC §7.1), then `numeric_string_fields`, then
+    /// `date_fields`, then the schema's `format: date`/`date-time`,
+    /// `number`/`integer`, `boolean`.
     pub fn fixed_type(&self, path: &str, hint: Option<SchemaHint>) -> Option<ValueType> {
+        if let Some(ty) = self.config.field_type(path) {
+            return Some(match ty {
+                FieldType::Number | FieldType::Integer => ValueType::Number,
+                FieldType::Date => ValueType::Date,
+                FieldType::NumericString => ValueType::NumericString,
+                FieldType::String => ValueType::String,
+                FieldType::Boolean => ValueType::TruthValue,
+            });
+        }
         if self.config.numeric_string_fields.iter().any(|f| f == path) {
             return Some(ValueType::NumericString);
         }
@@ -398,6 +412,10 @@ impl<'c> Comparer<'c> {
                 (Some(a), Some(b)) => Some(a == b),
                 _ => None,
             },
+            ValueType::TruthValue => match (truth_value(t.value), truth_value(p.value)) {
+                (Some(a), Some(b)) => Some(a == b),
+                _ => None,
+            },
             ValueType::String => None,
         };
         typed.unwrap_or(t.norm == p.norm)
@@ -412,6 +430,25 @@ pub fn char_signature(text: &str) -> u64 {
     text.chars().fold(0u64, |sig, c| {
         sig | 1u64 << ((c as u32).wrapping_mul(0x9E37_79B1) >> 26)
     })
+}
+
+/// A value read as a truth value for `field_types` `"boolean"` (SPEC
+/// §7.1): JSON `true`/`false`, the numbers 1 and 0, and the strings
+/// `true`/`false`/`yes`/`no`/`1`/`0` (trimmed, case-insensitive).
+fn truth_value(value: Json<'_>) -> Option<bool> {
+    if let Some(b) = value.as_bool() {
+        return Some(b);
+    }
+    let text = match value.json_type() {
+        JsonType::Number => value.text().into_owned(),
+        JsonType::String => value.as_str().unwrap_or_default().trim().to_string(),
+        _ => return None,
+    };
+    match text.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "1" => Some(true),
+        "false" | "no" | "0" => Some(false),
+        _ => None,
+    }
 }
 
 fn exact_or_incorrect(equal: bool) -> Outcome {
@@ -580,6 +617,67 @@ mod tests {
         assert_eq!(
             outcome(&tol, n, json!(100.0), json!(100.01)),
             Outcome::Exact
+        );
+    }
+
+    #[test]
+    fn field_types_come_first() {
+        let cfg = Config::from_json(&json!({
+            "numeric_string_fields": ["nr"],
+            "field_types": {"nr": "numeric_string", "a": "number", "s": "string", "b": "boolean", "i": "integer"}
+        }))
+        .unwrap();
+        let c = Comparer::new(&cfg);
+        assert_eq!(
+            c.value_type("a", Some(SchemaHint::String), Some(&json!("1"))),
+            ValueType::Number
+        );
+        assert_eq!(
+            c.value_type("i", None, Some(&json!("1"))),
+            ValueType::Number
+        );
+        assert_eq!(
+            c.value_type("s", Some(SchemaHint::Number), Some(&json!(12))),
+            ValueType::String
+        );
+        assert_eq!(c.value_type("b", None, None), ValueType::TruthValue);
+        assert_eq!(c.value_type("nr", None, None), ValueType::NumericString);
+        let n = ValueType::Number;
+        assert_eq!(
+            outcome(&cfg, n, json!("1108605.0"), json!(1108605)),
+            Outcome::Exact
+        );
+        assert_eq!(
+            outcome(&cfg, n, json!("1108605.0"), json!("1,108,605")),
+            Outcome::Exact
+        );
+        // As text, 12 and "012" are not equal (similarity 2/3: partial).
+        assert_eq!(
+            outcome(&cfg, ValueType::String, json!(12), json!("012")),
+            Outcome::Partial
+        );
+        let b = ValueType::TruthValue;
+        for (t, p) in [
+            (json!(true), json!("YES")),
+            (json!("no"), json!(false)),
+            (json!(" True "), json!(1)),
+            (json!("0"), json!("FALSE")),
+        ] {
+            assert_eq!(
+                outcome(&cfg, b, t.clone(), p.clone()),
+                Outcome::Exact,
+                "{t} {p}"
+            );
+        }
+        assert_eq!(outcome(&cfg, b, json!("yes"), json!(0)), Outcome::Incorrect);
+        // Unreadable: compared as strings.
+        assert_eq!(
+            outcome(&cfg, b, json!("maybe"), json!("Maybe")),
+            Outcome::Exact
+        );
+        assert_eq!(
+            outcome(&cfg, b, json!("maybe"), json!(true)),
+            Outcome::Incorrect
         );
     }
 

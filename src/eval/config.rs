@@ -35,6 +35,14 @@ pub struct Config {
     pub item_f1_threshold: f64,
     pub top_k: Vec<usize>,
     pub document_extraction_score: DocumentScoreConfig,
+    /// How each listed field path is compared (SPEC §7.1), before the
+    /// schema and the truth's JSON type. Default `{}`.
+    #[serde(default)]
+    pub field_types: std::collections::BTreeMap<String, FieldType>,
+    /// With several schemas: how a document picks its schema (SPEC §7.2):
+    /// `"id"` or the name of a top-level truth field. Default `null`.
+    #[serde(default)]
+    pub schema_by: Option<String>,
     /// Business weight of each field path (beyond SPEC §4; default 1 for
     /// every field not listed): gives the report's `weighted_fields`.
     /// Absent from the effective config when empty.
@@ -103,6 +111,46 @@ impl Preset {
                 "item_f1_threshold": 0.85
             }),
         }
+    }
+}
+
+/// A field type of `field_types` (SPEC §7.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldType {
+    Number,
+    Integer,
+    Date,
+    NumericString,
+    String,
+    Boolean,
+}
+
+impl FieldType {
+    pub const ALL: [FieldType; 6] = [
+        FieldType::Number,
+        FieldType::Integer,
+        FieldType::Date,
+        FieldType::NumericString,
+        FieldType::String,
+        FieldType::Boolean,
+    ];
+
+    /// The type's name as written in a config.
+    pub fn name(self) -> &'static str {
+        match self {
+            FieldType::Number => "number",
+            FieldType::Integer => "integer",
+            FieldType::Date => "date",
+            FieldType::NumericString => "numeric_string",
+            FieldType::String => "string",
+            FieldType::Boolean => "boolean",
+        }
+    }
+
+    /// Parses a type name; the error lists the types.
+    pub fn parse(name: &str) -> Option<FieldType> {
+        FieldType::ALL.into_iter().find(|t| t.name() == name)
     }
 }
 
@@ -224,7 +272,9 @@ pub fn default_json() -> Value {
         "top_k": [1, 3, 5],
         "document_extraction_score": {"weights": {
             "numeric_precision": 0.50, "field_f1_partial": 0.35, "schema_validity": 0.15
-        }}
+        }},
+        "field_types": {},
+        "schema_by": null
     })
 }
 
@@ -397,6 +447,10 @@ fn check_layer(layer: &Value, defaults: &Value, prefix: &str) -> Result<(), Erro
             check_field_weights(value)?;
             continue;
         }
+        if prefix.is_empty() && key == FIELD_TYPES {
+            check_field_types(value)?;
+            continue;
+        }
         let Some(default) = allowed.get(key) else {
             let mut names: Vec<&str> = allowed.keys().map(|k| k.as_str()).collect();
             if prefix.is_empty() {
@@ -450,6 +504,38 @@ fn check_layer(layer: &Value, defaults: &Value, prefix: &str) -> Result<(), Erro
 
 /// The config key of [`Config::field_weights`].
 const FIELD_WEIGHTS: &str = "field_weights";
+const FIELD_TYPES: &str = "field_types";
+
+/// `field_types` (SPEC §7.1): an object mapping field paths to type names.
+fn check_field_types(value: &Value) -> Result<(), Error> {
+    let Value::Object(map) = value else {
+        return Err(Error::new(
+            ErrorKind::Config,
+            format!(
+                "key `field_types` expects an object mapping field paths to types, found {} {}",
+                type_name(value),
+                describe_json(value)
+            ),
+        ));
+    };
+    for (field, ty) in map {
+        if ty.as_str().and_then(FieldType::parse).is_none() {
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!(
+                    "key `field_types.{field}` expects one of {}, found {}",
+                    FieldType::ALL
+                        .iter()
+                        .map(|t| format!("\"{}\"", t.name()))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    describe_json(ty)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// `field_weights` is an object mapping field paths to non-negative numbers.
 fn check_field_weights(value: &Value) -> Result<(), Error> {
@@ -504,7 +590,7 @@ impl Expected {
 
 fn expected_type(path: &str, default: &Value) -> Expected {
     match (path, default) {
-        ("id_field", _) => Expected::StringOrNull,
+        ("id_field" | "schema_by", _) => Expected::StringOrNull,
         ("top_k", _) => Expected::PositiveIntegers,
         (_, Value::Object(_)) => Expected::Object,
         (_, Value::Number(_)) => Expected::Number,
@@ -563,8 +649,44 @@ fn check_enum(path: &str, value: &Value) -> Result<(), Error> {
 }
 
 impl Config {
+    /// The type `field_types` gives `path` (SPEC §7.1), if any.
+    pub fn field_type(&self, path: &str) -> Option<FieldType> {
+        self.field_types.get(path).copied()
+    }
+
+    /// SPEC §7.1: a path named in `date_fields` or `numeric_string_fields`
+    /// and in `field_types` with another type is an error naming the path.
+    fn check_field_types(&self) -> Result<(), Error> {
+        let shorthands = [
+            ("date_fields", &self.date_fields, FieldType::Date),
+            (
+                "numeric_string_fields",
+                &self.numeric_string_fields,
+                FieldType::NumericString,
+            ),
+        ];
+        for (key, paths, ty) in shorthands {
+            for path in paths {
+                match self.field_type(path) {
+                    Some(other) if other != ty => {
+                        return Err(Error::new(
+                            ErrorKind::Config,
+                            format!(
+                                "field `{path}` is in `{key}` and has type \"{}\" in `field_types`; give it one type",
+                                other.name()
+                            ),
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Values that have the right type but make no sense.
     fn check_ranges(&self) -> Result<(), Error> {
+        self.check_field_types()?;
         let unit = [
             (
                 "string_match.cer_threshold",
@@ -621,6 +743,48 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn field_types_merge_by_path_and_check_types_and_shorthands() {
+        let c = ConfigBuilder::new()
+            .layer(&json!({"field_types": {"a": "number", "b": "date"}}))
+            .unwrap()
+            .layer(&json!({"field_types": {"a": "string"}}))
+            .unwrap()
+            .build()
+            .unwrap();
+        assert_eq!(c.field_type("a"), Some(FieldType::String));
+        assert_eq!(c.field_type("b"), Some(FieldType::Date));
+        assert_eq!(
+            c.to_json()["field_types"],
+            json!({"a": "string", "b": "date"})
+        );
+        assert_eq!(Config::default().to_json()["field_types"], json!({}));
+        assert_eq!(Config::default().to_json()["schema_by"], json!(null));
+        let err = Config::from_json(&json!({"field_types": {"a": "money"}})).unwrap_err();
+        assert!(err.message.contains("`field_types.a` expects one of \"number\", \"integer\", \"date\", \"numeric_string\", \"string\", \"boolean\", found \"money\""), "{}", err.message);
+        let err = Config::from_json(&json!({"field_types": ["a"]})).unwrap_err();
+        assert!(
+            err.message.contains("`field_types` expects an object"),
+            "{}",
+            err.message
+        );
+        // A shorthand and field_types agreeing is fine; disagreeing is an error naming the path.
+        assert!(
+            Config::from_json(&json!({"date_fields": ["d"], "field_types": {"d": "date"}})).is_ok()
+        );
+        let err = Config::from_json(
+            &json!({"numeric_string_fields": ["n"], "field_types": {"n": "number"}}),
+        )
+        .unwrap_err();
+        assert_eq!(err.message, "field `n` is in `numeric_string_fields` and has type \"number\" in `field_types`; give it one type");
+        let err = Config::from_json(&json!({"schema_by": 3})).unwrap_err();
+        assert!(
+            err.message.contains("`schema_by` expects a string or null"),
+            "{}",
+            err.message
+        );
+    }
 
     #[test]
     fn defaults_match_the_spec() {

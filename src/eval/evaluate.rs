@@ -30,19 +30,21 @@ use crate::eval::dataset::{
     Progress, Truth,
 };
 use crate::eval::distance::CerCount;
-use crate::eval::items::{match_items, sort_fields, F1Grid, Item};
+use crate::eval::items::{match_items, partial_credit, sort_fields, F1Grid, Item};
 use crate::eval::model::{DocFile, RecordFile};
 use crate::eval::pace::{run_now, should_stop, NoPause, Pace};
 use crate::eval::paths::{
     find_leaf, flatten, kind_of_value, read_schema, Ignored, Kind, Leaf, PathCache, PathId,
     PathTable, SchemaInfo,
 };
+use crate::eval::report::Suggestion;
 use crate::eval::report::{
     Counts, DocumentDetail, DocumentTally, FieldDetail, FieldReport, ItemTally, ModelReport,
     Outcome, Report, Scores, SetReport,
 };
 use crate::eval::sets::{set_scores, SetCounts};
 use crate::eval::source::{same_records, RecordSource};
+use crate::eval::suggest::{suggest, PathTally};
 use crate::eval::tree::{Forest, Json, JsonType, NodeId};
 use crate::eval::validate::{ForestValidator, Skip};
 use serde_json::Value;
@@ -274,6 +276,8 @@ struct PathInfo {
     list: Option<PathId>,
     /// Some other path lies beneath this one.
     has_children: bool,
+    /// The present truth values seen here (SPEC §7.4's suggestions).
+    tally: PathTally,
 }
 
 /// The paths, their kinds and what was seen where. Built in passes:
@@ -349,11 +353,15 @@ impl Paths {
             &mut out,
         );
         // Noted in flattening order, as kinds are first come, first served.
+        let date_order = comparer.config.date_order;
         for &(id, value) in &out {
             let present = !comparer.is_absent_json(Some(value));
             let info = self.note(id, source, present);
             if info.kind.is_none() && present {
                 info.kind = kind_of_value(value);
+            }
+            if present && source.is_none() {
+                info.tally.add_value(value, date_order);
             }
         }
         self.raw.clear();
@@ -404,7 +412,11 @@ impl Paths {
                 }
                 for &(id, v) in &out {
                     let present = !comparer.is_absent_json(Some(v));
-                    self.note(id, source, present).list = Some(list);
+                    let info = self.note(id, source, present);
+                    info.list = Some(list);
+                    if present && source.is_none() {
+                        info.tally.add_value(v, comparer.config.date_order);
+                    }
                 }
             }
             buf.clear();
@@ -438,6 +450,16 @@ impl Paths {
             let ty = comparer.fixed_type(self.table.name(id), self.info[id].hint);
             self.info[id].fixed_type = ty;
         }
+    }
+
+    /// SPEC §7.4: the suggestions for the scalar and item fields compared
+    /// as strings (no `field_types`, no schema type, no shorthand).
+    fn suggestions(&self) -> Vec<Suggestion> {
+        suggest(self.info.iter().enumerate().filter_map(|(id, info)| {
+            let scalar = info.list.is_some() || self.kind(id) == Kind::Scalar;
+            let typed = info.fixed_type.is_some() || info.hint.is_some();
+            (scalar && !typed).then(|| (self.table.name(id), info.tally))
+        }))
     }
 
     /// The comparison type of a path given its truth value.
@@ -951,6 +973,8 @@ struct Learnt<S> {
     /// Each model's name, cost and predictions.
     models: Vec<(String, Option<f64>, Predictions<S>)>,
     warnings: Vec<String>,
+    /// SPEC §7.4, decided once the paths are known.
+    suggestions: Vec<Suggestion>,
     paths: Paths,
     /// One path cache per forest: the truth's, then each model's.
     caches: Vec<PathCache>,
@@ -1137,10 +1161,12 @@ async fn learn_paced<S: RecordSource>(
     drop(model_lists);
     paths.mark_parents();
     paths.fix_types(comparer);
+    let suggestions = paths.suggestions();
     Ok(Some(Learnt {
         truth,
         models: inputs,
         warnings,
+        suggestions,
         paths,
         caches,
     }))
@@ -1241,6 +1267,7 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
         truth,
         models: inputs,
         warnings,
+        suggestions,
         paths,
         caches,
     } = learnt;
@@ -1345,10 +1372,22 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
         }
     }
 
+    for field in config.field_types.keys() {
+        let known = reports
+            .iter()
+            .any(|m: &ModelReport| m.fields.iter().any(|f| &f.field == field));
+        if !known {
+            warnings.push(format!(
+                "field_types: no field is named `{field}`; its type is not used (the fields are named as in the per-field table, e.g. `vendor.name`, `items[].amount`)"
+            ));
+        }
+    }
+
     Ok(Some(Report {
         fieldscope_report: 1,
         config: config.to_json(),
         warnings,
+        suggestions: suggestions.clone(),
         documents,
         models: reports,
         bootstrap: None,
@@ -1646,7 +1685,9 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                     let ti: Vec<Item<'_, '_>> = truth.items(id, truth_sides).collect();
                     let pi: Vec<Item<'_, '_>> = pred.items(id, p_sides).collect();
                     grid.fill(comparer, &ti, &pi);
-                    let matches = match_items(grid);
+                    let matches = match_items(grid, |i, j, out| {
+                        partial_credit(comparer, &ti[i], &pi[j], out)
+                    });
                     tally.truth_items += ti.len() as u64;
                     tally.pred_items += pi.len() as u64;
                     tally.recognised += matches

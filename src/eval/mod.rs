@@ -26,6 +26,7 @@
 //! * [`source`] — how the evaluation reads a file's records: resident in a
 //!   forest, or one at a time from wherever an implementation keeps them.
 
+pub mod assign;
 pub mod bootstrap;
 pub mod compare;
 pub mod config;
@@ -44,6 +45,7 @@ pub mod paths;
 pub mod report;
 pub mod sets;
 pub mod source;
+pub mod suggest;
 pub mod sweep;
 pub mod tree;
 pub mod validate;

@@ -18,6 +18,9 @@ pub struct Report {
     pub config: serde_json::Value,
     /// Everything that was unusual about the input, in plain words.
     pub warnings: Vec<String>,
+    /// Field types the truth suggests (SPEC §7.4); never changes a score.
+    #[serde(default)]
+    pub suggestions: Vec<Suggestion>,
     /// Number of ground-truth documents.
     pub documents: usize,
     pub models: Vec<ModelReport>,
@@ -30,6 +33,18 @@ pub struct Report {
     /// the default report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comparison: Option<Box<crate::eval::gate::flips::Comparison>>,
+}
+
+/// One suggestion (SPEC §7.4): treat `field` as `type` (`"number"` or
+/// `"date"`), which `share` of its present truth values read as; `config`
+/// is the setting that does it (`{"field_types": {field: type}}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Suggestion {
+    pub field: String,
+    #[serde(rename = "type")]
+    pub r#type: String,
+    pub share: f64,
+    pub config: serde_json::Value,
 }
 
 /// Outcome counts (SPEC §2.3, §3.1).

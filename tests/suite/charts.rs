@@ -94,6 +94,7 @@ fn model(name: &str, fields: Vec<FieldReport>, items: Option<ItemsReport>) -> Mo
 fn report(models: Vec<ModelReport>) -> Report {
     Report {
         fieldscope_report: 1,
+        suggestions: Vec::new(),
         config: eval::config::default_json(),
         warnings: Vec::new(),
         documents: 4,

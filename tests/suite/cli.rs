@@ -645,3 +645,108 @@ fn field_weights_give_a_weighted_macro_over_fields() {
         "{err}"
     );
 }
+
+/// SPEC §7.1 and §7.4 on the command line: suggestions on standard error
+/// after the warnings; `--field-type` beats the config file's type for the
+/// same path; a bad type is a usage error (status 2).
+#[test]
+fn field_types_and_suggestions() {
+    let truth = temp_file(
+        "ft_truth.jsonl",
+        br#"{"id":"1","amount":"1108605.0","code":"A"}
+{"id":"2","amount":"2,500","code":"B"}
+{"id":"3","amount":"7","code":"C"}
+{"id":"4","amount":"12.5","code":"D"}
+{"id":"5","amount":"$3","code":"E"}
+{"id":"6","amount":"9","code":"F","extra":"x"}
+"#,
+    );
+    let pred = temp_file(
+        "ft_pred.jsonl",
+        br#"{"id":"1","amount":1108605,"code":"A"}
+{"id":"6","amount":"1,108,605"}
+"#,
+    );
+    let (t, p) = (truth.display().to_string(), format!("m={}", pred.display()));
+    let (code, out, err) = fieldscope(&["eval", "--truth", &t, "--pred", &p]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    let first_suggestion = lines.iter().position(|l| l.starts_with("suggestion:"));
+    assert!(
+        lines.iter().rposition(|l| l.starts_with("warning:")) < first_suggestion,
+        "{err}"
+    );
+    assert_eq!(
+        lines.last().copied(),
+        Some(
+            r#"suggestion: compare `amount` as a number (100.0 % of its truth values read as one): {"field_types":{"amount":"number"}}"#
+        )
+    );
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let keys: Vec<&String> = report.as_object().unwrap().keys().collect();
+    assert_eq!(keys[2..4], ["warnings", "suggestions"]);
+    assert_eq!(report["suggestions"][0]["field"], "amount");
+    // As a string, "1108605.0" vs 1108605 is partial (similarity 7/9).
+    assert_eq!(report["models"][0]["fields"][0]["counts"]["partial"], 1);
+
+    let config = temp_file(
+        "ft_config.json",
+        br#"{"field_types": {"amount": "string", "code": "string"}}"#,
+    );
+    let c = config.display().to_string();
+    let (code, out, err) = fieldscope(&[
+        "eval",
+        "--truth",
+        &t,
+        "--pred",
+        &p,
+        "--config",
+        &c,
+        "--field-type",
+        "amount=number",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("suggestion:"), "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        report["config"]["field_types"],
+        serde_json::json!({"amount": "number", "code": "string"})
+    );
+    assert_eq!(report["suggestions"], serde_json::json!([]));
+    // 1108605 = "1108605.0"; "1,108,605" ≠ "9": one exact, one incorrect.
+    let amount = &report["models"][0]["fields"][0];
+    assert_eq!(
+        (
+            amount["counts"]["exact"].as_u64(),
+            amount["counts"]["incorrect"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+    assert_eq!(report["models"][0]["numeric_precision"], 1.0 / 6.0);
+
+    let (code, _, err) = fieldscope(&[
+        "eval",
+        "--truth",
+        &t,
+        "--pred",
+        &p,
+        "--field-type",
+        "amount=money",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--field-type \"amount=money\": \"money\" is not a type; the types are: number, integer, date, numeric_string, string, boolean"), "{err}");
+    let (code, _, err) = fieldscope(&[
+        "eval",
+        "--truth",
+        &t,
+        "--pred",
+        &p,
+        "--field-type",
+        "amount",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--field-type \"amount\": expected PATH=TYPE"),
+        "{err}"
+    );
+}

@@ -175,6 +175,7 @@ fn three_models() -> Report {
     let hostile_tex = "=cmd() \\input{x} {50% of $5} #1 ^~ [draft]";
     Report {
         fieldscope_report: 1,
+        suggestions: Vec::new(),
         config: json!({"preset": "standard", "incorrect_counts_as": ["fp", "fn"], "macro_f1": "harmonic"}),
         warnings: vec![
             "3 prediction ids matched only after removing a file extension (`doc_001.jpg` = `doc_001`)"
@@ -260,6 +261,7 @@ fn single_model() -> Report {
     });
     Report {
         fieldscope_report: 1,
+        suggestions: Vec::new(),
         config: json!({"preset": "not-found", "incorrect_counts_as": ["fp"], "macro_f1": "mean"}),
         warnings: vec![],
         documents: 1,
@@ -272,6 +274,7 @@ fn single_model() -> Report {
 fn empty() -> Report {
     Report {
         fieldscope_report: 1,
+        suggestions: Vec::new(),
         config: json!({}),
         warnings: vec![],
         documents: 0,

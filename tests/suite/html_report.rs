@@ -81,6 +81,7 @@ fn hostile_report() -> Report {
         .collect();
     Report {
         fieldscope_report: 1,
+        suggestions: Vec::new(),
         config: json!({
             "preset": SCRIPT,
             "string_match": {"method": IMG},
@@ -530,6 +531,7 @@ fn cli_format_html_prints_the_report() {
 fn empty_report_still_renders_a_well_formed_page() {
     let report = Report {
         fieldscope_report: 1,
+        suggestions: Vec::new(),
         config: json!({}),
         warnings: vec![],
         documents: 0,
@@ -552,6 +554,7 @@ proptest::proptest! {
         let c = counts(1, 0, 1, 0, 0, 1);
         let report = Report {
             fieldscope_report: 1,
+            suggestions: Vec::new(),
             config: json!({"preset": name.clone()}),
             warnings: vec![name.clone()],
             documents: 1,

@@ -14,5 +14,7 @@ mod io_adapters;
 mod literature;
 mod malformed;
 mod properties;
+mod real_data;
+mod settings_layer;
 mod spec_examples;
 mod streaming;
