@@ -151,7 +151,7 @@ test('1. the app writes the CLI\'s HTML report, byte for byte, with and without 
   await page.check('[data-testid=export-embed-inputs]');
   const embedded = await download(page, 'export-html');
   assert.ok(embedded.text === cli([...EXAMPLE_ARGS, '--embed-inputs'], 'html'), 'with the checkbox = --embed-inputs');
-  assert.ok(embedded.text.includes('<template id="fieldscope-inputs" data-encoding="gzip+base64"'));
+  assert.ok(embedded.text.includes('<template id="fieldscope-inputs" data-encoding="zlib+base64"'));
   assertNoErrors();
 });
 
