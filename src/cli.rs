@@ -202,7 +202,7 @@ struct EvalArgs {
     #[arg(long, value_name = "ALPHA", default_value_t = 0.05)]
     alpha: f64,
 
-    /// With --format html: embed the input files and settings in the page (gzipped, as inert data; at most 50 MB of inputs), so that dropping the report onto the browser app re-opens the evaluation.
+    /// With --format html: embed the input files and settings in the page (compressed, as inert data; at most 50 MB of inputs), so that dropping the report onto the browser app re-opens the evaluation.
     #[arg(long)]
     embed_inputs: bool,
 

@@ -22,8 +22,8 @@
 //! them back.
 //!
 //! Depends on: `crate::eval::report` (plus `crate::eval::sweep`'s result in
-//! [`sweep`], svg2pdf in `pdf`, `crate::charts` in [`page`], flate2 and
-//! base64 in [`embed`], and `crate::error` for the errors). Never
+//! [`sweep`], svg2pdf in `pdf`, `crate::charts` in [`page`], miniz_oxide in
+//! [`embed`], and `crate::error` for the errors). Never
 //! does I/O: the caller writes the string (or bytes) wherever it wants.
 //!
 //! Adding a format: a sibling module with the same `render`

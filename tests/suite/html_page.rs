@@ -127,7 +127,7 @@ fn the_app_and_the_cli_write_the_same_html_report() {
         "<section id=\"literature\">",
         "<section id=\"weighted-fields\">",
         "<section id=\"charts\" class=\"major\">",
-        "<template id=\"fieldscope-inputs\" data-encoding=\"gzip+base64\"",
+        "<template id=\"fieldscope-inputs\" data-encoding=\"zlib+base64\"",
         "<bdi>good.jsonl</bdi> (predictions of <bdi>good</bdi>)",
     ] {
         assert!(cli.contains(part), "{part}");
