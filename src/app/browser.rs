@@ -205,6 +205,21 @@ pub fn download_svg_as_png(
 /// Marks a moment on the page's performance timeline
 /// (`performance.mark`), for the benchmark's breakdown of the time from a
 /// drop to the report (`tests/browser/bench.mjs`); nothing else reads it.
+/// Scrolls the element with `data-testid=ID` into view once the page has
+/// drawn it (the next animation frame); nothing if there is none.
+pub fn scroll_to_test_id(id: &'static str) {
+    let _ = leptos::prelude::request_animation_frame_with_handle(move || {
+        let found = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+            d.query_selector(&format!("[data-testid={id}]"))
+                .ok()
+                .flatten()
+        });
+        if let Some(el) = found {
+            el.scroll_into_view();
+        }
+    });
+}
+
 pub fn mark(name: &str) {
     if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
         let _ = performance.mark(name);

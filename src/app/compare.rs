@@ -93,7 +93,7 @@ async fn compare(
     };
 }
 
-fn flip_rows(flips: &[Flip]) -> impl IntoView {
+fn flip_rows(state: AppState, flips: &[Flip]) -> impl IntoView {
     flips
         .iter()
         .take(FLIPS_SHOWN)
@@ -105,7 +105,15 @@ fn flip_rows(flips: &[Flip]) -> impl IntoView {
             let outcome = |o: Option<crate::eval::report::Outcome>| o.map_or("no row", |o| o.name());
             view! {
                 <tr data-document=f.id.clone() data-field=f.field.clone()>
-                    <th scope="row">{super::format::shown(&f.id)}</th>
+                    <th scope="row">
+                        <button type="button" class="link" data-testid="flip-open" title="Open this document in the document browser"
+                            on:click={
+                                let id = f.id.clone();
+                                move |_| state.open_document.set(Some(id.clone()))
+                            }>
+                            {super::format::shown(&f.id)}
+                        </button>
+                    </th>
                     <td>{super::format::shown(&field)}</td>
                     <td><code>{f.truth.to_string()}</code></td>
                     <td><code>{f.baseline_prediction.to_string()}</code>{format!(" ({})", outcome(f.baseline_outcome))}</td>
@@ -116,7 +124,7 @@ fn flip_rows(flips: &[Flip]) -> impl IntoView {
         .collect_view()
 }
 
-fn result_view(g: &GateReport) -> AnyView {
+fn result_view(state: AppState, g: &GateReport) -> AnyView {
     let candidate = g
         .checks
         .first()
@@ -166,7 +174,7 @@ fn result_view(g: &GateReport) -> AnyView {
                     <table class="data" data-testid=id>
                         <caption>{caption}</caption>
                         <thead><tr><th scope="col">"Document"</th><th scope="col">"Field"</th><th scope="col">"Truth"</th><th scope="col">{super::format::shown(&b)}</th><th scope="col">{super::format::shown(&k)}</th></tr></thead>
-                        <tbody>{flip_rows(list)}</tbody>
+                        <tbody>{flip_rows(state, list)}</tbody>
                     </table>
                     </div>
                 }
@@ -237,7 +245,7 @@ pub fn ComparePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
     };
     let (base_options, cand_options) = (options(baseline), options(candidate));
     let body = move || match progress.get() {
-        Progress::Done(g) => Some(result_view(&g)),
+        Progress::Done(g) => Some(result_view(state, &g)),
         other => status_line(
             &other,
             "compare",

@@ -49,7 +49,7 @@ pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl Into
     // The report view is drawn again when the schema validity arrives.
     let pending = state.validity_unknown.get_untracked();
     if has_details {
-        return view! { <DocumentBrowser report=report pending=pending /> }.into_any();
+        return view! { <DocumentBrowser report=report pending=pending open_request=state.open_document /> }.into_any();
     }
     let detailed = RwSignal::new(None::<Arc<Report>>);
     // Details computed on demand are freed a slice at a time once a new
@@ -87,7 +87,7 @@ pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl Into
     };
     view! {
         {move || match detailed.get() {
-            Some(r) => view! { <DocumentBrowser report=r pending=pending /> }.into_any(),
+            Some(r) => view! { <DocumentBrowser report=r pending=pending open_request=state.open_document /> }.into_any(),
             None => view! {
                 <section class="card" aria-labelledby="docs-heading" data-testid="document-browser">
                     <h2 id="docs-heading">"Documents"</h2>
@@ -105,9 +105,15 @@ pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl Into
 }
 
 /// The documents of `report`; while `pending` (the schema validity not yet
-/// known) each document's validity says "checking…".
+/// known) each document's validity says "checking…". A document id put in
+/// `open_request` (by the compare panel) is opened: the filters cleared,
+/// its page shown, its detail open and scrolled to.
 #[component]
-pub fn DocumentBrowser(report: Arc<Report>, pending: bool) -> impl IntoView {
+pub fn DocumentBrowser(
+    report: Arc<Report>,
+    pending: bool,
+    open_request: RwSignal<Option<String>>,
+) -> impl IntoView {
     let model = RwSignal::new(0usize);
     let field = RwSignal::new(String::new());
     let outcome = RwSignal::new(None::<Outcome>);
@@ -163,6 +169,24 @@ pub fn DocumentBrowser(report: Arc<Report>, pending: bool) -> impl IntoView {
     let pages = move || filtered.with(|f| f.len().div_ceil(PAGE).max(1));
     let at_start = move || page.get() == 0;
     let at_end = move || page.get() + 1 >= pages();
+    let r4 = report.clone();
+    Effect::new(move |_| {
+        let Some(id) = open_request.get() else {
+            return;
+        };
+        let index = r4
+            .models
+            .first()
+            .and_then(|m| m.document_details.as_ref())
+            .and_then(|docs| docs.iter().position(|d| d.id == id));
+        if let Some(i) = index {
+            field.set(String::new());
+            outcome.set(None);
+            page.set(i / PAGE);
+            open.set(Some(i));
+            super::browser::scroll_to_test_id("document-detail");
+        }
+    });
     let r3 = report.clone();
     let detail = move || {
         open.get()

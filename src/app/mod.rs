@@ -100,6 +100,10 @@ pub struct AppState {
     /// literature panel, and the HTML, Markdown and LaTeX exports);
     /// cleared whenever the report changes.
     pub literature: RwSignal<Option<literature::Computed>>,
+    /// The document the user asked to see from elsewhere on the page (a
+    /// flipped document of the "Compare two models" panel): the document
+    /// browser opens it, its details computed first if needed.
+    pub open_document: RwSignal<Option<String>>,
     /// Whether the schema validity of the current files is unknown — the
     /// schema worker is still checking the predictions, or it failed: the
     /// report is then provisional in the values that depend on validity,
@@ -131,6 +135,7 @@ impl AppState {
             hold_report,
             bootstrap: RwSignal::new(None),
             literature: RwSignal::new(None),
+            open_document: RwSignal::new(None),
             validity_unknown: Memo::new(move |_| {
                 session.with(|s| s.validity_pending() || s.validity_failure().is_some())
             }),

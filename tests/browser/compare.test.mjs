@@ -84,6 +84,14 @@ for (const [baseline, candidate] of [['good', 'aggressive'], ['conservative', 'g
     if (flips.regressions.length > 0) {
       const shown = await page.$$eval('[data-testid=compare-regressions] tbody tr', (trs) => trs.map((tr) => [tr.dataset.document, tr.dataset.field]));
       assert.deepEqual(shown, flips.regressions.slice(0, 20).map((f) => [f.id, f.field]));
+      // A flipped document opens in the document browser, its detail in view.
+      const last = flips.regressions[Math.min(flips.regressions.length, 20) - 1];
+      await page.locator('[data-testid=compare-regressions] tbody tr [data-testid=flip-open]').nth(Math.min(flips.regressions.length, 20) - 1).click();
+      const detail = page.locator('[data-testid=document-detail]');
+      await detail.waitFor();
+      assert.equal((await detail.locator('h3').textContent()).trim(), `Document ${last.id}`);
+      assert.equal(await page.locator(`[data-testid=document-browser] tbody tr.selected[data-doc="${last.id}"]`).count(), 1, 'its row is selected on the page shown');
+      assert.ok(await detail.isVisible());
     }
 
     // The Markdown summary is the CLI's: the verdict, every row of the
