@@ -2,7 +2,9 @@
 //!
 //! Owns: parsing `fieldscope eval`, `sweep`, `figures` and `synth` (with
 //! `clap`), reading and writing the files, calling [`crate::io`],
-//! [`crate::eval`], [`crate::export`] and [`crate::charts`], and turning
+//! [`crate::eval`], [`crate::export`] and [`crate::pipeline`] (what
+//! `eval`, `sweep` and `figures` compute and print, shared with the Python
+//! package), and turning
 //! errors into a message and exit status 2. Native only (never compiled to
 //! wasm).
 //!
@@ -10,21 +12,21 @@
 //! record at a time ([`crate::io::JsonlIndex`] over the open file) instead
 //! of holding it: the report is the same either way.
 
-use crate::charts::{self, ChartOptions, PaperSize};
+use crate::charts::PaperSize;
 use crate::error::{Error, ErrorKind};
-use crate::eval::bootstrap::{bootstrap_report, BootstrapOptions};
-use crate::eval::evaluate::evaluate_sources;
 use crate::eval::literature;
 use crate::eval::source::{RecordInfo, RecordSource};
 use crate::eval::tree::{Forest, NodeId};
-use crate::eval::{evaluate_owned, Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Preset};
-use crate::export::{render, ExportOptions, Format};
+use crate::eval::{Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Preset};
+use crate::export::Format;
 use crate::io::{format_of_name, parse_docs, parse_json_value, FileFormat, JsonlIndex};
+use crate::pipeline::{
+    evaluate_report, figure_files, render_report, render_sweep, FigureOptions, ReportOptions,
+};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// Exit status for success.
 pub const EXIT_OK: i32 = 0;
@@ -253,23 +255,6 @@ impl Source {
     }
 }
 
-impl Source {
-    /// The file held in memory; an error for a streamed one (the callers
-    /// that need whole files open them with [`Stream::Never`]).
-    fn resident(&self) -> Result<&DocFile, Error> {
-        match self {
-            Source::Memory(f) => Ok(f),
-            Source::Stream(f) => Err(Error::new(
-                ErrorKind::Usage,
-                format!(
-                    "{} is streamed, but this needs the whole file in memory",
-                    f.name()
-                ),
-            )),
-        }
-    }
-}
-
 impl RecordSource for Source {
     fn name(&self) -> &str {
         match self {
@@ -416,11 +401,7 @@ fn sweep_command(args: &SweepArgs, stderr: &mut dyn Write) -> Result<String, Err
         _ => e,
     })?;
     let _ = stderr;
-    Ok(crate::export::sweep::render(
-        &report,
-        format,
-        &ExportOptions::default(),
-    ))
+    Ok(render_sweep(&report, format))
 }
 
 /// `--values 0,0.1,0.5` (default 0, 0.05, …, 1): every item a
@@ -450,7 +431,6 @@ fn parse_values(list: Option<&str>) -> Result<Vec<f64>, Error> {
 /// (each figure's files and caption). Prints the files written, one per
 /// line.
 fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String, Error> {
-    use crate::eval::sweep::{sweep, SweepParam};
     let (mut pdf, mut svg) = (false, false);
     for item in args.format.split(',') {
         match item.trim().to_ascii_lowercase().as_str() {
@@ -478,69 +458,35 @@ fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String,
     };
     let values = parse_values(args.values.as_deref())?;
     let (config, input) = load_inputs(&args.input)?;
-    let schema_error = |e: Error| match &args.input.schema {
-        Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
-        _ => e,
-    };
-    let options = ChartOptions {
+    let options = FigureOptions {
         size,
-        ..ChartOptions::default()
+        pdf,
+        svg,
+        values,
     };
-    let report = evaluate_owned(input.clone(), &config, false).map_err(schema_error)?;
-    for w in &report.warnings {
+    let (files, warnings) =
+        figure_files(input, &config, &options).map_err(|e| match &args.input.schema {
+            Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
+            _ => e,
+        })?;
+    for w in &warnings {
         let _ = writeln!(stderr, "warning: {w}");
     }
-    let mut figures = charts::all(&report, &options);
-    for param in SweepParam::ALL {
-        let s = sweep(&input, &config, param, &values).map_err(schema_error)?;
-        figures.extend(charts::sweep_charts(&s, &options));
-    }
-    drop(input);
 
     let dir = &args.out;
     std::fs::create_dir_all(dir).map_err(|e| {
         Error::new(ErrorKind::Io, format!("cannot create the directory: {e}"))
             .in_file(display_name(dir))
     })?;
-    let write = |name: String, bytes: &[u8]| -> Result<String, Error> {
+    let mut written = Vec::new();
+    for (name, bytes) in &files {
         let path = dir.join(name);
         std::fs::write(&path, bytes).map_err(|e| {
             Error::new(ErrorKind::Io, format!("cannot write the file: {e}"))
                 .in_file(display_name(&path))
         })?;
-        Ok(display_name(&path))
-    };
-    let mut written = Vec::new();
-    let mut captions = format!(
-        "# Figures\n\nWritten by fieldscope figures ({}, text {} pt). Each caption says which metric and which average the figure shows.\n\n",
-        match size {
-            PaperSize::SingleColumn => "single column, 3.3 in wide",
-            PaperSize::FullWidth => "full width, 7 in wide",
-        },
-        options.font_pt
-    );
-    for figure in &figures {
-        captions.push_str(&format!(
-            "## {}\n\nFiles: {}\n\n{}\n\n",
-            crate::export::markdown::escape(&figure.title),
-            [(svg, "svg"), (pdf, "pdf")]
-                .iter()
-                .filter(|(on, _)| *on)
-                .map(|(_, ext)| format!("`{}.{ext}`", figure.id))
-                .collect::<Vec<_>>()
-                .join(", "),
-            crate::export::markdown::escape(&figure.caption),
-        ));
-        if svg {
-            written.push(write(format!("{}.svg", figure.id), figure.svg.as_bytes())?);
-        }
-        if pdf {
-            let bytes = crate::export::pdf::svg_to_pdf(&figure.svg)
-                .map_err(|e| e.in_file(format!("{}.pdf", figure.id)))?;
-            written.push(write(format!("{}.pdf", figure.id), &bytes)?);
-        }
+        written.push(display_name(&path));
     }
-    written.push(write("captions.md".to_string(), captions.as_bytes())?);
     let mut out = written.join("\n");
     out.push('\n');
     Ok(out)
@@ -713,17 +659,6 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         stream = Stream::Never;
     }
     let (config, input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
-    // The literature metrics read the files too; copies only when asked.
-    let literature_input = if metrics.any() {
-        let mut files = Vec::with_capacity(input.models.len());
-        for m in &input.models {
-            files.push((m.name.clone(), m.file.resident()?.clone()));
-        }
-        Some((input.truth.resident()?.clone(), files))
-    } else {
-        None
-    };
-
     if let Some(n) = args.bootstrap {
         if n == 0 {
             return Err(Error::new(
@@ -738,43 +673,20 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
             ));
         }
     }
-    // The bootstrap resamples each document's counts, which the details carry.
-    let details = args.details || args.bootstrap.is_some();
-    let mut report =
-        evaluate_sources(input, &config, details).map_err(|e| match &args.input.schema {
+    let options = ReportOptions {
+        details: args.details,
+        metrics,
+        bootstrap: args.bootstrap,
+        seed: args.seed,
+        alpha: args.alpha,
+    };
+    let report =
+        evaluate_report(input, &config, &options).map_err(|e| match &args.input.schema {
             Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
             _ => e,
         })?;
-    if let Some((truth, files)) = literature_input {
-        let files = files.into_iter().map(|(n, f)| (n, Arc::new(f))).collect();
-        let (scores, warnings) = literature::evaluate(
-            Arc::new(truth),
-            files,
-            config.id_field.as_deref(),
-            metrics,
-            args.details,
-        )?;
-        for (model, lit) in report.models.iter_mut().zip(scores) {
-            model.literature = Some(lit);
-        }
-        report.warnings.extend(warnings);
-    }
-    if let Some(resamples) = args.bootstrap {
-        let options = BootstrapOptions {
-            resamples,
-            seed: args.seed,
-            alpha: args.alpha,
-            ..BootstrapOptions::default()
-        };
-        report.bootstrap = Some(bootstrap_report(&report, &config, options));
-        if !args.details {
-            for m in &mut report.models {
-                m.document_details = None;
-            }
-        }
-    }
     for w in &report.warnings {
         let _ = writeln!(stderr, "warning: {w}");
     }
-    Ok(render(&report, format, &ExportOptions::default()))
+    Ok(render_report(&report, format))
 }
