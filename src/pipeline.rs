@@ -137,6 +137,9 @@ pub struct FigureOptions {
     pub values: Vec<f64>,
 }
 
+/// A file to write: its name (no directory) and its bytes.
+pub type NamedFile = (String, Vec<u8>);
+
 /// The files `fieldscope figures` writes, in order: for each chart of the
 /// report and of the three threshold sweeps (one full evaluation per
 /// value), `ID.svg` and `ID.pdf` as asked, then `captions.md` (each
@@ -148,7 +151,7 @@ pub fn figure_files(
     input: EvalInput<DocFile>,
     config: &Config,
     options: &FigureOptions,
-) -> Result<(Vec<(String, Vec<u8>)>, Vec<String>), Error> {
+) -> Result<(Vec<NamedFile>, Vec<String>), Error> {
     let chart_options = ChartOptions {
         size: options.size,
         ..ChartOptions::default()

@@ -273,7 +273,10 @@ pub fn records_of_list(
     let iter = items.try_iter().map_err(|_| {
         Error::new(
             ErrorKind::Shape,
-            format!("expected a list of records (dicts), found {}", a_type(items)),
+            format!(
+                "expected a list of records (dicts), found {}",
+                a_type(items)
+            ),
         )
         .in_file(name)
     })?;
