@@ -26,6 +26,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod shards;
+
 /// Exit status for success.
 pub const EXIT_OK: i32 = 0;
 /// Exit status for bad input or usage.
@@ -65,6 +67,13 @@ enum Command {
         after_help = "Writes DIR/ID.svg and DIR/ID.pdf for each chart (metric_bars, outcome_distribution, field_f1_heatmap, pred_vs_truth, cer_distribution, item_metrics when there are line items, sweep_similarity_*, sweep_cer_*, sweep_item_* when there are line items) and DIR/captions.md. Text is 8.5 pt at the chosen width; PDFs embed Liberation Sans (TrueType, subsetted; never Type 3).\n\nExample:\n  fieldscope figures --truth truth.jsonl --pred gpt=gpt.jsonl --pred claude=claude.jsonl --out figures --size column"
     )]
     Figures(FiguresArgs),
+    /// Learn the fields of every document (ids, kinds, warnings, costs) once, for `eval --partial --learned FILE` runs over shards of them.
+    #[command(
+        after_help = "Example (two shards; docs/partial-results.md):\n  fieldscope learn --truth truth.jsonl --pred gpt=gpt.jsonl --out learned.cbor\n  fieldscope eval --truth part1.jsonl --pred gpt=gpt1.jsonl --learned learned.cbor --partial p1.cbor\n  fieldscope eval --truth part2.jsonl --pred gpt=gpt2.jsonl --learned learned.cbor --partial p2.cbor\n  fieldscope merge p1.cbor p2.cbor --format markdown"
+    )]
+    Learn(shards::LearnArgs),
+    /// Merge partial results (eval --partial) into the report one `eval` over all their documents writes, byte for byte.
+    Merge(shards::MergeArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -155,6 +164,10 @@ struct InputArgs {
     /// A model's cost as NAME=VALUE (overrides the records' `cost` values). Repeatable.
     #[arg(long = "cost", value_name = "NAME=VALUE")]
     costs: Vec<String>,
+
+    /// Threads to compare documents on (default: every available core; 1: one thread). The report is the same for every N.
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -193,6 +206,14 @@ struct EvalArgs {
     /// Read .jsonl/.ndjson files one record at a time instead of holding them in memory: auto (files of 256 MiB or more), always or never. The report is the same; streaming keeps memory to the per-document state but reads each file several times.
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     stream: String,
+
+    /// Write this shard's partial result to FILE instead of a report (`fieldscope merge` joins them).
+    #[arg(long, value_name = "FILE")]
+    partial: Option<PathBuf>,
+
+    /// With --partial: the fields learnt from every document by `fieldscope learn`.
+    #[arg(long, value_name = "FILE", requires = "partial")]
+    learned: Option<PathBuf>,
 }
 
 /// `--stream auto` streams JSONL files of this many bytes or more: below
@@ -367,12 +388,32 @@ pub fn run(
             return code;
         }
     };
-    let (result, out) = match cli.command {
-        Command::Eval(args) => (eval_command(&args, stderr), args.out),
-        Command::Sweep(args) => (sweep_command(&args, stderr), args.out),
-        Command::Synth(args) => return synth_command(&args, stderr),
-        Command::Figures(args) => (figures_command(&args, stderr), None),
+    let jobs = match &cli.command {
+        Command::Synth(args) => return synth_command(args, stderr),
+        Command::Eval(args) => args.input.jobs,
+        Command::Sweep(args) => args.input.jobs,
+        Command::Figures(args) => args.input.jobs,
+        Command::Learn(args) => args.input.jobs,
+        Command::Merge(_) => Some(1),
     };
+    let pool = match shards::pool(jobs) {
+        Ok(pool) => pool,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    // The command runs on the pool (its messages kept until it ends).
+    let mut messages = Vec::new();
+    let (result, out) = pool.install(|| match cli.command {
+        Command::Eval(args) => (eval_command(&args, &mut messages), args.out),
+        Command::Sweep(args) => (sweep_command(&args, &mut messages), args.out),
+        Command::Figures(args) => (figures_command(&args, &mut messages), None),
+        Command::Learn(args) => (shards::learn_command(&args), None),
+        Command::Merge(args) => (shards::merge_command(&args, &mut messages), args.out),
+        Command::Synth(_) => (Ok(String::new()), None),
+    });
+    let _ = stderr.write_all(&messages);
     match result {
         Ok(text) => match &out {
             Some(path) => match std::fs::write(path, text) {
@@ -713,6 +754,9 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         stream = Stream::Never;
     }
     let (config, input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
+    if let Some(path) = &args.partial {
+        return shards::partial_command(args, path, &config, input);
+    }
     // The literature metrics read the files too; copies only when asked.
     let literature_input = if metrics.any() {
         let mut files = Vec::with_capacity(input.models.len());
