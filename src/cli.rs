@@ -661,12 +661,12 @@ fn load_inputs(args: &InputArgs) -> Result<(Config, EvalInput<DocFile>), Error> 
     })
 }
 
-/// [`load_inputs`] with `open` reading each records file (in the order
-/// truth, schema, predictions, so that the first error is the same
-/// whatever `open` does).
-fn load_inputs_with<S>(
+/// [`load_inputs`] with `open` reading each records file (on the
+/// command's threads, the errors then taken in the order truth, schema,
+/// predictions, so that the first error is the same whatever `open` does).
+fn load_inputs_with<S: Send>(
     args: &InputArgs,
-    mut open: impl FnMut(&Path) -> Result<S, Error>,
+    open: impl Fn(&Path) -> Result<S, Error> + Sync,
 ) -> Result<(Config, EvalInput<S>), Error> {
     let mut builder = ConfigBuilder::new();
     if let Some(path) = &args.config {
@@ -683,15 +683,22 @@ fn load_inputs_with<S>(
     }
     let config = builder.build()?;
 
-    let truth = open(&args.truth)?;
+    let specs: Vec<Result<(String, PathBuf), Error>> =
+        args.preds.iter().map(|spec| split_pred(spec)).collect();
+    let paths: Vec<&Path> = std::iter::once(args.truth.as_path())
+        .chain(specs.iter().flatten().map(|(_, path)| path.as_path()))
+        .collect();
+    let mut opened = shards::open_all(&paths, &open).into_iter();
+    let missing = || Error::new(ErrorKind::Io, "a file was not opened");
+    let truth = opened.next().ok_or_else(missing)??;
     let schema = match &args.schema {
         Some(path) => Some(parse_json_value(&display_name(path), &read_file(path)?)?),
         None => None,
     };
     let mut models = Vec::with_capacity(args.preds.len());
-    for spec in &args.preds {
-        let (name, path) = split_pred(spec)?;
-        let file = open(&path)?;
+    for spec in specs {
+        let (name, _) = spec?;
+        let file = opened.next().ok_or_else(missing)??;
         models.push(ModelInput::new(name, file));
     }
     for spec in &args.costs {

@@ -79,6 +79,16 @@ pub fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, Error> {
         })
 }
 
+/// `open` of every path, on the current pool's threads; the results in
+/// the order of `paths`.
+pub fn open_all<S: Send>(
+    paths: &[&Path],
+    open: &(impl Fn(&Path) -> Result<S, Error> + Sync),
+) -> Vec<Result<S, Error>> {
+    use rayon::prelude::*;
+    paths.par_iter().map(|path| open(path)).collect()
+}
+
 /// The bootstrap's options from `--bootstrap`, `--seed`, `--alpha`
 /// (checked as `eval` checks them).
 pub fn bootstrap_options(

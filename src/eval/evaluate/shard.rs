@@ -38,11 +38,33 @@ use serde::{Deserialize, Serialize};
 /// outcome and, when the comparison has one, the CER as (edits, len t,
 /// rate) (SPEC §2.2, §2.3).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "EventTuple", try_from = "EventTuple")]
 pub(crate) struct Event {
     pub path: u32,
-    #[serde(with = "outcome_code")]
     pub outcome: Outcome,
     pub cer: Option<(u64, u64, f64)>,
+}
+
+/// An [`Event`] as stored: `[path, outcome code, cer]`.
+#[derive(Serialize, Deserialize)]
+struct EventTuple(u32, u8, Option<(u64, u64, f64)>);
+
+impl From<Event> for EventTuple {
+    fn from(e: Event) -> Self {
+        EventTuple(e.path, outcome_code::of(e.outcome), e.cer)
+    }
+}
+
+impl TryFrom<EventTuple> for Event {
+    type Error = String;
+
+    fn try_from(t: EventTuple) -> Result<Self, String> {
+        Ok(Event {
+            path: t.0,
+            outcome: outcome_code::outcome(t.1)?,
+            cer: t.2,
+        })
+    }
 }
 
 /// One set field of one document (SPEC §3.3): its element counts
@@ -98,7 +120,6 @@ impl DocOut {
 /// An outcome as one small number in a partial result.
 mod outcome_code {
     use crate::eval::report::Outcome;
-    use serde::{Deserialize, Deserializer, Serializer};
 
     const ALL: [Outcome; 6] = [
         Outcome::Exact,
@@ -109,16 +130,16 @@ mod outcome_code {
         Outcome::TrueNegative,
     ];
 
-    pub fn serialize<S: Serializer>(o: &Outcome, s: S) -> Result<S::Ok, S::Error> {
-        let code = ALL.iter().position(|x| x == o).unwrap_or(0);
-        s.serialize_u8(code as u8)
+    /// The outcome's code: its place in [`ALL`].
+    pub fn of(o: Outcome) -> u8 {
+        ALL.iter().position(|x| *x == o).unwrap_or(0) as u8
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Outcome, D::Error> {
-        let code = u8::deserialize(d)?;
+    /// The outcome of a code.
+    pub fn outcome(code: u8) -> Result<Outcome, String> {
         ALL.get(usize::from(code))
             .copied()
-            .ok_or_else(|| serde::de::Error::custom(format!("unknown outcome code {code}")))
+            .ok_or_else(|| format!("unknown outcome code {code}"))
     }
 }
 
