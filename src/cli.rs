@@ -1,12 +1,12 @@
 //! The command-line tool: arguments, files and exit codes only.
 //!
-//! Owns: parsing `fieldscope eval`, `sweep`, `figures` and `synth` (with
-//! `clap`), reading and writing the files, calling [`crate::io`],
-//! [`crate::eval`], [`crate::export`] and [`crate::pipeline`] (what
-//! `eval`, `sweep` and `figures` compute and print, shared with the Python
-//! package), and turning
-//! errors into a message and exit status 2. Native only (never compiled to
-//! wasm).
+//! Owns: parsing `fieldscope eval`, `sweep`, `figures`, `synth`, `learn`
+//! and `merge` (with `clap`; the last two and `--jobs` in `shards`),
+//! reading and writing the files, calling [`crate::io`], [`crate::eval`],
+//! [`crate::export`] and [`crate::pipeline`] (what `eval`, `sweep`,
+//! `figures` and `merge` compute and print, shared with the Python
+//! package), and turning errors into a message and exit status 2. Native
+//! only (never compiled to wasm).
 //!
 //! `eval` reads a large JSONL file (or any, with `--stream always`) one
 //! record at a time ([`crate::io::JsonlIndex`] over the open file) instead
@@ -27,6 +27,8 @@ use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+mod shards;
 
 /// Exit status for success.
 pub const EXIT_OK: i32 = 0;
@@ -67,6 +69,13 @@ enum Command {
         after_help = "Writes DIR/ID.svg and DIR/ID.pdf for each chart (metric_bars, outcome_distribution, field_f1_heatmap, pred_vs_truth, cer_distribution, item_metrics when there are line items, sweep_similarity_*, sweep_cer_*, sweep_item_* when there are line items) and DIR/captions.md. Text is 8.5 pt at the chosen width; PDFs embed Liberation Sans (TrueType, subsetted; never Type 3).\n\nExample:\n  fieldscope figures --truth truth.jsonl --pred gpt=gpt.jsonl --pred claude=claude.jsonl --out figures --size column"
     )]
     Figures(FiguresArgs),
+    /// Learn the fields of every document (ids, kinds, warnings, costs) once, for `eval --partial --learned FILE` runs over shards of them.
+    #[command(
+        after_help = "Example (two shards; docs/partial-results.md):\n  fieldscope learn --truth truth.jsonl --pred gpt=gpt.jsonl --out learned.cbor\n  fieldscope eval --truth part1.jsonl --pred gpt=gpt1.jsonl --learned learned.cbor --partial p1.cbor\n  fieldscope eval --truth part2.jsonl --pred gpt=gpt2.jsonl --learned learned.cbor --partial p2.cbor\n  fieldscope merge p1.cbor p2.cbor --format markdown"
+    )]
+    Learn(shards::LearnArgs),
+    /// Merge partial results (eval --partial) into the report one `eval` over all their documents writes, byte for byte.
+    Merge(shards::MergeArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -157,6 +166,10 @@ struct InputArgs {
     /// A model's cost as NAME=VALUE (overrides the records' `cost` values). Repeatable.
     #[arg(long = "cost", value_name = "NAME=VALUE")]
     costs: Vec<String>,
+
+    /// Threads to compare documents on (default: every available core; 1: one thread). The report is the same for every N.
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -195,6 +208,14 @@ struct EvalArgs {
     /// Read .jsonl/.ndjson files one record at a time instead of holding them in memory: auto (files of 256 MiB or more), always or never. The report is the same; streaming keeps memory to the per-document state but reads each file several times.
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     stream: String,
+
+    /// Write this shard's partial result to FILE instead of a report (`fieldscope merge` joins them).
+    #[arg(long, value_name = "FILE")]
+    partial: Option<PathBuf>,
+
+    /// With --partial: the fields learnt from every document by `fieldscope learn`.
+    #[arg(long, value_name = "FILE", requires = "partial")]
+    learned: Option<PathBuf>,
 }
 
 /// `--stream auto` streams JSONL files of this many bytes or more: below
@@ -352,12 +373,32 @@ pub fn run(
             return code;
         }
     };
-    let (result, out) = match cli.command {
-        Command::Eval(args) => (eval_command(&args, stderr), args.out),
-        Command::Sweep(args) => (sweep_command(&args, stderr), args.out),
-        Command::Synth(args) => return synth_command(&args, stderr),
-        Command::Figures(args) => (figures_command(&args, stderr), None),
+    let jobs = match &cli.command {
+        Command::Synth(args) => return synth_command(args, stderr),
+        Command::Eval(args) => args.input.jobs,
+        Command::Sweep(args) => args.input.jobs,
+        Command::Figures(args) => args.input.jobs,
+        Command::Learn(args) => args.input.jobs,
+        Command::Merge(_) => Some(1),
     };
+    let pool = match shards::pool(jobs) {
+        Ok(pool) => pool,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    // The command runs on the pool (its messages kept until it ends).
+    let mut messages = Vec::new();
+    let (result, out) = pool.install(|| match cli.command {
+        Command::Eval(args) => (eval_command(&args, &mut messages), args.out),
+        Command::Sweep(args) => (sweep_command(&args, &mut messages), args.out),
+        Command::Figures(args) => (figures_command(&args, &mut messages), None),
+        Command::Learn(args) => (shards::learn_command(&args), None),
+        Command::Merge(args) => (shards::merge_command(&args, &mut messages), args.out),
+        Command::Synth(_) => (Ok(String::new()), None),
+    });
+    let _ = stderr.write_all(&messages);
     match result {
         Ok(text) => match &out {
             Some(path) => match std::fs::write(path, text) {
@@ -566,12 +607,12 @@ fn load_inputs(args: &InputArgs) -> Result<(Config, EvalInput<DocFile>), Error> 
     })
 }
 
-/// [`load_inputs`] with `open` reading each records file (in the order
-/// truth, schema, predictions, so that the first error is the same
-/// whatever `open` does).
-fn load_inputs_with<S>(
+/// [`load_inputs`] with `open` reading each records file (on the
+/// command's threads, the errors then taken in the order truth, schema,
+/// predictions, so that the first error is the same whatever `open` does).
+fn load_inputs_with<S: Send>(
     args: &InputArgs,
-    mut open: impl FnMut(&Path) -> Result<S, Error>,
+    open: impl Fn(&Path) -> Result<S, Error> + Sync,
 ) -> Result<(Config, EvalInput<S>), Error> {
     let mut builder = ConfigBuilder::new();
     if let Some(path) = &args.config {
@@ -588,15 +629,22 @@ fn load_inputs_with<S>(
     }
     let config = builder.build()?;
 
-    let truth = open(&args.truth)?;
+    let specs: Vec<Result<(String, PathBuf), Error>> =
+        args.preds.iter().map(|spec| split_pred(spec)).collect();
+    let paths: Vec<&Path> = std::iter::once(args.truth.as_path())
+        .chain(specs.iter().flatten().map(|(_, path)| path.as_path()))
+        .collect();
+    let mut opened = shards::open_all(&paths, &open).into_iter();
+    let missing = || Error::new(ErrorKind::Io, "a file was not opened");
+    let truth = opened.next().ok_or_else(missing)??;
     let schema = match &args.schema {
         Some(path) => Some(parse_json_value(&display_name(path), &read_file(path)?)?),
         None => None,
     };
     let mut models = Vec::with_capacity(args.preds.len());
-    for spec in &args.preds {
-        let (name, path) = split_pred(spec)?;
-        let file = open(&path)?;
+    for spec in specs {
+        let (name, _) = spec?;
+        let file = opened.next().ok_or_else(missing)??;
         models.push(ModelInput::new(name, file));
     }
     for spec in &args.costs {
@@ -659,20 +707,10 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         stream = Stream::Never;
     }
     let (config, input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
-    if let Some(n) = args.bootstrap {
-        if n == 0 {
-            return Err(Error::new(
-                ErrorKind::Usage,
-                "--bootstrap needs at least 1 resample (1000 is the usual number)",
-            ));
-        }
-        if !(args.alpha > 0.0 && args.alpha < 1.0) {
-            return Err(Error::new(
-                ErrorKind::Usage,
-                format!("--alpha {}: expected a number between 0 and 1", args.alpha),
-            ));
-        }
+    if let Some(path) = &args.partial {
+        return shards::partial_command(args, path, &config, input);
     }
+    shards::check_bootstrap(args.bootstrap, args.alpha)?;
     let options = ReportOptions {
         details: args.details,
         metrics,

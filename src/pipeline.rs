@@ -5,7 +5,8 @@
 //!
 //! Owns: [`ReportOptions`] (details, the literature metrics, the bootstrap),
 //! [`evaluate_report`] (the evaluation, then the literature metrics, then
-//! the bootstrap), [`render_report`] (the report in one output format),
+//! the bootstrap), [`merge_report`] (`fieldscope merge`: partial results
+//! into that report), [`render_report`] (the report in one output format),
 //! [`render_sweep`] (`fieldscope sweep`'s table) and [`figure_files`]
 //! (`fieldscope figures`' files, as bytes). Depends on [`crate::eval`],
 //! [`crate::export`] and [`crate::charts`]; does no I/O: the callers read
@@ -16,7 +17,7 @@
 use crate::charts::{self, ChartOptions, PaperSize};
 use crate::error::{Error, ErrorKind};
 use crate::eval::bootstrap::{bootstrap_report, BootstrapOptions};
-use crate::eval::evaluate::evaluate_sources;
+use crate::eval::evaluate::{evaluate_sources, merge_partials, MergeOptions};
 use crate::eval::literature::{self, Metrics};
 use crate::eval::source::RecordSource;
 use crate::eval::sweep::{sweep, SweepParam, SweepReport};
@@ -97,13 +98,7 @@ pub fn evaluate_report<S: RecordSource>(
         }
         report.warnings.extend(warnings);
     }
-    if let Some(resamples) = options.bootstrap {
-        let bootstrap = BootstrapOptions {
-            resamples,
-            seed: options.seed,
-            alpha: options.alpha,
-            ..BootstrapOptions::default()
-        };
+    if let Some(bootstrap) = options.bootstrap_options() {
         report.bootstrap = Some(bootstrap_report(&report, config, bootstrap));
         if !options.details {
             for m in &mut report.models {
@@ -112,6 +107,43 @@ pub fn evaluate_report<S: RecordSource>(
         }
     }
     Ok(report)
+}
+
+impl ReportOptions {
+    /// The bootstrap's settings, if one is asked for.
+    fn bootstrap_options(&self) -> Option<BootstrapOptions> {
+        self.bootstrap.map(|resamples| BootstrapOptions {
+            resamples,
+            seed: self.seed,
+            alpha: self.alpha,
+            ..BootstrapOptions::default()
+        })
+    }
+}
+
+/// The report one [`evaluate_report`] over the documents of every partial
+/// result (`(name, bytes)` from `fieldscope eval --partial` or
+/// [`crate::eval::evaluate::evaluate_partial`], in the order their
+/// documents follow each other) gives, byte for byte, with `options`'
+/// details and bootstrap: what `fieldscope merge` prints.
+///
+/// Errors: those of [`merge_partials`] (partials that do not belong
+/// together, named); a usage error when `options.metrics` asks for
+/// literature metrics (they are not merged).
+pub fn merge_report(partials: &[(&str, &[u8])], options: &ReportOptions) -> Result<Report, Error> {
+    if options.metrics.any() {
+        return Err(Error::new(
+            ErrorKind::Usage,
+            "the literature metrics are not merged: compute them with one evaluation",
+        ));
+    }
+    merge_partials(
+        partials,
+        &MergeOptions {
+            details: options.details,
+            bootstrap: options.bootstrap_options(),
+        },
+    )
 }
 
 /// `report` in `format`, exactly as `fieldscope eval --format FORMAT`

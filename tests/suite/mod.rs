@@ -11,6 +11,7 @@ mod injection;
 mod io_adapters;
 mod literature;
 mod malformed;
+mod parallel;
 mod properties;
 mod spec_examples;
 mod streaming;
