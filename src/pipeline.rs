@@ -322,6 +322,31 @@ mod tests {
     }
 
     #[test]
+    fn merged_partials_give_the_evaluations_report_and_refuse_the_literature_metrics() {
+        use crate::eval::evaluate::evaluate_partial;
+        let config = Config::default();
+        let options = ReportOptions {
+            details: true,
+            bootstrap: Some(20),
+            ..ReportOptions::default()
+        };
+        let partial = evaluate_partial(input(), &config, None, true).unwrap();
+        let merged = merge_report(&[("p", &partial)], &options).unwrap();
+        let single = evaluate_report(input(), &config, &options).unwrap();
+        assert_eq!(
+            render_report(&merged, Format::Json),
+            render_report(&single, Format::Json)
+        );
+        assert_eq!(merged.models[0].micro.f1, 0.5);
+        let metrics = ReportOptions {
+            metrics: Metrics::ALL,
+            ..ReportOptions::default()
+        };
+        let e = merge_report(&[("p", &partial)], &metrics).unwrap_err();
+        assert!(e.message.contains("not merged"), "{}", e.message);
+    }
+
+    #[test]
     fn the_literature_metrics_are_added_when_asked_for() {
         let options = ReportOptions {
             metrics: Metrics::ALL,

@@ -112,7 +112,13 @@ def main():
     if frame is not None:
         runs["dataframe"] = []
     for _ in range(args.runs):
-        runs["cli"].append(timed(lambda: subprocess.run(command, stdout=subprocess.PIPE, check=True)))
+        runs["cli"].append(
+            timed(
+                lambda: subprocess.run(
+                    command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True
+                )
+            )
+        )
         runs["files"].append(timed(lambda: fieldscope.evaluate(truth, preds, schema=schema).to_json()))
         runs["memory"].append(
             timed(lambda: fieldscope.evaluate(truth_records, pred_records, schema=schema).to_json())

@@ -4,7 +4,9 @@ Precision, recall, F1 and accuracy (micro, macro over documents, macro over
 fields), match categories, CER, line items and the document-level scores,
 exactly as fieldscope's ``SPEC.md`` defines them, computed by the same Rust
 core as the ``fieldscope`` command-line tool: :func:`evaluate` gives the
-report ``fieldscope eval`` prints, byte for byte in every format.
+report ``fieldscope eval`` prints, byte for byte in every format;
+:func:`learn`, :func:`evaluate_partial` and :func:`merge` split it over
+shards of the documents (Dask, Spark, Ray: ``docs/distributed.md``).
 
 >>> import fieldscope
 >>> report = fieldscope.evaluate(
@@ -29,6 +31,9 @@ __all__ = [
     "evaluate",
     "sweep",
     "figures",
+    "learn",
+    "evaluate_partial",
+    "merge",
     "Report",
     "Sweep",
     "InputError",
@@ -181,6 +186,25 @@ def _common(truth, predictions, schema, config, preset, costs):
         preset,
         _costs(costs),
     )
+
+
+def _bootstrap_args(bootstrap: Union[None, bool, int], seed: Any, alpha: Any) -> Optional[int]:
+    """``bootstrap``, ``seed`` and ``alpha`` checked; the resamples (``True``:
+    1000) or ``None``."""
+    if bootstrap is True:
+        bootstrap = 1000
+    elif bootstrap is False:
+        bootstrap = None
+    if bootstrap is not None:
+        if not isinstance(bootstrap, int):
+            raise TypeError(f"bootstrap: expected an int, found {type(bootstrap).__name__}")
+        if bootstrap < 1:
+            raise ValueError("bootstrap: needs at least 1 resample (1000 is the usual number)")
+        if not (0.0 < float(alpha) < 1.0):
+            raise ValueError(f"alpha: {alpha!r}; expected a number between 0 and 1")
+    if not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed: {seed!r}; expected a non-negative int")
+    return bootstrap
 
 
 def _warn(messages: Sequence[str]) -> None:
@@ -526,19 +550,7 @@ def evaluate(
     0.5
     """
     common = _common(truth, predictions, schema, config, preset, costs)
-    if bootstrap is True:
-        bootstrap = 1000
-    elif bootstrap is False:
-        bootstrap = None
-    if bootstrap is not None:
-        if not isinstance(bootstrap, int):
-            raise TypeError(f"bootstrap: expected an int, found {type(bootstrap).__name__}")
-        if bootstrap < 1:
-            raise ValueError("bootstrap: needs at least 1 resample (1000 is the usual number)")
-        if not (0.0 < float(alpha) < 1.0):
-            raise ValueError(f"alpha: {alpha!r}; expected a number between 0 and 1")
-    if not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed: {seed!r}; expected a non-negative int")
+    bootstrap = _bootstrap_args(bootstrap, seed, alpha)
     native = _native.evaluate(
         *common,
         bool(details),
@@ -666,3 +678,8 @@ def figures(
     )
     _warn(messages)
     return [Path(p) for p in paths]
+
+
+# The sharded evaluation (learn, evaluate_partial, merge): its own module,
+# which uses Report and the input helpers above.
+from fieldscope._shards import evaluate_partial, learn, merge  # noqa: E402

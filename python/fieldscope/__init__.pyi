@@ -84,4 +84,32 @@ def figures(
     preset: Optional[Preset] = None,
     costs: Optional[Dict[str, float]] = None,
 ) -> List[Path]: ...
+def learn(
+    truth: Input,
+    predictions: Predictions,
+    *,
+    schema: Optional[Union[Document, bool]] = None,
+    config: Optional[Document] = None,
+    preset: Optional[Preset] = None,
+    costs: Optional[Dict[str, float]] = None,
+) -> bytes: ...
+def evaluate_partial(
+    truth: Input,
+    predictions: Predictions,
+    *,
+    schema: Optional[Union[Document, bool]] = None,
+    config: Optional[Document] = None,
+    preset: Optional[Preset] = None,
+    costs: Optional[Dict[str, float]] = None,
+    learned: Union[None, bytes, PathLike] = None,
+    details: bool = False,
+) -> bytes: ...
+def merge(
+    partials: Iterable[Union[bytes, PathLike]],
+    *,
+    details: bool = False,
+    bootstrap: Union[None, bool, int] = None,
+    seed: int = 1,
+    alpha: float = 0.05,
+) -> Report: ...
 def run(argv: Optional[List[str]] = None) -> int: ...

@@ -53,5 +53,30 @@ def figures(
     svg: bool,
     values: Optional[List[float]],
 ) -> Tuple[List[Path], List[str]]: ...
+def learn(
+    truth: Spec,
+    models: Sequence[Tuple[str, Spec]],
+    schema: Optional[Spec],
+    config: Optional[Spec],
+    preset: Optional[str],
+    costs: Sequence[Tuple[str, float]],
+) -> bytes: ...
+def evaluate_partial(
+    truth: Spec,
+    models: Sequence[Tuple[str, Spec]],
+    schema: Optional[Spec],
+    config: Optional[Spec],
+    preset: Optional[str],
+    costs: Sequence[Tuple[str, float]],
+    learned: Optional[Tuple[str, bytes]],
+    details: bool,
+) -> bytes: ...
+def merge(
+    partials: Sequence[Tuple[str, bytes]],
+    details: bool,
+    bootstrap: Optional[int],
+    seed: int,
+    alpha: float,
+) -> NativeReport: ...
 def run_cli(args: List[str]) -> Tuple[int, bytes, bytes]: ...
 def _panic_for_tests() -> None: ...

@@ -7,7 +7,8 @@
 //! then calling the main crate's API: [`fieldscope::pipeline`] for reports,
 //! sweeps and figures (the very functions `fieldscope eval`, `sweep` and
 //! `figures` call, so every number and every byte of every format is the
-//! CLI's) and [`fieldscope::cli::run`] for the `fieldscope` command. It
+//! CLI's), the partial results of `shards` (`learn`, `evaluate_partial`,
+//! `merge`) and [`fieldscope::cli::run`] for the `fieldscope` command. It
 //! converts; it computes nothing. Files are read, parsed and evaluated with
 //! the GIL released; a panic becomes `RuntimeError` ([`errors::guard`]).
 //!
@@ -16,6 +17,7 @@
 
 mod convert;
 mod errors;
+mod shards;
 
 use convert::Rules;
 use errors::{guard, to_py};
@@ -392,6 +394,9 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(sweep, m)?)?;
     m.add_function(wrap_pyfunction!(figures, m)?)?;
+    m.add_function(wrap_pyfunction!(shards::learn, m)?)?;
+    m.add_function(wrap_pyfunction!(shards::evaluate_partial, m)?)?;
+    m.add_function(wrap_pyfunction!(shards::merge, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
