@@ -2291,7 +2291,8 @@ mod tests {
                 stop_at: Some(stop_at),
                 seen: Vec::new(),
             };
-            let stopped = run_now(s.evaluation(false).unwrap().run(&mut pace)).unwrap();
+            let evaluation = s.evaluation(false).unwrap();
+            let stopped = on_page(|| run_now(evaluation.run(&mut pace))).unwrap();
             assert!(stopped.is_none());
             assert_eq!(pace.seen.len(), stop_at);
             let (report, seen, ..) = sliced(&s, false);
