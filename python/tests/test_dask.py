@@ -33,7 +33,7 @@ def test_the_dask_example_gives_the_one_process_report(example, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", fieldscope.EvaluationWarning)
         with distributed.LocalCluster(
-            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
         ) as cluster, distributed.Client(cluster) as client:
             client.wait_for_workers(2)
             on_dask = example.evaluate_on_dask(client, shards, schema)
