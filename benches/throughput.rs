@@ -18,6 +18,13 @@
 //!    of `/proc/self/status`) is not inflated by the generator's.
 //! 3. Whole CLI run: `target/release/fieldscope eval …` under
 //!    `/usr/bin/time`, when that binary exists.
+//! 4. `--jobs 1` against `--jobs 2` (issue 16; target: ≥ 1.7× faster at 2
+//!    jobs, peak memory ≤ 1.2×), at this size and at ten times it
+//!    (`FIELDSCOPE_BENCH_LARGE=0` skips the larger one).
+//! 5. Partial results on the larger data: `fieldscope learn`, ten
+//!    `eval --partial` shards of a tenth each, `fieldscope merge` of the ten
+//!    (time, peak memory, the partials' bytes per document), and a check
+//!    that the merged report equals the single run's.
 //!
 //! The directory is removed at the end unless `FIELDSCOPE_BENCH_KEEP=1`.
 
@@ -90,6 +97,18 @@ fn main() {
     // 3. Whole CLI run.
     cli(&dir, documents, input_bytes);
     println!();
+
+    // 4, 5. Threads and partial results.
+    if let Some(binary) = release_binary() {
+        jobs(&binary, &dir, documents);
+        if std::env::var("FIELDSCOPE_BENCH_LARGE").as_deref() != Ok("0") {
+            let large = dir.join("large");
+            write_data(&large, documents * 10);
+            jobs(&binary, &large, documents * 10);
+            shards(&binary, &large, documents * 10);
+        }
+    }
+    println!();
     println!("target: {TARGET}");
 
     if std::env::var("FIELDSCOPE_BENCH_KEEP").as_deref() == Ok("1") {
@@ -139,7 +158,13 @@ fn core(dir: &Path) {
     let hwm_parsed = vm_hwm_kb();
 
     let started = Instant::now();
-    let report = evaluate_owned(input, &Config::default(), false).expect("the evaluation runs");
+    // One thread, as the target says (the default pool has every core).
+    let report = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool")
+        .install(|| evaluate_owned(input, &Config::default(), false))
+        .expect("the evaluation runs");
     let eval_secs = started.elapsed().as_secs_f64();
     let hwm_end = vm_hwm_kb();
 
@@ -303,4 +328,169 @@ fn shown(command: &Command) -> String {
         s.push_str(&arg.to_string_lossy());
     }
     s
+}
+
+/// Writes `documents` invoices and their predictions into `dir`.
+fn write_data(dir: &Path, documents: usize) {
+    std::fs::create_dir_all(dir).expect("create the benchmark directory");
+    let data = generate(&SynthOptions {
+        documents,
+        seed: 2024,
+        ..SynthOptions::default()
+    });
+    std::fs::write(dir.join("truth.jsonl"), &data.truth_jsonl).expect("write");
+    std::fs::write(dir.join("schema.json"), &data.schema_json).expect("write");
+    for (name, jsonl) in &data.predictions {
+        std::fs::write(dir.join(format!("{name}.jsonl")), jsonl).expect("write");
+    }
+}
+
+/// `fieldscope ARGS` under `/usr/bin/time`: (seconds, peak RSS in MB),
+/// or `None` (and a message) when it fails.
+fn timed(binary: &Path, args: &[String]) -> Option<(f64, f64)> {
+    let times = std::env::temp_dir().join(format!("fieldscope-bench-time-{}", std::process::id()));
+    let output = Command::new("/usr/bin/time")
+        .arg("-o")
+        .arg(&times)
+        .args(["-f", "%e %M"])
+        .arg(binary)
+        .args(args)
+        .output()
+        .ok()?;
+    if !output.status.success() {
+        println!(
+            "  fieldscope {} failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        return None;
+    }
+    let figures = std::fs::read_to_string(&times).ok()?;
+    let mut fields = figures.split_whitespace();
+    let secs: f64 = fields.next()?.parse().ok()?;
+    let kb: f64 = fields.next()?.parse().ok()?;
+    Some((secs, kb * 1024.0 / MB))
+}
+
+/// `--truth DIR/TRUTH --pred M=DIR/M…`, the schema.
+fn eval_args(dir: &Path, truth: &str, suffix: &str) -> Vec<String> {
+    let mut args = vec!["--truth".to_string(), dir.join(truth).display().to_string()];
+    for model in MODELS {
+        args.push("--pred".into());
+        args.push(format!(
+            "{model}={}",
+            dir.join(format!("{model}{suffix}.jsonl")).display()
+        ));
+    }
+    args.push("--schema".into());
+    args.push(dir.join("schema.json").display().to_string());
+    args
+}
+
+/// 4. `eval --jobs 1` against `--jobs 2` on the files in `dir`.
+fn jobs(binary: &Path, dir: &Path, documents: usize) {
+    println!(
+        "--jobs 1 against --jobs 2 ({documents} documents × {} models, whole CLI run)",
+        MODELS.len()
+    );
+    let mut runs = Vec::new();
+    let mut reports = Vec::new();
+    for jobs in ["1", "2"] {
+        let out = dir.join(format!("report-{jobs}.json"));
+        let mut args = vec!["eval".to_string()];
+        args.extend(eval_args(dir, "truth.jsonl", ""));
+        args.extend(["--jobs", jobs, "--out"].map(String::from));
+        args.push(out.display().to_string());
+        let Some((secs, rss)) = timed(binary, &args) else {
+            return;
+        };
+        println!(
+            "  --jobs {jobs}   {secs:7.2} s   {:8.0} documents/s   peak RSS {rss:7.1} MB",
+            documents as f64 / secs.max(0.01)
+        );
+        runs.push((secs, rss));
+        reports.push(std::fs::read(&out).unwrap_or_default());
+    }
+    let (speedup, memory) = (runs[0].0 / runs[1].0.max(0.01), runs[1].1 / runs[0].1);
+    println!(
+        "  speed-up {speedup:.2}× (target ≥ 1.7×{}), memory {memory:.2}× (target ≤ 1.2×{}); reports identical: {}",
+        verdict(speedup >= 1.7),
+        verdict(memory <= 1.2),
+        reports[0] == reports[1] && !reports[0].is_empty()
+    );
+}
+
+/// 5. Ten shards of the files in `dir`: learn, ten partials, merge.
+fn shards(binary: &Path, dir: &Path, documents: usize) {
+    const SHARDS: usize = 10;
+    println!(
+        "partial results: learn, {SHARDS} × eval --partial of {} documents, merge",
+        documents / SHARDS
+    );
+    let split = |name: &str| {
+        let text = std::fs::read_to_string(dir.join(name)).expect("read");
+        let lines: Vec<&str> = text.lines().collect();
+        let per = lines.len().div_ceil(SHARDS);
+        for (k, chunk) in lines.chunks(per.max(1)).enumerate() {
+            let mut out = chunk.join("\n");
+            out.push('\n');
+            let stem = name.trim_end_matches(".jsonl");
+            std::fs::write(dir.join(format!("{stem}{k}.jsonl")), out).expect("write");
+        }
+    };
+    split("truth.jsonl");
+    for model in MODELS {
+        split(&format!("{model}.jsonl"));
+    }
+    let learned = dir.join("learned.cbor").display().to_string();
+    let mut args = vec!["learn".to_string()];
+    args.extend(eval_args(dir, "truth.jsonl", ""));
+    args.extend(["--out".to_string(), learned.clone()]);
+    let Some((secs, rss)) = timed(binary, &args) else {
+        return;
+    };
+    println!("  learn            {secs:7.2} s   peak RSS {rss:7.1} MB");
+    let (mut total, mut peak, mut bytes) = (0.0, 0.0f64, 0u64);
+    let mut partials = Vec::new();
+    for k in 0..SHARDS {
+        let partial = dir.join(format!("p{k}.cbor")).display().to_string();
+        let mut args = vec!["eval".to_string()];
+        args.extend(eval_args(dir, &format!("truth{k}.jsonl"), &k.to_string()));
+        args.extend([
+            "--learned".to_string(),
+            learned.clone(),
+            "--partial".into(),
+            partial.clone(),
+            "--jobs".into(),
+            "1".into(),
+        ]);
+        let Some((secs, rss)) = timed(binary, &args) else {
+            return;
+        };
+        total += secs;
+        peak = peak.max(rss);
+        bytes += std::fs::metadata(&partial).map_or(0, |m| m.len());
+        partials.push(partial);
+    }
+    println!(
+        "  eval --partial   {total:7.2} s for the {SHARDS} (--jobs 1, one after the other)   peak RSS {peak:7.1} MB (one shard)"
+    );
+    println!(
+        "  partial files    {:7.1} MB = {:.0} bytes per document ({} models, no details)",
+        bytes as f64 / MB,
+        bytes as f64 / documents.max(1) as f64,
+        MODELS.len()
+    );
+    let merged = dir.join("merged.json");
+    let mut args = vec!["merge".to_string()];
+    args.extend(partials);
+    args.extend(["--out".to_string(), merged.display().to_string()]);
+    let Some((secs, rss)) = timed(binary, &args) else {
+        return;
+    };
+    let same = std::fs::read(&merged).ok() == std::fs::read(dir.join("report-1.json")).ok();
+    println!(
+        "  merge            {secs:7.2} s   {:8.0} documents/s   peak RSS {rss:7.1} MB; equals the single run's report: {same}",
+        documents as f64 / secs.max(0.01)
+    );
 }

@@ -1,33 +1,38 @@
 //! The command-line tool: arguments, files and exit codes only.
 //!
-//! Owns: parsing `fieldscope eval`, `sweep`, `figures`, `synth` and `gate`
-//! (the last in `cli/gate.rs`; exit 1 when a check fails) with `clap`,
-//! reading and writing the files, calling [`crate::io`],
-//! [`crate::eval`], [`crate::export`] and [`crate::charts`], and turning
-//! errors into a message and exit status 2. Native only (never compiled to
-//! wasm).
+//! Owns: parsing `fieldscope eval`, `sweep`, `figures`, `synth`, `gate`
+//! (in `cli/gate.rs`; exit 1 when a check fails), `learn` and `merge`
+//! (with `clap`; the last two and `--jobs` in `shards`), reading and
+//! writing the files, calling [`crate::io`], [`crate::eval`],
+//! [`crate::export`] and [`crate::pipeline`] (what `eval`, `sweep`,
+//! `figures` and `merge` compute and print, shared with the Python
+//! package), and turning errors into a message and exit status 2. Native
+//! only (never compiled to wasm).
 //!
 //! `eval` reads a large JSONL file (or any, with `--stream always`) one
 //! record at a time ([`crate::io::JsonlIndex`] over the open file) instead
 //! of holding it: the report is the same either way.
 
-use crate::charts::{self, ChartOptions, PaperSize};
+use crate::charts::PaperSize;
 use crate::error::{Error, ErrorKind};
-use crate::eval::bootstrap::{bootstrap_report, BootstrapOptions};
-use crate::eval::evaluate::evaluate_sources;
 use crate::eval::literature;
 use crate::eval::source::{RecordInfo, RecordSource};
 use crate::eval::tree::{Forest, NodeId};
-use crate::eval::{evaluate_owned, Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Preset};
-use crate::export::{render, render_html, ExportOptions, Format, HtmlInclude};
+use crate::eval::{Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Preset};
+use crate::export::{Format, HtmlInclude};
 use crate::io::{format_of_name, parse_docs, parse_json_value, FileFormat, JsonlIndex};
+use crate::pipeline::{
+    evaluate_report, figure_files_and_report, render_report_including, render_sweep, FigureOptions,
+    ReportOptions,
+};
 use clap::{Parser, Subcommand};
 
 mod gate;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+
+mod shards;
 
 /// Exit status for success.
 pub const EXIT_OK: i32 = 0;
@@ -73,6 +78,13 @@ enum Command {
         after_help = "Example:\n  fieldscope gate --truth truth.jsonl --pred main=main.jsonl --pred pr=pr.jsonl \\\n      --baseline main --require 'pr:micro.f1 >= 0.8' --json gate.json --junit gate.xml\n\nNo regression: paired bootstrap over documents (the resamples of eval --bootstrap), one-sided (candidate worse), Holm-adjusted over each candidate's checks; a check fails when the adjusted p <= --alpha and the drop > --min-drop. See docs/gate.md."
     )]
     Gate(gate::GateArgs),
+    /// Learn the fields of every document (ids, kinds, warnings, costs) once, for `eval --partial --learned FILE` runs over shards of them.
+    #[command(
+        after_help = "Example (two shards; docs/partial-results.md):\n  fieldscope learn --truth truth.jsonl --pred gpt=gpt.jsonl --out learned.cbor\n  fieldscope eval --truth part1.jsonl --pred gpt=gpt1.jsonl --learned learned.cbor --partial p1.cbor\n  fieldscope eval --truth part2.jsonl --pred gpt=gpt2.jsonl --learned learned.cbor --partial p2.cbor\n  fieldscope merge p1.cbor p2.cbor --format markdown"
+    )]
+    Learn(shards::LearnArgs),
+    /// Merge partial results (eval --partial) into the report one `eval` over all their documents writes, byte for byte.
+    Merge(shards::MergeArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -167,6 +179,10 @@ struct InputArgs {
     /// How a field is compared, as PATH=TYPE (TYPE: number, integer, date, numeric_string, string, boolean; SPEC §7.1), e.g. `answers[].amount=number`. Repeatable; beats the config file's `field_types` for that path.
     #[arg(long = "field-type", value_name = "PATH=TYPE")]
     field_types: Vec<String>,
+
+    /// Threads to compare documents on (default: every available core; 1: one thread). The report is the same for every N.
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -213,6 +229,14 @@ struct EvalArgs {
     /// Add the flipped documents of two models (exact in BASELINE and not in CANDIDATE, and back; with truth and both predictions): the JSON report's `comparison` key and a section of the HTML page.
     #[arg(long, value_name = "BASELINE,CANDIDATE")]
     compare: Option<String>,
+
+    /// Write this shard's partial result to FILE instead of a report (`fieldscope merge` joins them).
+    #[arg(long, value_name = "FILE")]
+    partial: Option<PathBuf>,
+
+    /// With --partial: the fields learnt from every document by `fieldscope learn`.
+    #[arg(long, value_name = "FILE", requires = "partial")]
+    learned: Option<PathBuf>,
 }
 
 /// `--stream auto` streams JSONL files of this many bytes or more: below
@@ -269,23 +293,6 @@ impl Source {
             Ok(Source::Stream(JsonlIndex::new(&name, file)?))
         } else {
             Ok(Source::Memory(parse_docs(&name, &read_file(path)?)?))
-        }
-    }
-}
-
-impl Source {
-    /// The file held in memory; an error for a streamed one (the callers
-    /// that need whole files open them with [`Stream::Never`]).
-    fn resident(&self) -> Result<&DocFile, Error> {
-        match self {
-            Source::Memory(f) => Ok(f),
-            Source::Stream(f) => Err(Error::new(
-                ErrorKind::Usage,
-                format!(
-                    "{} is streamed, but this needs the whole file in memory",
-                    f.name()
-                ),
-            )),
         }
     }
 }
@@ -387,13 +394,40 @@ pub fn run(
             return code;
         }
     };
-    let (result, out) = match cli.command {
-        Command::Eval(args) => (eval_command(&args, stderr), args.out),
-        Command::Sweep(args) => (sweep_command(&args, stderr), args.out),
-        Command::Synth(args) => return synth_command(&args, stderr),
-        Command::Figures(args) => (figures_command(&args, stderr), None),
-        Command::Gate(args) => return gate::gate_command(&args, stdout, stderr),
+    let jobs = match &cli.command {
+        Command::Synth(args) => return synth_command(args, stderr),
+        Command::Gate(args) => args.input.jobs,
+        Command::Eval(args) => args.input.jobs,
+        Command::Sweep(args) => args.input.jobs,
+        Command::Figures(args) => args.input.jobs,
+        Command::Learn(args) => args.input.jobs,
+        Command::Merge(_) => Some(1),
     };
+    let pool = match shards::pool(jobs) {
+        Ok(pool) => pool,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    // The command runs on the pool (its messages kept until it ends).
+    let mut messages = Vec::new();
+    if let Command::Gate(args) = &cli.command {
+        let mut out = Vec::new();
+        let code = pool.install(|| gate::gate_command(args, &mut out, &mut messages));
+        let _ = stdout.write_all(&out);
+        let _ = stderr.write_all(&messages);
+        return code;
+    }
+    let (result, out) = pool.install(|| match cli.command {
+        Command::Eval(args) => (eval_command(&args, &mut messages), args.out),
+        Command::Sweep(args) => (sweep_command(&args, &mut messages), args.out),
+        Command::Figures(args) => (figures_command(&args, &mut messages), None),
+        Command::Learn(args) => (shards::learn_command(&args), None),
+        Command::Merge(args) => (shards::merge_command(&args, &mut messages), args.out),
+        Command::Synth(_) | Command::Gate(_) => (Ok(String::new()), None),
+    });
+    let _ = stderr.write_all(&messages);
     match result {
         Ok(text) => match &out {
             Some(path) => match std::fs::write(path, text) {
@@ -437,11 +471,7 @@ fn sweep_command(args: &SweepArgs, stderr: &mut dyn Write) -> Result<String, Err
         _ => e,
     })?;
     let _ = stderr;
-    Ok(crate::export::sweep::render(
-        &report,
-        format,
-        &ExportOptions::default(),
-    ))
+    Ok(render_sweep(&report, format))
 }
 
 /// `--values 0,0.1,0.5` (default 0, 0.05, …, 1): every item a
@@ -471,7 +501,6 @@ fn parse_values(list: Option<&str>) -> Result<Vec<f64>, Error> {
 /// (each figure's files and caption). Prints the files written, one per
 /// line.
 fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String, Error> {
-    use crate::eval::sweep::{sweep, SweepParam};
     let (mut pdf, mut svg) = (false, false);
     for item in args.format.split(',') {
         match item.trim().to_ascii_lowercase().as_str() {
@@ -499,67 +528,36 @@ fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String,
     };
     let values = parse_values(args.values.as_deref())?;
     let (config, input) = load_inputs(&args.input)?;
-    let schema_error = |e: Error| match &args.input.schema {
-        Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
-        _ => e,
-    };
-    let options = ChartOptions {
+    let options = FigureOptions {
         size,
-        ..ChartOptions::default()
+        pdf,
+        svg,
+        values,
     };
-    let report = evaluate_owned(input.clone(), &config, false).map_err(schema_error)?;
+    let (files, report) =
+        figure_files_and_report(input, &config, &options).map_err(|e| {
+            match &args.input.schema {
+                Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
+                _ => e,
+            }
+        })?;
     print_notes(&report, stderr);
-    let mut figures = charts::all(&report, &options);
-    for param in SweepParam::ALL {
-        let s = sweep(&input, &config, param, &values).map_err(schema_error)?;
-        figures.extend(charts::sweep_charts(&s, &options));
-    }
-    drop(input);
+    drop(report);
 
     let dir = &args.out;
     std::fs::create_dir_all(dir).map_err(|e| {
         Error::new(ErrorKind::Io, format!("cannot create the directory: {e}"))
             .in_file(display_name(dir))
     })?;
-    let write = |name: String, bytes: &[u8]| -> Result<String, Error> {
+    let mut written = Vec::new();
+    for (name, bytes) in &files {
         let path = dir.join(name);
         std::fs::write(&path, bytes).map_err(|e| {
             Error::new(ErrorKind::Io, format!("cannot write the file: {e}"))
                 .in_file(display_name(&path))
         })?;
-        Ok(display_name(&path))
-    };
-    let mut written = Vec::new();
-    let mut captions = format!(
-        "# Figures\n\nWritten by fieldscope figures ({}, text {} pt). Each caption says which metric and which average the figure shows.\n\n",
-        match size {
-            PaperSize::SingleColumn => "single column, 3.3 in wide",
-            PaperSize::FullWidth => "full width, 7 in wide",
-        },
-        options.font_pt
-    );
-    for figure in &figures {
-        captions.push_str(&format!(
-            "## {}\n\nFiles: {}\n\n{}\n\n",
-            crate::export::markdown::escape(&figure.title),
-            [(svg, "svg"), (pdf, "pdf")]
-                .iter()
-                .filter(|(on, _)| *on)
-                .map(|(_, ext)| format!("`{}.{ext}`", figure.id))
-                .collect::<Vec<_>>()
-                .join(", "),
-            crate::export::markdown::escape(&figure.caption),
-        ));
-        if svg {
-            written.push(write(format!("{}.svg", figure.id), figure.svg.as_bytes())?);
-        }
-        if pdf {
-            let bytes = crate::export::pdf::svg_to_pdf(&figure.svg)
-                .map_err(|e| e.in_file(format!("{}.pdf", figure.id)))?;
-            written.push(write(format!("{}.pdf", figure.id), &bytes)?);
-        }
+        written.push(display_name(&path));
     }
-    written.push(write("captions.md".to_string(), captions.as_bytes())?);
     let mut out = written.join("\n");
     out.push('\n');
     Ok(out)
@@ -639,12 +637,12 @@ fn load_inputs(args: &InputArgs) -> Result<(Config, EvalInput<DocFile>), Error> 
     })
 }
 
-/// [`load_inputs`] with `open` reading each records file (in the order
-/// truth, schema, predictions, so that the first error is the same
-/// whatever `open` does).
-fn load_inputs_with<S>(
+/// [`load_inputs`] with `open` reading each records file (on the
+/// command's threads, the errors then taken in the order truth, schema,
+/// predictions, so that the first error is the same whatever `open` does).
+fn load_inputs_with<S: Send>(
     args: &InputArgs,
-    mut open: impl FnMut(&Path) -> Result<S, Error>,
+    open: impl Fn(&Path) -> Result<S, Error> + Sync,
 ) -> Result<(Config, EvalInput<S>), Error> {
     let mut builder = ConfigBuilder::new();
     if let Some(path) = &args.config {
@@ -664,15 +662,22 @@ fn load_inputs_with<S>(
     }
     let config = builder.build()?;
 
-    let truth = open(&args.truth)?;
+    let specs: Vec<Result<(String, PathBuf), Error>> =
+        args.preds.iter().map(|spec| split_pred(spec)).collect();
+    let paths: Vec<&Path> = std::iter::once(args.truth.as_path())
+        .chain(specs.iter().flatten().map(|(_, path)| path.as_path()))
+        .collect();
+    let mut opened = shards::open_all(&paths, &open).into_iter();
+    let missing = || Error::new(ErrorKind::Io, "a file was not opened");
+    let truth = opened.next().ok_or_else(missing)??;
     let schema = match &args.schema {
         Some(path) => Some(parse_json_value(&display_name(path), &read_file(path)?)?),
         None => None,
     };
     let mut models = Vec::with_capacity(args.preds.len());
-    for spec in &args.preds {
-        let (name, path) = split_pred(spec)?;
-        let file = open(&path)?;
+    for spec in specs {
+        let (name, _) = spec?;
+        let file = opened.next().ok_or_else(missing)??;
         models.push(ModelInput::new(name, file));
     }
     for spec in &args.costs {
@@ -736,7 +741,7 @@ fn field_types_layer(specs: &[String]) -> Result<serde_json::Value, Error> {
 }
 
 /// The report's warnings, then its suggestions (SPEC §7.4), on standard error.
-fn print_notes(report: &crate::eval::Report, stderr: &mut dyn Write) {
+pub(crate) fn print_notes(report: &crate::eval::Report, stderr: &mut dyn Write) {
     for w in &report.warnings {
         let _ = writeln!(stderr, "warning: {w}");
     }
@@ -781,37 +786,16 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         check_embedded_size(&args.input)?;
     }
     let (config, input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
+    if let Some(path) = &args.partial {
+        return shards::partial_command(args, path, &config, input);
+    }
     let include = HtmlInclude {
         charts: true,
         inputs: (args.embed_inputs)
             .then(|| embedded_bundle(&args.input, &input.models))
             .transpose()?,
     };
-    // The literature metrics read the files too; copies only when asked.
-    let literature_input = if metrics.any() {
-        let mut files = Vec::with_capacity(input.models.len());
-        for m in &input.models {
-            files.push((m.name.clone(), m.file.resident()?.clone()));
-        }
-        Some((input.truth.resident()?.clone(), files))
-    } else {
-        None
-    };
-
-    if let Some(n) = args.bootstrap {
-        if n == 0 {
-            return Err(Error::new(
-                ErrorKind::Usage,
-                "--bootstrap needs at least 1 resample (1000 is the usual number)",
-            ));
-        }
-        if !(args.alpha > 0.0 && args.alpha < 1.0) {
-            return Err(Error::new(
-                ErrorKind::Usage,
-                format!("--alpha {}: expected a number between 0 and 1", args.alpha),
-            ));
-        }
-    }
+    shards::check_bootstrap(args.bootstrap, args.alpha)?;
     let compare = match &args.compare {
         Some(pair) => match pair.split_once(',') {
             Some((b, c)) if !b.trim().is_empty() && !c.trim().is_empty() => {
@@ -826,52 +810,21 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         },
         None => None,
     };
-    // The bootstrap resamples each document's counts, which the details
-    // carry; the comparison reads each document's fields.
-    let details = args.details || args.bootstrap.is_some() || compare.is_some();
-    let mut report =
-        evaluate_sources(input, &config, details).map_err(|e| match &args.input.schema {
+    let options = ReportOptions {
+        details: args.details,
+        metrics,
+        bootstrap: args.bootstrap,
+        seed: args.seed,
+        alpha: args.alpha,
+        compare,
+    };
+    let report =
+        evaluate_report(input, &config, &options).map_err(|e| match &args.input.schema {
             Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
             _ => e,
         })?;
-    if let Some((truth, files)) = literature_input {
-        let files = files.into_iter().map(|(n, f)| (n, Arc::new(f))).collect();
-        let (scores, warnings) = literature::evaluate(
-            Arc::new(truth),
-            files,
-            config.id_field.as_deref(),
-            metrics,
-            args.details,
-        )?;
-        for (model, lit) in report.models.iter_mut().zip(scores) {
-            model.literature = Some(lit);
-        }
-        report.warnings.extend(warnings);
-    }
-    if let Some(resamples) = args.bootstrap {
-        let options = BootstrapOptions {
-            resamples,
-            seed: args.seed,
-            alpha: args.alpha,
-            ..BootstrapOptions::default()
-        };
-        report.bootstrap = Some(bootstrap_report(&report, &config, options));
-    }
-    if let Some((baseline, candidate)) = &compare {
-        report.comparison = Some(Box::new(crate::eval::gate::flips::compare_models(
-            &report, baseline, candidate,
-        )?));
-    }
-    if !args.details {
-        for m in &mut report.models {
-            m.document_details = None;
-        }
-    }
     print_notes(&report, stderr);
-    Ok(match format {
-        Format::Html => render_html(&report, &ExportOptions::default(), &include),
-        _ => render(&report, format, &ExportOptions::default()),
-    })
+    Ok(render_report_including(&report, format, &include))
 }
 
 /// `--embed-inputs` refuses inputs over 50 MB together, before reading any.

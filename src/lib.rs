@@ -22,6 +22,10 @@
 //! * [`synth`] generates realistic synthetic data — invoices, the
 //!   predictions of three contrasting model profiles, a schema — from a seed,
 //!   for benchmarks, tests and demos. Pure: it returns strings.
+//! * [`pipeline`] is one evaluation as `fieldscope eval` runs it (the
+//!   literature metrics, the bootstrap, the rendering), and the files of
+//!   `fieldscope figures`: shared by the command-line tool and the Python
+//!   package (`python/`), so both print the same bytes.
 //! * The `fieldscope` binary is the command-line tool: `fieldscope eval
 //!   --truth T --pred NAME=P …`.
 //!
@@ -47,6 +51,8 @@ pub mod error;
 pub mod eval;
 pub mod export;
 pub mod io;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod pipeline;
 pub mod session;
 pub mod synth;
 #[cfg(target_arch = "wasm32")]

@@ -1900,11 +1900,23 @@ mod tests {
             stop_at: None,
             seen: Vec::new(),
         };
-        let report = run_now(s.evaluation(details).unwrap().run(&mut pace))
+        let evaluation = s.evaluation(details).unwrap();
+        let report = on_page(|| run_now(evaluation.run(&mut pace)))
             .flatten()
             .unwrap()
             .unwrap();
         (report, pace.seen.len())
+    }
+
+    /// Runs `f` on one thread, as the page runs (wasm32 has one): natively
+    /// the comparison pass would otherwise run on rayon's pool in batches,
+    /// pausing once a batch rather than once a document.
+    fn on_page<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a thread pool")
+            .install(f)
     }
 
     /// The core's evaluation of the session's files from scratch, the
@@ -2196,7 +2208,7 @@ mod tests {
             };
             let evaluation = s.evaluation(details).unwrap();
             let (documents, models) = evaluation.size();
-            let report = run_now(evaluation.run(&mut pace))
+            let report = on_page(|| run_now(evaluation.run(&mut pace)))
                 .unwrap()
                 .unwrap()
                 .unwrap();
@@ -2279,7 +2291,8 @@ mod tests {
                 stop_at: Some(stop_at),
                 seen: Vec::new(),
             };
-            let stopped = run_now(s.evaluation(false).unwrap().run(&mut pace)).unwrap();
+            let evaluation = s.evaluation(false).unwrap();
+            let stopped = on_page(|| run_now(evaluation.run(&mut pace))).unwrap();
             assert!(stopped.is_none());
             assert_eq!(pace.seen.len(), stop_at);
             let (report, seen, ..) = sliced(&s, false);

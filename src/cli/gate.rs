@@ -21,7 +21,7 @@ pub const EXIT_FAILED: i32 = 1;
 #[derive(Debug, clap::Args)]
 pub struct GateArgs {
     #[command(flatten)]
-    input: InputArgs,
+    pub(super) input: InputArgs,
 
     /// A threshold: [MODEL:]METRIC OP NUMBER, OP one of >=, >, <=, <; METRIC a path into the JSON report's model object (micro.f1, macro_documents.recall, hallucination_rate, cer, items.f1, fields[total].f1, …). Without MODEL: every model but the baseline. Repeatable.
     #[arg(long = "require", value_name = "EXPR")]

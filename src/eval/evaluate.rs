@@ -29,7 +29,6 @@ use crate::eval::dataset::{
     read_predictions, read_predictions_paced, read_truth, read_truth_paced, IdScheme, Predictions,
     Progress, Truth,
 };
-use crate::eval::distance::CerCount;
 use crate::eval::items::{match_items, partial_credit, sort_fields, F1Grid, Item};
 use crate::eval::model::{DocFile, RecordFile};
 use crate::eval::pace::{run_now, should_stop, NoPause, Pace};
@@ -51,9 +50,16 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
+mod partial;
 mod prepared;
+mod shard;
+pub use partial::{
+    evaluate_partial, learn, merge_partials, read_learned, Learned, MergeOptions, PartialHeader,
+    PathFacts, PARTIAL_FORMAT,
+};
 use prepared::StoredForest;
 pub use prepared::{prepare_paced, prepare_settings, Prepared, STORED_LIMIT_BYTES};
+use shard::{DocOut, Event, SetEvent, SetSums};
 
 /// Everything one evaluation needs. The files are [`RecordFile`]s
 /// (`serde_json` objects) by default, or [`DocFile`]s (compact forests, as
@@ -574,9 +580,9 @@ struct FieldAcc {
 }
 
 impl FieldAcc {
-    fn add_cer(&mut self, cer: CerCount, rate: f64) {
-        self.cer_edits += cer.edits as u64;
-        self.cer_len += cer.len as u64;
+    fn add_cer(&mut self, edits: u64, len: u64, rate: f64) {
+        self.cer_edits += edits;
+        self.cer_len += len;
         self.cer_sum += rate;
         self.cer_values += 1;
     }
@@ -892,7 +898,7 @@ pub fn evaluate_sources<S: RecordSource>(
 /// Where the evaluation's pass over documents takes each prediction's
 /// schema validity from (generic, so that an evaluation with a known
 /// validity carries no validator code).
-trait ValidityOracle {
+trait ValidityOracle: Sync {
     /// Whether model `m`'s payload at `root` for truth document `d` (its
     /// members for which `skip` is true left out) is valid.
     fn is_valid(&self, m: usize, d: usize, forest: &Forest, root: NodeId, skip: Skip<'_>) -> bool;
@@ -1255,7 +1261,7 @@ const RESERVE_AFTER: usize = 64;
 /// `progress.span` units per document and forest. The report of SPEC §5.
 async fn compare_paced<S: RecordSource, V: ValidityOracle>(
     learnt: &mut Learnt<S>,
-    mut docs: Docs<'_>,
+    docs: Docs<'_>,
     comparer: &Comparer<'_>,
     details: bool,
     oracle: &V,
@@ -1265,23 +1271,112 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
     let config = comparer.config;
     let Learnt {
         truth,
-        models: inputs,
+        models,
         warnings,
         suggestions,
         paths,
         caches,
     } = learnt;
     let paths = &*paths;
-    let mut warnings = warnings.clone();
+    let documents = truth.documents.len();
+    let mut runs: Vec<ModelRun<'_, '_>> = (0..models.len())
+        .map(|m| ModelRun::new(paths, config, m, details, documents))
+        .collect();
+    let mut sink = |_: usize, id: &str, outs: &mut [DocOut]| -> Result<(), Error> {
+        for (run, out) in runs.iter_mut().zip(outs) {
+            run.absorb(id, out)?;
+        }
+        Ok(())
+    };
+    let pass = Pass::new(paths, comparer, details, models.len());
+    let done = compare_pass(
+        truth, models, caches, &pass, docs, oracle, pace, progress, &mut sink,
+    )
+    .await?;
+    if done.is_none() {
+        return Ok(None);
+    }
+    let names: Vec<(String, Option<f64>)> = models
+        .iter()
+        .map(|(name, cost, preds)| (name.clone(), cost.or(preds.cost)))
+        .collect();
+    Ok(Some(build_report(
+        runs,
+        &names,
+        warnings.clone(),
+        suggestions.clone(),
+        config,
+        documents,
+        oracle.provisional(),
+    )))
+}
+
+/// What every document's comparison shares: the paths, the comparer and
+/// whether to keep each compared value.
+struct Pass<'p, 'c> {
+    paths: &'p Paths,
+    comparer: &'p Comparer<'c>,
+    details: bool,
+    /// Each model's fields.
+    fields: Vec<FieldSet>,
+}
+
+impl<'p, 'c> Pass<'p, 'c> {
+    fn new(paths: &'p Paths, comparer: &'p Comparer<'c>, details: bool, models: usize) -> Self {
+        Pass {
+            paths,
+            comparer,
+            details,
+            fields: (0..models).map(|m| field_set(paths, m)).collect(),
+        }
+    }
+
+    fn recorder(&self) -> Recorder<'p, 'c> {
+        Recorder {
+            paths: self.paths,
+            comparer: self.comparer,
+            details: self.details,
+        }
+    }
+}
+
+/// What a comparison pass hands on, document by document in the truth's
+/// order: the document's index and id and each model's [`DocOut`].
+type Sink<'s> = dyn FnMut(usize, &str, &mut [DocOut]) -> Result<(), Error> + 's;
+
+/// The comparison pass: every model in one pass over the documents, so
+/// that each truth document is flattened (or loaded) once;
+/// `progress.span` units per document and forest. Each document's
+/// [`DocOut`]s go to `sink` in the truth's order. On a thread pool of
+/// more than one thread (`--jobs`, native only) the documents are compared
+/// in batches on every thread ([`shard::compare_parallel`]), the sink
+/// still called in order, unless the pass keeps the flattened documents.
+#[allow(clippy::too_many_arguments)]
+async fn compare_pass<S: RecordSource, V: ValidityOracle>(
+    truth: &mut Truth<S>,
+    inputs: &mut [(String, Option<f64>, Predictions<S>)],
+    caches: &mut [PathCache],
+    pass: &Pass<'_, '_>,
+    mut docs: Docs<'_>,
+    oracle: &V,
+    pace: &mut dyn Pace,
+    progress: Progress,
+    sink: &mut Sink<'_>,
+) -> Result<Option<()>, Error> {
+    let paths = pass.paths;
+    let comparer = pass.comparer;
     let scheme = &paths.scheme;
-    let (truth_cache, model_caches) = caches.split_at_mut(1);
-    let truth_cache = &mut truth_cache[0];
     let documents = truth.documents.len();
     let forests = inputs.len() + 1;
     oracle.fits(inputs.len(), documents)?;
-    let mut runs: Vec<ModelRun<'_, '_>> = (0..inputs.len())
-        .map(|m| ModelRun::new(paths, comparer, m, details, documents))
-        .collect();
+    if shard::threads() > 1 && !matches!(docs, Docs::Flatten(Some(_))) {
+        return shard::compare_parallel(truth, inputs, pass, &docs, oracle, pace, progress, sink)
+            .await;
+    }
+    let (truth_cache, model_caches) = caches.split_at_mut(1);
+    let truth_cache = &mut truth_cache[0];
+    let recorder = pass.recorder();
+    let mut outs: Vec<DocOut> = (0..inputs.len()).map(|_| DocOut::default()).collect();
     let (mut truth_buf, mut pred_buf) = (FlatDoc::default(), FlatDoc::default());
     let mut grid = F1Grid::default();
     for d in 0..documents {
@@ -1302,10 +1397,10 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
             }
         }
         let truth_sides = truth_doc.item_sides();
-        for (m, ((run, (_, _, preds)), cache)) in runs
+        for (m, (((_, _, preds), cache), out)) in inputs
             .iter_mut()
-            .zip(inputs.iter_mut())
             .zip(model_caches.iter_mut())
+            .zip(outs.iter_mut())
             .enumerate()
         {
             let mut pred_doc = pred_buf.recycle();
@@ -1332,21 +1427,21 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
             if let Docs::Flatten(Some(storing)) = &mut docs {
                 storing.push(m + 1, &pred_doc);
             }
-            let id = &truth.documents[d].id;
-            run.add_document(
-                d,
-                id,
+            recorder.compare_document(
+                &pass.fields[m],
                 &truth_doc,
                 &truth_sides,
                 &pred_doc,
                 &mut grid,
                 valid,
                 has_prediction,
+                out,
             );
             pred_buf = pred_doc.recycle();
         }
         drop(truth_sides);
         truth_buf = truth_doc.recycle();
+        sink(d, &truth.documents[d].id, &mut outs)?;
         if let Docs::Flatten(Some(storing)) = &mut docs {
             storing.after(d, documents);
         }
@@ -1354,10 +1449,25 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
     if let Docs::Flatten(Some(storing)) = &mut docs {
         storing.check();
     }
-    let mut reports = Vec::with_capacity(inputs.len());
-    for (run, (name, cost, preds)) in runs.into_iter().zip(inputs.iter()) {
-        let mut report = run.finish(&mut warnings, name, oracle.provisional());
-        report.cost = cost.or(preds.cost);
+    Ok(Some(()))
+}
+
+/// The report of SPEC §5 from each model's counts: `models` are the
+/// models' names and costs (SPEC §3.6), `warnings` those of the passes
+/// before the comparison.
+fn build_report(
+    runs: Vec<ModelRun<'_, '_>>,
+    models: &[(String, Option<f64>)],
+    mut warnings: Vec<String>,
+    suggestions: Vec<Suggestion>,
+    config: &Config,
+    documents: usize,
+    provisional: bool,
+) -> Report {
+    let mut reports = Vec::with_capacity(models.len());
+    for (run, (name, cost)) in runs.into_iter().zip(models) {
+        let mut report = run.finish(&mut warnings, name, provisional);
+        report.cost = *cost;
         reports.push(report);
     }
 
@@ -1383,16 +1493,16 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
         }
     }
 
-    Ok(Some(Report {
+    Report {
         fieldscope_report: 1,
         config: config.to_json(),
         warnings,
-        suggestions: suggestions.clone(),
+        suggestions,
         documents,
         models: reports,
         bootstrap: None,
         comparison: None,
-    }))
+    }
 }
 
 /// What the schema says about paths comes first (SPEC §1.2).
@@ -1484,31 +1594,28 @@ fn set_display_outcome(c: &SetCounts) -> Outcome {
     }
 }
 
-/// Records outcomes into the per-field accumulators.
+/// Compares the (document, field) pairs of one document for one model and
+/// notes, in the order it compares them, what each contributes
+/// ([`DocOut`]); [`ModelRun::absorb`] then adds it to the model's counts.
+/// Shared by every model and, with `--jobs`, by every thread.
 struct Recorder<'p, 'c> {
     paths: &'p Paths,
     comparer: &'p Comparer<'c>,
+    /// Keep each compared value (`document_details`).
     details: bool,
-    acc: Vec<FieldAcc>,
-    /// With details: this document's counts per field (indexed by path).
-    doc_fields: Option<Vec<Counts>>,
-    numeric_exact: u64,
-    numeric_total: u64,
 }
 
 impl Recorder<'_, '_> {
-    /// Compares one (document, field) pair and records its outcome, CER
-    /// and numeric-ness; `slots` are the item indices for item fields.
+    /// Compares one (document, field) pair and notes its outcome, CER and
+    /// numeric-ness in `out`; `slots` are the item indices for item fields.
     /// `t` and `p` are leaves with the text buffers of their documents.
-    #[allow(clippy::too_many_arguments)]
     fn record(
-        &mut self,
+        &self,
         id: PathId,
         t: Option<(&Leaf<'_>, &str)>,
         p: Option<(&Leaf<'_>, &str)>,
         slots: (Option<usize>, Option<usize>),
-        counts: &mut Counts,
-        details_out: &mut Vec<FieldDetail>,
+        out: &mut DocOut,
     ) {
         let ty = self.paths.value_type(id, t.map(|(l, _)| l.value));
         let (ts, ps) = (
@@ -1517,21 +1624,20 @@ impl Recorder<'_, '_> {
         );
         let c = self.comparer.compare_sides(ty, ts.as_ref(), ps.as_ref());
         let (t, p) = (t.map(|(l, _)| l), p.map(|(l, _)| l));
-        let a = &mut self.acc[id];
-        a.counts.record(c.outcome);
-        counts.record(c.outcome);
-        if let Some(d) = &mut self.doc_fields {
-            d[id].record(c.outcome);
-        }
-        if let (Some(cer), Some(rate)) = (c.cer, c.cer_rate) {
-            a.add_cer(cer, rate);
-        }
+        out.events.push(Event {
+            path: id as u32,
+            outcome: c.outcome,
+            cer: c
+                .cer
+                .zip(c.cer_rate)
+                .map(|(cer, rate)| (cer.edits as u64, cer.len as u64, rate)),
+        });
         if ty == ValueType::Number && t.is_some_and(|l| l.present) {
-            self.numeric_total += 1;
-            self.numeric_exact += u64::from(c.outcome == Outcome::Exact);
+            out.numeric_total += 1;
+            out.numeric_exact += u64::from(c.outcome == Outcome::Exact);
         }
         if self.details {
-            details_out.push(FieldDetail {
+            out.fields.push(FieldDetail {
                 field: self.paths.table.name(id).to_string(),
                 truth_item: slots.0,
                 pred_item: slots.1,
@@ -1543,6 +1649,134 @@ impl Recorder<'_, '_> {
             });
         }
     }
+
+    /// Compares document `truth` with one model's prediction `pred`
+    /// (empty when there is none), whose schema validity is `valid`, over
+    /// the model's fields `plan`, into `out` (emptied first).
+    #[allow(clippy::too_many_arguments)]
+    fn compare_document(
+        &self,
+        plan: &FieldSet,
+        truth: &FlatDoc<'_>,
+        truth_sides: &[Option<Side<'_>>],
+        pred: &FlatDoc<'_>,
+        grid: &mut F1Grid,
+        valid: bool,
+        has_prediction: bool,
+        out: &mut DocOut,
+    ) {
+        out.clear();
+        out.valid = valid;
+        out.has_prediction = has_prediction;
+        let paths = self.paths;
+        let comparer = self.comparer;
+        let config = comparer.config;
+        // Every item leaf of the prediction as a side, once asked for.
+        let mut pred_sides = None;
+        for &id in &plan.top {
+            let (t, p) = (truth.get(id), pred.get(id));
+            match paths.kind(id) {
+                Kind::Scalar => self.record(
+                    id,
+                    t.map(|l| (l, truth.text.as_str())),
+                    p.map(|l| (l, pred.text.as_str())),
+                    (None, None),
+                    out,
+                ),
+                Kind::Set => {
+                    let (t, p) = (t.map(|l| l.value), p.map(|l| l.value));
+                    let (te, pe) = (set_elements(comparer, t), set_elements(comparer, p));
+                    let sc = SetCounts::of(&te, &pe);
+                    let scores = (!sc.both_empty()).then(|| {
+                        let r = set_scores(&te, &pe, &config.top_k, config.zero_division);
+                        SetSums {
+                            precision: r.precision,
+                            recall: r.recall,
+                            f1: r.f1,
+                            accuracy: r.accuracy,
+                            legacy_accuracy: r.legacy_accuracy,
+                            hits: r.hit_at_k,
+                        }
+                    });
+                    out.sets.push(SetEvent {
+                        path: id as u32,
+                        counts: [sc.pred_in_true, sc.true_in_pred, sc.truth_len, sc.pred_len]
+                            .map(|n| n as u64),
+                        scores,
+                    });
+                    if self.details {
+                        out.fields.push(FieldDetail {
+                            field: paths.table.name(id).to_string(),
+                            truth_item: None,
+                            pred_item: None,
+                            truth: t.map_or(Value::Null, Json::to_value),
+                            prediction: p.map_or(Value::Null, Json::to_value),
+                            outcome: set_display_outcome(&sc),
+                            similarity: None,
+                            cer: None,
+                        });
+                    }
+                }
+                Kind::Items => {
+                    let sub = plan
+                        .item_fields
+                        .iter()
+                        .find(|(l, _)| *l == id)
+                        .map_or(&[][..], |(_, f)| f.as_slice());
+                    let p_sides = pred_sides.get_or_insert_with(|| pred.item_sides());
+                    let ti: Vec<Item<'_, '_>> = truth.items(id, truth_sides).collect();
+                    let pi: Vec<Item<'_, '_>> = pred.items(id, p_sides).collect();
+                    grid.fill(comparer, &ti, &pi);
+                    let matches = match_items(grid, |i, j, out| {
+                        partial_credit(comparer, &ti[i], &pi[j], out)
+                    });
+                    out.items.truth_items += ti.len() as u64;
+                    out.items.pred_items += pi.len() as u64;
+                    out.items.recognised += matches
+                        .iter()
+                        .filter(|x| x.f1 >= config.item_f1_threshold)
+                        .count() as u64;
+                    let mut t_matched = vec![false; ti.len()];
+                    let mut p_matched = vec![false; pi.len()];
+                    for x in &matches {
+                        t_matched[x.truth] = true;
+                        p_matched[x.pred] = true;
+                        for &s in sub {
+                            self.record(
+                                s,
+                                ti[x.truth].get(s).map(|l| (l, ti[x.truth].text)),
+                                pi[x.pred].get(s).map(|l| (l, pi[x.pred].text)),
+                                (Some(x.truth), Some(x.pred)),
+                                out,
+                            );
+                        }
+                    }
+                    for (i, item) in ti.iter().enumerate().filter(|(i, _)| !t_matched[*i]) {
+                        for &s in sub {
+                            self.record(
+                                s,
+                                item.get(s).map(|l| (l, item.text)),
+                                None,
+                                (Some(i), None),
+                                out,
+                            );
+                        }
+                    }
+                    for (j, item) in pi.iter().enumerate().filter(|(j, _)| !p_matched[*j]) {
+                        for &s in sub {
+                            self.record(
+                                s,
+                                None,
+                                item.get(s).map(|l| (l, item.text)),
+                                (None, Some(j)),
+                                out,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// One model's evaluation in progress: what has been counted so far.
@@ -1550,7 +1784,15 @@ struct ModelRun<'p, 'c> {
     fields: FieldSet,
     /// The fields of the per-field table, in its (sorted) order.
     row_ids: Vec<PathId>,
-    rec: Recorder<'p, 'c>,
+    paths: &'p Paths,
+    config: &'c Config,
+    /// Keep per-document details and tallies.
+    details: bool,
+    acc: Vec<FieldAcc>,
+    /// With details: this document's counts per field (indexed by path).
+    doc_fields: Option<Vec<Counts>>,
+    numeric_exact: u64,
+    numeric_total: u64,
     sets: BTreeMap<PathId, SetAcc>,
     doc_counts: Vec<Counts>,
     tallies: Vec<ItemTally>,
@@ -1565,7 +1807,7 @@ struct ModelRun<'p, 'c> {
 impl<'p, 'c> ModelRun<'p, 'c> {
     fn new(
         paths: &'p Paths,
-        comparer: &'p Comparer<'c>,
+        config: &'c Config,
         m: usize,
         details: bool,
         documents: usize,
@@ -1575,15 +1817,13 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         ModelRun {
             fields,
             row_ids,
-            rec: Recorder {
-                paths,
-                comparer,
-                details,
-                acc: vec![FieldAcc::default(); paths.table.len()],
-                doc_fields: details.then(|| vec![Counts::default(); paths.table.len()]),
-                numeric_exact: 0,
-                numeric_total: 0,
-            },
+            paths,
+            config,
+            details,
+            acc: vec![FieldAcc::default(); paths.table.len()],
+            doc_fields: details.then(|| vec![Counts::default(); paths.table.len()]),
+            numeric_exact: 0,
+            numeric_total: 0,
             sets: BTreeMap::new(),
             doc_counts: Vec::with_capacity(documents),
             tallies: Vec::with_capacity(documents),
@@ -1594,185 +1834,117 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         }
     }
 
-    /// Compares document `d` (id `id`; documents come in order) of the
-    /// truth with this model's prediction (empty when there is none),
-    /// whose schema validity is `valid`, and counts every outcome.
-    #[allow(clippy::too_many_arguments)]
-    fn add_document(
-        &mut self,
-        d: usize,
-        id: &str,
-        truth: &FlatDoc<'_>,
-        truth_sides: &[Option<Side<'_>>],
-        pred: &FlatDoc<'_>,
-        grid: &mut F1Grid,
-        valid: bool,
-        has_prediction: bool,
-    ) {
-        self.valid.push(valid);
-        self.has_prediction.push(has_prediction);
-        let paths = self.rec.paths;
-        let comparer = self.rec.comparer;
-        let config = comparer.config;
-        let details = self.rec.details;
+    /// Adds what the next document (`id`; documents come in order)
+    /// contributes, `out` from [`Recorder::compare_document`] (its field
+    /// details are taken). Integer counts add up in any order; each
+    /// floating-point sum (a field's Σ CER, a set field's Σ scores) takes
+    /// its terms in document order and, within a document, in comparison
+    /// order — the order of one pass — whoever compared them (SPEC §3).
+    fn absorb(&mut self, id: &str, out: &mut DocOut) -> Result<(), Error> {
+        let bad = || {
+            Error::new(
+                ErrorKind::Input,
+                format!("document {id:?}: a count names a field that was not learnt"),
+            )
+        };
+        self.valid.push(out.valid);
+        self.has_prediction.push(out.has_prediction);
         let mut counts = Counts::default();
-        let mut tally = ItemTally::default();
-        let mut field_details = Vec::new();
-        let numeric_before = (self.rec.numeric_exact, self.rec.numeric_total);
-        if let Some(d) = &mut self.rec.doc_fields {
+        if let Some(d) = &mut self.doc_fields {
             d.fill(Counts::default());
         }
-        // Every item leaf of the prediction as a side, once asked for.
-        let mut pred_sides = None;
-        for &id in &self.fields.top {
-            let (t, p) = (truth.get(id), pred.get(id));
-            match paths.kind(id) {
-                Kind::Scalar => self.rec.record(
-                    id,
-                    t.map(|l| (l, truth.text.as_str())),
-                    p.map(|l| (l, pred.text.as_str())),
-                    (None, None),
-                    &mut counts,
-                    &mut field_details,
-                ),
-                Kind::Set => {
-                    let (t, p) = (t.map(|l| l.value), p.map(|l| l.value));
-                    let (te, pe) = (set_elements(comparer, t), set_elements(comparer, p));
-                    let sc = SetCounts::of(&te, &pe);
-                    let oc = sc.outcome_counts();
-                    self.rec.acc[id].counts += oc;
-                    counts += oc;
-                    if let Some(d) = &mut self.rec.doc_fields {
-                        d[id] += oc;
-                    }
-                    let s = self.sets.entry(id).or_insert_with(|| SetAcc {
-                        hits: vec![0.0; config.top_k.len()],
-                        ..SetAcc::default()
-                    });
-                    if !sc.both_empty() {
-                        let r = set_scores(&te, &pe, &config.top_k, config.zero_division);
-                        s.precision += r.precision;
-                        s.recall += r.recall;
-                        s.f1 += r.f1;
-                        s.accuracy += r.accuracy;
-                        s.legacy_accuracy += r.legacy_accuracy;
-                        for (h, v) in s.hits.iter_mut().zip(&r.hit_at_k) {
-                            *h += v;
-                        }
-                        s.documents += 1;
-                    }
-                    if details {
-                        field_details.push(FieldDetail {
-                            field: paths.table.name(id).to_string(),
-                            truth_item: None,
-                            pred_item: None,
-                            truth: t.map_or(Value::Null, Json::to_value),
-                            prediction: p.map_or(Value::Null, Json::to_value),
-                            outcome: set_display_outcome(&sc),
-                            similarity: None,
-                            cer: None,
-                        });
-                    }
-                }
-                Kind::Items => {
-                    let sub = self
-                        .fields
-                        .item_fields
-                        .iter()
-                        .find(|(l, _)| *l == id)
-                        .map_or(&[][..], |(_, f)| f.as_slice());
-                    let p_sides = pred_sides.get_or_insert_with(|| pred.item_sides());
-                    let ti: Vec<Item<'_, '_>> = truth.items(id, truth_sides).collect();
-                    let pi: Vec<Item<'_, '_>> = pred.items(id, p_sides).collect();
-                    grid.fill(comparer, &ti, &pi);
-                    let matches = match_items(grid, |i, j, out| {
-                        partial_credit(comparer, &ti[i], &pi[j], out)
-                    });
-                    tally.truth_items += ti.len() as u64;
-                    tally.pred_items += pi.len() as u64;
-                    tally.recognised += matches
-                        .iter()
-                        .filter(|x| x.f1 >= config.item_f1_threshold)
-                        .count() as u64;
-                    let mut t_matched = vec![false; ti.len()];
-                    let mut p_matched = vec![false; pi.len()];
-                    for x in &matches {
-                        t_matched[x.truth] = true;
-                        p_matched[x.pred] = true;
-                        for &s in sub {
-                            self.rec.record(
-                                s,
-                                ti[x.truth].get(s).map(|l| (l, ti[x.truth].text)),
-                                pi[x.pred].get(s).map(|l| (l, pi[x.pred].text)),
-                                (Some(x.truth), Some(x.pred)),
-                                &mut counts,
-                                &mut field_details,
-                            );
-                        }
-                    }
-                    for (i, item) in ti.iter().enumerate().filter(|(i, _)| !t_matched[*i]) {
-                        for &s in sub {
-                            self.rec.record(
-                                s,
-                                item.get(s).map(|l| (l, item.text)),
-                                None,
-                                (Some(i), None),
-                                &mut counts,
-                                &mut field_details,
-                            );
-                        }
-                    }
-                    for (j, item) in pi.iter().enumerate().filter(|(j, _)| !p_matched[*j]) {
-                        for &s in sub {
-                            self.rec.record(
-                                s,
-                                None,
-                                item.get(s).map(|l| (l, item.text)),
-                                (None, Some(j)),
-                                &mut counts,
-                                &mut field_details,
-                            );
-                        }
-                    }
-                }
+        for e in &out.events {
+            let path = e.path as usize;
+            let a = self.acc.get_mut(path).ok_or_else(bad)?;
+            a.counts.record(e.outcome);
+            counts.record(e.outcome);
+            if let Some(d) = &mut self.doc_fields {
+                d[path].record(e.outcome);
+            }
+            if let Some((edits, len, rate)) = e.cer {
+                a.add_cer(edits, len, rate);
             }
         }
-        if details {
-            let s = document_scores(&counts, config);
-            let exact = document_exact_match(self.valid[d], &counts, &tally);
+        let top_k = self.config.top_k.len();
+        for s in &out.sets {
+            let path = s.path as usize;
+            let [pred_in_true, true_in_pred, truth_len, pred_len] = s.counts.map(|n| n as usize);
+            let sc = SetCounts {
+                pred_in_true,
+                true_in_pred,
+                truth_len,
+                pred_len,
+            };
+            let oc = sc.outcome_counts();
+            self.acc.get_mut(path).ok_or_else(bad)?.counts += oc;
+            counts += oc;
+            if let Some(d) = &mut self.doc_fields {
+                d[path] += oc;
+            }
+            let acc = self.sets.entry(path).or_insert_with(|| SetAcc {
+                hits: vec![0.0; top_k],
+                ..SetAcc::default()
+            });
+            if let Some(r) = &s.scores {
+                if r.hits.len() != top_k {
+                    return Err(bad());
+                }
+                acc.precision += r.precision;
+                acc.recall += r.recall;
+                acc.f1 += r.f1;
+                acc.accuracy += r.accuracy;
+                acc.legacy_accuracy += r.legacy_accuracy;
+                for (h, v) in acc.hits.iter_mut().zip(&r.hits) {
+                    *h += v;
+                }
+                acc.documents += 1;
+            }
+        }
+        self.numeric_exact += out.numeric_exact;
+        self.numeric_total += out.numeric_total;
+        let tally = out.items;
+        if self.details {
+            let s = document_scores(&counts, self.config);
+            let exact = document_exact_match(out.valid, &counts, &tally);
             self.doc_details.push(DocumentDetail {
                 id: id.to_string(),
-                has_prediction: self.has_prediction[d],
-                schema_valid: self.valid[d],
+                has_prediction: out.has_prediction,
+                schema_valid: out.valid,
                 exact_match: exact,
                 counts,
                 precision: s.precision,
                 recall: s.recall,
                 f1: s.f1,
                 accuracy: s.accuracy,
-                fields: field_details,
+                fields: std::mem::take(&mut out.fields),
             });
         }
-        if let Some(per_field) = &self.rec.doc_fields {
+        if let Some(per_field) = &self.doc_fields {
             self.doc_tallies.push(DocumentTally {
                 counts,
                 fields: self.row_ids.iter().map(|&id| per_field[id]).collect(),
-                numeric_exact: self.rec.numeric_exact - numeric_before.0,
-                numeric_total: self.rec.numeric_total - numeric_before.1,
-                schema_valid: self.valid[d],
+                numeric_exact: out.numeric_exact,
+                numeric_total: out.numeric_total,
+                schema_valid: out.valid,
                 items: tally,
             });
         }
         self.doc_counts.push(counts);
         self.tallies.push(tally);
+        Ok(())
     }
-
     /// The model's report, from the counts (SPEC §3).
     fn finish(self, warnings: &mut Vec<String>, name: &str, provisional: bool) -> ModelReport {
         let ModelRun {
             fields,
             row_ids: field_ids,
-            rec,
+            paths,
+            config,
+            details,
+            acc,
+            doc_fields: _,
+            numeric_exact,
+            numeric_total,
             sets,
             doc_counts,
             tallies,
@@ -1781,12 +1953,8 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             valid,
             has_prediction: _,
         } = self;
-        let paths = rec.paths;
-        let config = rec.comparer.config;
-        let details = rec.details;
         let valid = &valid;
-        let acc = rec.acc;
-        let numeric = (rec.numeric_exact, rec.numeric_total);
+        let numeric = (numeric_exact, numeric_total);
         let zd = config.zero_division;
         let total: Counts = doc_counts.iter().copied().sum();
         let micro = strict_scores(&total, config);

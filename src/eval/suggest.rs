@@ -21,7 +21,7 @@ pub const MIN_PERCENT: u64 = 95;
 /// What one path's present truth values are: how many, how many are not
 /// JSON strings, and how many of the strings read as numbers by §2.1's
 /// Numbers rule and as dates by its Dates rule.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PathTally {
     pub present: u64,
     pub non_strings: u64,

@@ -181,6 +181,42 @@ impl Forest {
         self.close_root()
     }
 
+    /// Adds a copy of `value` (of any forest) and returns its node: the
+    /// same value, node for node (the parallel comparison pass copies a
+    /// streamed file's records this way).
+    pub fn add_json(&mut self, value: Json<'_>) -> Result<NodeId, TooLarge> {
+        self.push_json(value)?;
+        self.close_root()
+    }
+
+    fn push_json(&mut self, value: Json<'_>) -> Result<(), TooLarge> {
+        let node = value.forest.nodes[value.id as usize];
+        match node.tag {
+            Tag::Str => self.push_str_as_is(value.as_str().unwrap_or_default())?,
+            Tag::Array => {
+                let mark = self.stack.len();
+                for item in value.elements() {
+                    self.push_json(item)?;
+                }
+                self.end_array(mark)?;
+            }
+            Tag::Object => {
+                let mark = self.stack.len();
+                for (k, v) in value.entries() {
+                    self.push_json(v)?;
+                    let key = self.key(k);
+                    self.set_last_key(key);
+                }
+                self.end_object(mark)?;
+            }
+            _ => self.stack.push(Node {
+                key: NO_KEY,
+                ..node
+            }),
+        }
+        Ok(())
+    }
+
     fn push_value(&mut self, value: &Value) -> Result<(), TooLarge> {
         match value {
             Value::Null => self.stack.push(Node::scalar(Tag::Null)),

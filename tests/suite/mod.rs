@@ -13,6 +13,7 @@ mod injection;
 mod io_adapters;
 mod literature;
 mod malformed;
+mod parallel;
 mod properties;
 mod real_data;
 mod settings_layer;

@@ -1,0 +1,685 @@
+"""fieldscope: evaluate structured-data extraction from Python.
+
+Precision, recall, F1 and accuracy (micro, macro over documents, macro over
+fields), match categories, CER, line items and the document-level scores,
+exactly as fieldscope's ``SPEC.md`` defines them, computed by the same Rust
+core as the ``fieldscope`` command-line tool: :func:`evaluate` gives the
+report ``fieldscope eval`` prints, byte for byte in every format;
+:func:`learn`, :func:`evaluate_partial` and :func:`merge` split it over
+shards of the documents (Dask, Spark, Ray: ``docs/distributed.md``).
+
+>>> import fieldscope
+>>> report = fieldscope.evaluate(
+...     [{"id": "a", "total": 10}], {"m": [{"id": "a", "total": "10.00"}]}
+... )
+>>> report.to_dict()["models"][0]["micro"]["f1"]
+1.0
+"""
+
+import json
+import math
+import os
+import warnings
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from fieldscope import _native
+from fieldscope._errors import EvaluationWarning, InputError
+from fieldscope._cli import run
+
+__all__ = [
+    "evaluate",
+    "sweep",
+    "figures",
+    "learn",
+    "evaluate_partial",
+    "merge",
+    "Report",
+    "Sweep",
+    "InputError",
+    "EvaluationWarning",
+    "run",
+    "__version__",
+]
+
+__version__: str = _native.VERSION
+
+#: The literature metrics ``metrics=`` accepts (and ``"all"``).
+METRICS = ("anls_star", "nted", "donut_f1")
+_AVERAGES = ("macro_documents", "micro", "macro_fields")
+
+
+# --- inputs -----------------------------------------------------------------
+
+
+def _is_dataframe(obj: Any) -> bool:
+    module = type(obj).__module__ or ""
+    return module.startswith("pandas") and hasattr(obj, "to_dict") and hasattr(obj, "columns")
+
+
+def _is_path(obj: Any) -> bool:
+    return isinstance(obj, (str, os.PathLike))
+
+
+def _path_name(obj: Any) -> str:
+    return os.fsdecode(os.fspath(obj))
+
+
+def _records_spec(obj: Any, memory_name: str, role: str) -> Tuple[str, str, Any]:
+    """One records input as ``(kind, name, payload)`` for the native layer."""
+    if _is_path(obj):
+        name = _path_name(obj)
+        return ("path", name, name)
+    if isinstance(obj, (bytes, bytearray, memoryview)):
+        return ("bytes", memory_name, bytes(obj))
+    if _is_dataframe(obj):
+        return ("frame", memory_name, obj.to_dict(orient="records"))
+    if isinstance(obj, dict):
+        return ("id_map", memory_name, obj)
+    if isinstance(obj, (list, tuple)):
+        return ("records", memory_name, obj)
+    raise TypeError(
+        f"{role}: expected a path (str or os.PathLike), bytes, a list of dicts, "
+        f"a dict id → record or a pandas DataFrame, found {type(obj).__name__}"
+    )
+
+
+def _models_spec(predictions: Any) -> List[Tuple[str, Tuple[str, str, Any]]]:
+    """``predictions`` as ``[(name, spec)]``: a dict name → input, or paths
+    named by their stems (as ``--pred FILE``)."""
+    if _is_path(predictions):
+        predictions = [predictions]
+    if isinstance(predictions, dict):
+        models = []
+        for name, source in predictions.items():
+            if not isinstance(name, str):
+                raise TypeError(
+                    f"predictions: model names must be str, found {type(name).__name__} {name!r}"
+                )
+            models.append((name, _records_spec(source, f"<{name}>", f"predictions[{name!r}]")))
+    elif isinstance(predictions, (list, tuple)):
+        models = []
+        for i, path in enumerate(predictions):
+            if not _is_path(path):
+                raise TypeError(
+                    f"predictions[{i}]: a list of predictions holds paths (named by their "
+                    f"file stems); give a dict name → input for other inputs, found "
+                    f"{type(path).__name__}"
+                )
+            name = Path(_path_name(path)).stem or _path_name(path)
+            models.append((name, _records_spec(path, f"<{name}>", f"predictions[{i}]")))
+    else:
+        raise TypeError(
+            "predictions: expected a dict model name → input, or a list of paths, "
+            f"found {type(predictions).__name__}"
+        )
+    if not models:
+        raise ValueError("predictions: give at least one model")
+    return models
+
+
+def _document_spec(obj: Any, what: str) -> Optional[Tuple[str, str, Any]]:
+    """A schema or config: a path or a dict (a schema may be a bool)."""
+    if obj is None:
+        return None
+    if _is_path(obj):
+        name = _path_name(obj)
+        return ("path", name, name)
+    if isinstance(obj, dict) or (what == "schema" and isinstance(obj, bool)):
+        return ("value", what, obj)
+    raise TypeError(f"{what}: expected a path or a dict, found {type(obj).__name__}")
+
+
+def _costs(costs: Optional[Dict[str, float]]) -> List[Tuple[str, float]]:
+    if costs is None:
+        return []
+    if not isinstance(costs, dict):
+        raise TypeError(f"costs: expected a dict model name → cost, found {type(costs).__name__}")
+    out = []
+    for name, value in costs.items():
+        try:
+            cost = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"costs[{name!r}]: {value!r} is not a number") from None
+        if not math.isfinite(cost):
+            raise ValueError(f"costs[{name!r}]: {value!r} is not a finite number")
+        out.append((str(name), cost))
+    return out
+
+
+def _metrics(metrics: Union[None, str, Iterable[str]]) -> Optional[str]:
+    if metrics is None:
+        return None
+    names = metrics.split(",") if isinstance(metrics, str) else list(metrics)
+    names = [str(n).strip() for n in names]
+    for name in names:
+        if name not in METRICS and name != "all":
+            raise ValueError(
+                f"metrics: unknown metric {name!r}; expected some of "
+                f"{', '.join(METRICS)} (or 'all')"
+            )
+    return ",".join(names) if names else None
+
+
+def _values(values: Optional[Iterable[float]]) -> Optional[List[float]]:
+    if values is None:
+        return None
+    out = []
+    for v in values:
+        x = float(v)
+        if not (math.isfinite(x) and x >= 0):
+            raise ValueError(f"values: {v!r} is not a non-negative number")
+        out.append(x)
+    return out
+
+
+def _common(truth, predictions, schema, config, preset, costs):
+    if schema is not None and isinstance(schema, (list, tuple)):
+        raise TypeError("schema: give one schema (a path or a dict)")
+    if preset is not None and not isinstance(preset, str):
+        raise TypeError(f"preset: expected a str, found {type(preset).__name__}")
+    return (
+        _records_spec(truth, "<truth>", "truth"),
+        _models_spec(predictions),
+        _document_spec(schema, "schema"),
+        _document_spec(config, "config"),
+        preset,
+        _costs(costs),
+    )
+
+
+def _bootstrap_args(bootstrap: Union[None, bool, int], seed: Any, alpha: Any) -> Optional[int]:
+    """``bootstrap``, ``seed`` and ``alpha`` checked; the resamples (``True``:
+    1000) or ``None``."""
+    if bootstrap is True:
+        bootstrap = 1000
+    elif bootstrap is False:
+        bootstrap = None
+    if bootstrap is not None:
+        if not isinstance(bootstrap, int):
+            raise TypeError(f"bootstrap: expected an int, found {type(bootstrap).__name__}")
+        if bootstrap < 1:
+            raise ValueError("bootstrap: needs at least 1 resample (1000 is the usual number)")
+        if not (0.0 < float(alpha) < 1.0):
+            raise ValueError(f"alpha: {alpha!r}; expected a number between 0 and 1")
+    if not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed: {seed!r}; expected a non-negative int")
+    return bootstrap
+
+
+def _warn(messages: Sequence[str]) -> None:
+    for message in messages:
+        warnings.warn(message, EvaluationWarning, stacklevel=3)
+
+
+# --- the report ---------------------------------------------------------------
+
+
+class Report:
+    """The report of one evaluation: what ``fieldscope eval`` prints.
+
+    Made by :func:`evaluate`. ``to_dict()`` is the JSON report (SPEC §5);
+    ``to_json()``, ``to_markdown()``, ``to_latex()``, ``to_csv()`` and
+    ``to_html()`` are the CLI's ``--format`` outputs, byte for byte; the
+    ``*_frame()`` methods give pandas DataFrames.
+
+    Attributes
+    ----------
+    models : list of str
+        The models' names, in the order given.
+    documents : int
+        The number of ground-truth documents.
+    warnings : list of str
+        The evaluation's warnings (also issued as :class:`EvaluationWarning`).
+    """
+
+    __slots__ = ("_native", "_data")
+
+    def __init__(self, native: Any) -> None:
+        self._native = native
+        self._data: Optional[dict] = None
+
+    @property
+    def models(self) -> List[str]:
+        return list(self._native.models)
+
+    @property
+    def documents(self) -> int:
+        return int(self._native.documents)
+
+    @property
+    def warnings(self) -> List[str]:
+        return list(self._native.warnings)
+
+    def _parsed(self) -> dict:
+        if self._data is None:
+            self._data = json.loads(self.to_json())
+        return self._data
+
+    def to_dict(self) -> dict:
+        """The JSON report (SPEC §5) as Python objects: ``json.loads`` of
+        ``fieldscope eval --format json``. A new dict at each call."""
+        return json.loads(self.to_json())
+
+    def to_json(self) -> str:
+        """The report as ``fieldscope eval --format json`` prints it."""
+        return self._native.render("json")
+
+    def to_markdown(self) -> str:
+        """The model tables as ``fieldscope eval --format markdown`` prints them."""
+        return self._native.render("markdown")
+
+    def to_latex(self) -> str:
+        """The model tables as ``fieldscope eval --format latex`` prints them
+        (booktabs ``tabular``s)."""
+        return self._native.render("latex")
+
+    def to_csv(self) -> str:
+        """The per-field table as ``fieldscope eval --format csv`` prints it."""
+        return self._native.render("csv")
+
+    def to_html(self) -> str:
+        """The whole report as one self-contained HTML page (no script,
+        nothing loaded from elsewhere), as ``fieldscope eval --format html``
+        prints it."""
+        return self._native.render("html")
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
+    def __repr__(self) -> str:
+        return (
+            f"<fieldscope.Report: {self.documents} documents, "
+            f"models {', '.join(self.models)}; {len(self._native.warnings)} warning(s)>"
+        )
+
+    def models_frame(self, averaging: str = "macro_documents") -> "Any":
+        """One row per model: the scores under one average, the counts and
+        the model-wide rates.
+
+        precision = TP / (TP + FP), recall = TP / (TP + FN),
+        f1 = 2·P·R / (P + R), accuracy = (TP + TN) / N (SPEC §3.1), averaged
+        as ``averaging`` says (SPEC §3.2).
+
+        Parameters
+        ----------
+        averaging : {"macro_documents", "micro", "macro_fields"}, default "macro_documents"
+            ``micro``: counts pooled over documents and fields;
+            ``macro_documents``: the mean over documents (F1 the harmonic
+            mean of the macro precision and recall, by default);
+            ``macro_fields``: the mean over fields (adds ``fields_left_out``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by ``model``; columns ``precision``, ``recall``, ``f1``,
+            ``accuracy`` (under ``averaging``), the counts ``exact``,
+            ``partial``, ``incorrect``, ``missed``, ``spurious``,
+            ``true_negative``, ``truth_count``, ``pred_count``, ``m_total``,
+            the partial-credit ``partial_precision``, ``partial_recall``,
+            ``partial_f1``, and ``hallucination_rate``, ``abstention_rate``,
+            ``numeric_precision``, ``schema_validity_rate``,
+            ``exact_match_rate``, ``document_extraction_score``, ``cer``,
+            ``cost``; ``items_precision``, ``items_recall``, ``items_f1``
+            when there are line items; the literature metrics when computed.
+            ``None`` in the report (not applicable) is NaN.
+
+        Raises
+        ------
+        ValueError
+            An unknown ``averaging``.
+        ImportError
+            pandas is not installed (``pip install "fieldscope[pandas]"``).
+
+        Examples
+        --------
+        >>> report.models_frame("micro")[["precision", "recall", "f1"]]  # doctest: +SKIP
+        """
+        from fieldscope._frames import models_frame
+
+        if averaging not in _AVERAGES:
+            raise ValueError(
+                f"averaging: {averaging!r}; expected one of {', '.join(_AVERAGES)}"
+            )
+        return models_frame(self._parsed(), averaging)
+
+    def fields_frame(self) -> "Any":
+        """One row per (model, field): the field's counts and scores pooled
+        over documents (SPEC §3.1), and its CER.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by (``model``, ``field``); columns ``exact``,
+            ``partial``, ``incorrect``, ``missed``, ``spurious``,
+            ``true_negative``, ``precision``, ``recall``, ``f1``,
+            ``accuracy``, ``cer`` (pooled: Σ edits / Σ truth length) and
+            ``mean_cer`` (the mean of the documents' CER); NaN where the
+            report says null.
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed.
+
+        Examples
+        --------
+        >>> report.fields_frame().loc["gpt"].sort_values("f1")  # doctest: +SKIP
+        """
+        from fieldscope._frames import fields_frame
+
+        return fields_frame(self._parsed())
+
+    def documents_frame(self) -> "Any":
+        """One row per (model, document): whether it was predicted and
+        schema-valid, its counts and its scores (SPEC §3.2's per-document
+        precision, recall, accuracy; F1 from them).
+
+        Needs the per-document details: ``evaluate(..., details=True)``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by (``model``, ``id``) in the truth's document order;
+            columns ``has_prediction``, ``schema_valid``, ``exact_match``,
+            the six counts, ``precision``, ``recall``, ``f1``, ``accuracy``.
+
+        Raises
+        ------
+        ValueError
+            The report was made without ``details=True``.
+        ImportError
+            pandas is not installed.
+
+        Examples
+        --------
+        >>> r = fieldscope.evaluate(truth, preds, details=True)  # doctest: +SKIP
+        >>> r.documents_frame().query("f1 < 0.5")  # doctest: +SKIP
+        """
+        from fieldscope._frames import documents_frame
+
+        return documents_frame(self._parsed())
+
+
+class Sweep:
+    """A threshold sweep: micro F1, micro accuracy, macro-document F1 and the
+    item scores of every model at each value of one threshold, each point a
+    full evaluation — what ``fieldscope sweep`` prints. Made by :func:`sweep`.
+    """
+
+    __slots__ = ("_native",)
+
+    def __init__(self, native: Any) -> None:
+        self._native = native
+
+    def to_dict(self) -> dict:
+        """``json.loads`` of ``fieldscope sweep --format json``."""
+        return json.loads(self.to_json())
+
+    def to_json(self) -> str:
+        """The sweep as ``fieldscope sweep --format json`` prints it."""
+        return self._native.render("json")
+
+    def to_markdown(self) -> str:
+        """The table as ``fieldscope sweep --format markdown`` prints it."""
+        return self._native.render("markdown")
+
+    def to_latex(self) -> str:
+        """The table as ``fieldscope sweep --format latex`` prints it."""
+        return self._native.render("latex")
+
+    def to_csv(self) -> str:
+        """The table as ``fieldscope sweep --format csv`` prints it."""
+        return self._native.render("csv")
+
+    def frame(self) -> "Any":
+        """One row per (model, value): ``micro_f1``, ``micro_accuracy``,
+        ``macro_documents_f1``, ``item_f1``, ``item_count_accuracy``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by (``model``, ``value``).
+        """
+        from fieldscope._frames import sweep_frame
+
+        return sweep_frame(self.to_dict())
+
+    def __repr__(self) -> str:
+        d = self.to_dict()
+        return f"<fieldscope.Sweep of {d['key']}: {len(d['models'])} model(s)>"
+
+
+# --- the functions --------------------------------------------------------------
+
+Input = Any  # str | os.PathLike | bytes | list[dict] | dict[str, dict] | pandas.DataFrame
+
+
+def evaluate(
+    truth: Input,
+    predictions: Union[Dict[str, Input], Sequence[Union[str, "os.PathLike[str]"]]],
+    *,
+    schema: Union[None, str, "os.PathLike[str]", dict] = None,
+    config: Union[None, str, "os.PathLike[str]", dict] = None,
+    preset: Optional[str] = None,
+    costs: Optional[Dict[str, float]] = None,
+    details: bool = False,
+    bootstrap: Union[None, bool, int] = None,
+    seed: int = 1,
+    alpha: float = 0.05,
+    metrics: Union[None, str, Iterable[str]] = None,
+) -> Report:
+    """Compare the ground truth with each model's predictions (SPEC §1–§5).
+
+    Each (document, field) pair is exact, partial, incorrect, missed,
+    spurious or a true negative (SPEC §2.3); then, with TP = exact,
+    FP = incorrect + partial + spurious, FN = missed (+ incorrect + partial
+    under ``incorrect_counts_as = ["fp", "fn"]``):
+    precision = TP / (TP + FP), recall = TP / (TP + FN),
+    F1 = 2·P·R / (P + R), accuracy = (TP + TN) / N, under three averages
+    (micro, macro over documents, macro over fields; SPEC §3.2). The same
+    computation as ``fieldscope eval``, with the GIL released.
+
+    Parameters
+    ----------
+    truth : path, bytes, list of dict, dict, or pandas.DataFrame
+        The ground truth. A path (``str`` or ``os.PathLike``) to a ``.json``
+        (array, or object id → record), ``.jsonl`` or ``.csv`` file; the
+        bytes of such a file (the format sniffed from the content); a list
+        of records (dicts); a dict id → record; or a DataFrame, one row per
+        record (its columns the fields; NaN, ``pd.NA`` and ``pd.NaT`` are
+        null; the index is not used).
+    predictions : dict of str to input, or list of paths
+        Each model's predictions: a dict model name → any input ``truth``
+        accepts, or a list of paths (each model named by its file stem).
+        In-memory inputs are named ``"<NAME>"`` in messages.
+    schema : path or dict, optional
+        A JSON Schema (draft-07) of the records: field types and schema
+        validity (SPEC §3.5).
+    config : path or dict, optional
+        The metrics configuration (``metrics_config.json``, SPEC §4).
+    preset : {"standard", "exact", "not-found", "invoice-cer"}, optional
+        A preset; beats the config's ``preset``.
+    costs : dict of str to float, optional
+        A model's cost (overrides the records' ``cost`` values; SPEC §3.6).
+    details : bool, default False
+        Add per-document details (each field's truth, prediction, outcome,
+        similarity, CER): ``documents_frame()`` needs them.
+    bootstrap : int or True, optional
+        Add percentile bootstrap intervals with this many resamples of the
+        documents (``True``: 1000) and paired bootstrap tests between models
+        (Holm-adjusted): the report's ``bootstrap`` key.
+    seed : int, default 1
+        The bootstrap's seed (the same seed gives the same intervals).
+    alpha : float, default 0.05
+        Significance level of the paired tests, in (0, 1).
+    metrics : str or list of str, optional
+        Also compute literature metrics: ``"anls_star"``, ``"nted"``,
+        ``"donut_f1"``, or ``"all"``.
+
+    Returns
+    -------
+    Report
+        Its ``to_dict()`` equals ``json.loads`` of ``fieldscope eval
+        --format json`` on the same inputs.
+
+    Raises
+    ------
+    InputError
+        An input cannot be read: bad encoding or syntax, a record that is
+        not an object, an invalid schema, a bad key in a config file. The
+        message is the CLI's; ``.path``, ``.line``, ``.column`` say where.
+    ValueError
+        A bad configuration key or value (the message names the key), an
+        unknown preset or metric, a bad argument.
+    TypeError
+        An input of a type not listed above.
+    OSError
+        A file cannot be read.
+
+    Warns
+    -----
+    EvaluationWarning
+        Each of the report's warnings (unmatched ids, duplicates, …).
+
+    Examples
+    --------
+    >>> truth = [{"id": "1", "name": "abcdef"}]
+    >>> report = fieldscope.evaluate(truth, {"m": [{"id": "1", "name": "abcxyz"}]})
+    >>> report.to_dict()["models"][0]["partial"]["f1"]
+    0.5
+    """
+    common = _common(truth, predictions, schema, config, preset, costs)
+    bootstrap = _bootstrap_args(bootstrap, seed, alpha)
+    native = _native.evaluate(
+        *common,
+        bool(details),
+        bootstrap,
+        seed,
+        float(alpha),
+        _metrics(metrics),
+    )
+    _warn(native.warnings)
+    return Report(native)
+
+
+def sweep(
+    truth: Input,
+    predictions: Union[Dict[str, Input], Sequence[Union[str, "os.PathLike[str]"]]],
+    param: str,
+    values: Optional[Iterable[float]] = None,
+    *,
+    schema: Union[None, str, "os.PathLike[str]", dict] = None,
+    config: Union[None, str, "os.PathLike[str]", dict] = None,
+    preset: Optional[str] = None,
+    costs: Optional[Dict[str, float]] = None,
+) -> Sweep:
+    """Evaluate again at every value of one threshold, as ``fieldscope sweep``.
+
+    Each point is a full evaluation with one configuration key changed:
+    ``similarity`` sets ``partial_matching.string.exact_threshold`` (and
+    ``string_match.method = "similarity"``), ``cer`` sets
+    ``string_match.cer_threshold`` (and ``method = "cer"``), ``item`` sets
+    ``item_f1_threshold``.
+
+    Parameters
+    ----------
+    truth, predictions, schema, config, preset, costs
+        As for :func:`evaluate`.
+    param : {"similarity", "cer", "item"}
+        The threshold to move.
+    values : iterable of float, optional
+        The values (non-negative); default 0, 0.05, …, 1.
+
+    Returns
+    -------
+    Sweep
+        Its ``to_json()`` is ``fieldscope sweep --format json``'s output.
+
+    Raises
+    ------
+    InputError, ValueError, TypeError, OSError
+        As for :func:`evaluate`; ``ValueError`` for an unknown ``param``.
+
+    Examples
+    --------
+    >>> s = fieldscope.sweep("truth.jsonl", ["gpt.jsonl"], "cer", [0.1, 0.2])  # doctest: +SKIP
+    >>> s.frame()  # doctest: +SKIP
+    """
+    common = _common(truth, predictions, schema, config, preset, costs)
+    return Sweep(_native.sweep(*common, str(param), _values(values)))
+
+
+def figures(
+    truth: Input,
+    predictions: Union[Dict[str, Input], Sequence[Union[str, "os.PathLike[str]"]]],
+    out_dir: Union[str, "os.PathLike[str]"],
+    *,
+    size: str = "full",
+    formats: Iterable[str] = ("pdf", "svg"),
+    values: Optional[Iterable[float]] = None,
+    schema: Union[None, str, "os.PathLike[str]", dict] = None,
+    config: Union[None, str, "os.PathLike[str]", dict] = None,
+    preset: Optional[str] = None,
+    costs: Optional[Dict[str, float]] = None,
+) -> List[Path]:
+    """Write every chart of the report and of the three threshold sweeps, as
+    ``fieldscope figures``: ``ID.svg`` / ``ID.pdf`` per chart and
+    ``captions.md``.
+
+    The charts: metric bars (macro over documents), outcome distribution,
+    per-field F1 heatmap, predicted vs true values, CER distribution, the
+    item metrics when there are line items, and the sweeps' line charts.
+    Text is 8.5 pt at the chosen width; PDFs embed Liberation Sans.
+
+    Parameters
+    ----------
+    truth, predictions, schema, config, preset, costs
+        As for :func:`evaluate`.
+    out_dir : path
+        The directory to write to (created if missing).
+    size : {"full", "column"}, default "full"
+        ``full``: 7 in wide; ``column``: 3.3 in (one column of two).
+    formats : iterable of {"pdf", "svg"}, default ("pdf", "svg")
+    values : iterable of float, optional
+        The sweeps' threshold values; default 0, 0.05, …, 1.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files written, ``captions.md`` last.
+
+    Raises
+    ------
+    InputError, ValueError, TypeError, OSError
+        As for :func:`evaluate`; ``ValueError`` for an unknown size or format.
+
+    Examples
+    --------
+    >>> fieldscope.figures("truth.jsonl", ["gpt.jsonl"], "figures", size="column")  # doctest: +SKIP
+    """
+    common = _common(truth, predictions, schema, config, preset, costs)
+    if isinstance(formats, str):
+        formats = formats.split(",")
+    wanted = {str(f).strip().lower() for f in formats}
+    unknown = wanted - {"pdf", "svg"}
+    if unknown or not wanted:
+        raise ValueError(
+            f"formats: {sorted(unknown) if unknown else 'empty'}; expected 'pdf', 'svg' or both"
+        )
+    size = str(size).strip().lower()
+    paths, messages = _native.figures(
+        *common,
+        _path_name(out_dir),
+        size,
+        "pdf" in wanted,
+        "svg" in wanted,
+        _values(values),
+    )
+    _warn(messages)
+    return [Path(p) for p in paths]
+
+
+# The sharded evaluation (learn, evaluate_partial, merge): its own module,
+# which uses Report and the input helpers above.
+from fieldscope._shards import evaluate_partial, learn, merge  # noqa: E402

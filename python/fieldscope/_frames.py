@@ -1,0 +1,140 @@
+"""The report as pandas DataFrames: rows and columns taken from the JSON
+report (SPEC §5), nothing computed. pandas is imported here only, when a
+frame is asked for."""
+
+from typing import Any, Dict, List
+
+COUNTS = ("exact", "partial", "incorrect", "missed", "spurious", "true_negative")
+SCORES = ("precision", "recall", "f1", "accuracy")
+LITERATURE = ("anls_star", "nted", "donut_f1")
+RATES = (
+    "hallucination_rate",
+    "abstention_rate",
+    "numeric_precision",
+    "field_f1_partial",
+    "schema_validity_rate",
+    "exact_match_rate",
+    "document_extraction_score",
+    "cer",
+    "cost",
+)
+
+
+def _pandas() -> Any:
+    try:
+        import pandas
+    except ImportError as e:  # pragma: no cover - exercised without pandas
+        raise ImportError(
+            "fieldscope's DataFrames need pandas: pip install pandas "
+            '(or install fieldscope with its extra: pip install "./python[pandas]")'
+        ) from e
+    return pandas
+
+
+def _float(x: Any) -> Any:
+    """null (not applicable) → NaN, so numeric columns stay numeric."""
+    return float("nan") if x is None else x
+
+
+def models_frame(report: Dict[str, Any], averaging: str) -> Any:
+    pd = _pandas()
+    rows: List[Dict[str, Any]] = []
+    with_items = any(m.get("items") is not None for m in report["models"])
+    literature = [
+        name
+        for name in LITERATURE
+        if any((m.get("literature") or {}).get(name) is not None for m in report["models"])
+    ]
+    for m in report["models"]:
+        scores = m[averaging]
+        row: Dict[str, Any] = {"model": m["name"]}
+        for key in SCORES:
+            row[key] = scores[key]
+        if averaging == "macro_fields":
+            row["fields_left_out"] = scores["fields_left_out"]
+        for key in COUNTS:
+            row[key] = m["counts"][key]
+        row["truth_count"] = m["truth_count"]
+        row["pred_count"] = m["pred_count"]
+        row["m_total"] = m["m_total"]
+        for key in ("precision", "recall", "f1"):
+            row[f"partial_{key}"] = m["partial"][key]
+        for key in RATES:
+            row[key] = _float(m[key])
+        if with_items:
+            items = m.get("items") or {}
+            for key in ("precision", "recall", "f1"):
+                row[f"items_{key}"] = _float(items.get(key))
+        for name in literature:
+            row[name] = _float((m.get("literature") or {}).get(name))
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("model")
+
+
+def fields_frame(report: Dict[str, Any]) -> Any:
+    pd = _pandas()
+    rows = []
+    for m in report["models"]:
+        for f in m["fields"]:
+            row: Dict[str, Any] = {"model": m["name"], "field": f["field"]}
+            for key in COUNTS:
+                row[key] = f["counts"][key]
+            for key in SCORES:
+                row[key] = f[key]
+            row["cer"] = _float(f["cer"])
+            row["mean_cer"] = _float(f["mean_cer"])
+            rows.append(row)
+    columns = ["model", "field", *COUNTS, *SCORES, "cer", "mean_cer"]
+    return pd.DataFrame(rows, columns=columns).set_index(["model", "field"])
+
+
+def documents_frame(report: Dict[str, Any]) -> Any:
+    if any(m.get("document_details") is None for m in report["models"]):
+        raise ValueError(
+            "documents_frame() needs the per-document details: "
+            "fieldscope.evaluate(..., details=True)"
+        )
+    pd = _pandas()
+    rows = []
+    for m in report["models"]:
+        for d in m["document_details"]:
+            row: Dict[str, Any] = {
+                "model": m["name"],
+                "id": d["id"],
+                "has_prediction": d["has_prediction"],
+                "schema_valid": d["schema_valid"],
+                "exact_match": d["exact_match"],
+            }
+            for key in COUNTS:
+                row[key] = d["counts"][key]
+            for key in SCORES:
+                row[key] = d[key]
+            rows.append(row)
+    columns = [
+        "model",
+        "id",
+        "has_prediction",
+        "schema_valid",
+        "exact_match",
+        *COUNTS,
+        *SCORES,
+    ]
+    return pd.DataFrame(rows, columns=columns).set_index(["model", "id"])
+
+
+def sweep_frame(sweep: Dict[str, Any]) -> Any:
+    pd = _pandas()
+    rows = []
+    for m in sweep["models"]:
+        for p in m["points"]:
+            rows.append({"model": m["name"], **{k: _float(v) for k, v in p.items()}})
+    columns = [
+        "model",
+        "value",
+        "micro_f1",
+        "micro_accuracy",
+        "macro_documents_f1",
+        "item_f1",
+        "item_count_accuracy",
+    ]
+    return pd.DataFrame(rows, columns=columns).set_index(["model", "value"])

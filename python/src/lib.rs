@@ -1,0 +1,404 @@
+//! `fieldscope._native`: the Python package's compiled part (PyO3, abi3).
+//!
+//! Owns: reading the inputs the Python layer (`fieldscope/__init__.py`)
+//! hands over — each file as `(kind, name, payload)`: a `path`, `bytes`,
+//! `records` (a list of dicts), `frame` (a DataFrame's rows) or `id_map`
+//! (a dict id → record) — into the main crate's records and configuration,
+//! then calling the main crate's API: [`fieldscope::pipeline`] for reports,
+//! sweeps and figures (the very functions `fieldscope eval`, `sweep` and
+//! `figures` call, so every number and every byte of every format is the
+//! CLI's), the partial results of `shards` (`learn`, `evaluate_partial`,
+//! `merge`) and [`fieldscope::cli::run`] for the `fieldscope` command. It
+//! converts; it computes nothing. Files are read, parsed and evaluated with
+//! the GIL released; a panic becomes `RuntimeError` ([`errors::guard`]).
+//!
+//! Depends on: the main crate, pyo3, serde_json. Never on pandas (the
+//! Python layer turns a DataFrame into rows).
+
+mod convert;
+mod errors;
+mod shards;
+
+use convert::Rules;
+use errors::{guard, to_py};
+use fieldscope::charts::PaperSize;
+use fieldscope::eval::literature::Metrics;
+use fieldscope::eval::sweep::{sweep as run_sweep, SweepParam, SweepReport};
+use fieldscope::eval::{Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Preset};
+use fieldscope::export::Format;
+use fieldscope::pipeline::{
+    evaluate_report, figure_files, render_report, render_sweep, FigureOptions, ReportOptions,
+};
+use fieldscope::{Error, ErrorKind};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use serde_json::Value;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// Runs `f` with the GIL released; its error becomes a Python exception
+/// afterwards, a panic a `RuntimeError`.
+fn detached<T: Send>(py: Python<'_>, f: impl FnOnce() -> Result<T, Error> + Send) -> PyResult<T> {
+    py.detach(|| guard(|| Ok(f())))?.map_err(|e| to_py(py, e))
+}
+
+/// The CLI's reading of a file (the same error when it cannot be read).
+fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
+    std::fs::read(path).map_err(|e| {
+        Error::new(ErrorKind::Io, format!("cannot read the file: {e}"))
+            .in_file(path.display().to_string())
+    })
+}
+
+/// One records file as `(kind, name, payload)`, read into a forest.
+fn load_file(py: Python<'_>, spec: &Bound<'_, PyAny>) -> PyResult<DocFile> {
+    let (kind, name, payload): (String, String, Bound<'_, PyAny>) = spec.extract()?;
+    let rules = Rules {
+        missing_is_null: kind == "frame",
+    };
+    let records = match kind.as_str() {
+        "path" => {
+            let path: PathBuf = payload.extract()?;
+            return detached(py, || fieldscope::io::parse_docs(&name, &read_file(&path)?));
+        }
+        "bytes" => {
+            let bytes = payload.cast::<PyBytes>()?.as_bytes().to_vec();
+            return detached(py, || fieldscope::io::parse_docs(&name, &bytes));
+        }
+        "records" | "frame" => convert::records_of_list(&payload, &name, rules),
+        "id_map" => convert::records_of_id_map(payload.cast::<PyDict>()?, &name, rules),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "internal: unknown input kind {other:?}"
+            )))
+        }
+    }
+    .map_err(|e| to_py(py, e))?;
+    detached(py, || {
+        DocFile::from_records(&records)
+            .map_err(|e| Error::new(ErrorKind::Input, e.to_string()).in_file(records.name.clone()))
+    })
+}
+
+/// A JSON document (schema, config) as `("path", name, path)` or
+/// `("value", what, object)`; the file's name when it is a file.
+fn load_document(py: Python<'_>, spec: &Bound<'_, PyAny>) -> PyResult<(Value, Option<String>)> {
+    let (kind, name, payload): (String, String, Bound<'_, PyAny>) = spec.extract()?;
+    if kind == "path" {
+        let path: PathBuf = payload.extract()?;
+        let value = detached(py, || {
+            fieldscope::io::parse_json_value(&name, &read_file(&path)?)
+        })?;
+        Ok((value, Some(name)))
+    } else {
+        let value = convert::document(&payload, &name).map_err(|e| to_py(py, e))?;
+        Ok((value, None))
+    }
+}
+
+/// Everything one evaluation reads, loaded in the CLI's order (config,
+/// preset, truth, schema, predictions, costs), so the first error is the
+/// CLI's; and the schema file's name, for its errors.
+struct Loaded {
+    config: Config,
+    input: EvalInput<DocFile>,
+    schema_file: Option<String>,
+}
+
+/// A schema error names the schema file, as the CLI's does.
+fn schema_error(schema_file: &Option<String>, e: Error) -> Error {
+    match schema_file {
+        Some(name) if e.kind == ErrorKind::Schema => e.in_file(name.clone()),
+        _ => e,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn load(
+    py: Python<'_>,
+    truth: &Bound<'_, PyAny>,
+    models: Vec<(String, Bound<'_, PyAny>)>,
+    schema: Option<&Bound<'_, PyAny>>,
+    config: Option<&Bound<'_, PyAny>>,
+    preset: Option<&str>,
+    costs: Vec<(String, f64)>,
+) -> PyResult<Loaded> {
+    let mut builder = ConfigBuilder::new();
+    if let Some(spec) = config {
+        let (value, file) = load_document(py, spec)?;
+        builder = builder
+            .layer(&value)
+            .map_err(|e| match file {
+                Some(name) => e.in_file(name),
+                None => e,
+            })
+            .map_err(|e| to_py(py, e))?;
+    }
+    if let Some(name) = preset {
+        let preset = Preset::parse(name)
+            .map_err(|e| PyValueError::new_err(format!("preset: {}", e.message)))?;
+        builder = builder.preset(preset);
+    }
+    let config = builder.build().map_err(|e| to_py(py, e))?;
+    let truth = load_file(py, truth)?;
+    let (schema, schema_file) = match schema {
+        Some(spec) => {
+            let (value, file) = load_document(py, spec)?;
+            (Some(value), file)
+        }
+        None => (None, None),
+    };
+    let mut inputs = Vec::with_capacity(models.len());
+    for (name, spec) in &models {
+        inputs.push(ModelInput::new(name.clone(), load_file(py, spec)?));
+    }
+    for (name, cost) in costs {
+        let names: Vec<&str> = inputs.iter().map(|m| m.name.as_str()).collect();
+        let listed = names.join(", ");
+        let Some(model) = inputs.iter_mut().find(|m| m.name == name) else {
+            return Err(PyValueError::new_err(format!(
+                "costs: no model is named {name:?}; the models are: {listed}"
+            )));
+        };
+        model.cost = Some(cost);
+    }
+    Ok(Loaded {
+        config,
+        input: EvalInput {
+            truth,
+            models: inputs,
+            schema,
+        },
+        schema_file,
+    })
+}
+
+/// A report, as the main crate computed it.
+#[pyclass(frozen, module = "fieldscope._native", name = "NativeReport")]
+struct NativeReport {
+    report: fieldscope::eval::Report,
+}
+
+#[pymethods]
+impl NativeReport {
+    /// The report in `format` (json, markdown, latex, csv or html), as
+    /// `fieldscope eval --format FORMAT` prints it.
+    fn render(&self, py: Python<'_>, format: &str) -> PyResult<String> {
+        let format: Format = format.parse().map_err(|e| to_py(py, e))?;
+        py.detach(|| guard(|| Ok(render_report(&self.report, format))))
+    }
+
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.report.warnings.clone()
+    }
+
+    #[getter]
+    fn models(&self) -> Vec<String> {
+        self.report.models.iter().map(|m| m.name.clone()).collect()
+    }
+
+    #[getter]
+    fn documents(&self) -> usize {
+        self.report.documents
+    }
+}
+
+/// A threshold sweep, as the main crate computed it.
+#[pyclass(frozen, module = "fieldscope._native", name = "NativeSweep")]
+struct NativeSweep {
+    report: SweepReport,
+}
+
+#[pymethods]
+impl NativeSweep {
+    /// The table in `format` (json, markdown, latex or csv), as
+    /// `fieldscope sweep --format FORMAT` prints it.
+    fn render(&self, py: Python<'_>, format: &str) -> PyResult<String> {
+        let format: Format = format.parse().map_err(|e| to_py(py, e))?;
+        if format == Format::Html {
+            return Err(PyValueError::new_err(
+                "format: a sweep renders as json, markdown, latex or csv",
+            ));
+        }
+        py.detach(|| guard(|| Ok(render_sweep(&self.report, format))))
+    }
+}
+
+/// `fieldscope eval`: the report of `truth` against each model.
+#[pyfunction]
+#[pyo3(signature = (truth, models, schema, config, preset, costs, details, bootstrap, seed, alpha, metrics))]
+#[allow(clippy::too_many_arguments)]
+fn evaluate(
+    py: Python<'_>,
+    truth: &Bound<'_, PyAny>,
+    models: Vec<(String, Bound<'_, PyAny>)>,
+    schema: Option<&Bound<'_, PyAny>>,
+    config: Option<&Bound<'_, PyAny>>,
+    preset: Option<&str>,
+    costs: Vec<(String, f64)>,
+    details: bool,
+    bootstrap: Option<usize>,
+    seed: u64,
+    alpha: f64,
+    metrics: Option<&str>,
+) -> PyResult<NativeReport> {
+    guard(|| {
+        let metrics = match metrics {
+            Some(list) => Metrics::parse(list).map_err(|e| to_py(py, e))?,
+            None => Metrics::default(),
+        };
+        let options = ReportOptions {
+            details,
+            metrics,
+            bootstrap,
+            seed,
+            alpha,
+            compare: None,
+        };
+        let Loaded {
+            config,
+            input,
+            schema_file,
+        } = load(py, truth, models, schema, config, preset, costs)?;
+        let report = detached(py, move || {
+            evaluate_report(input, &config, &options).map_err(|e| schema_error(&schema_file, e))
+        })?;
+        Ok(NativeReport { report })
+    })
+}
+
+/// `fieldscope sweep`: one evaluation per value of one threshold.
+#[pyfunction]
+#[pyo3(signature = (truth, models, schema, config, preset, costs, param, values))]
+#[allow(clippy::too_many_arguments)]
+fn sweep(
+    py: Python<'_>,
+    truth: &Bound<'_, PyAny>,
+    models: Vec<(String, Bound<'_, PyAny>)>,
+    schema: Option<&Bound<'_, PyAny>>,
+    config: Option<&Bound<'_, PyAny>>,
+    preset: Option<&str>,
+    costs: Vec<(String, f64)>,
+    param: &str,
+    values: Option<Vec<f64>>,
+) -> PyResult<NativeSweep> {
+    guard(|| {
+        let param = SweepParam::parse(param)
+            .map_err(|e| PyValueError::new_err(format!("param: {}", e.message)))?;
+        let values = values.unwrap_or_else(fieldscope::eval::sweep::default_values);
+        let loaded = load(py, truth, models, schema, config, preset, costs)?;
+        let report = detached(py, || {
+            run_sweep(&loaded.input, &loaded.config, param, &values)
+                .map_err(|e| schema_error(&loaded.schema_file, e))
+        })?;
+        Ok(NativeSweep { report })
+    })
+}
+
+/// `fieldscope figures`: writes every figure into `out_dir` (created if
+/// missing); returns the files written and the evaluation's warnings.
+#[pyfunction]
+#[pyo3(signature = (truth, models, schema, config, preset, costs, out_dir, size, pdf, svg, values))]
+#[allow(clippy::too_many_arguments)]
+fn figures(
+    py: Python<'_>,
+    truth: &Bound<'_, PyAny>,
+    models: Vec<(String, Bound<'_, PyAny>)>,
+    schema: Option<&Bound<'_, PyAny>>,
+    config: Option<&Bound<'_, PyAny>>,
+    preset: Option<&str>,
+    costs: Vec<(String, f64)>,
+    out_dir: PathBuf,
+    size: &str,
+    pdf: bool,
+    svg: bool,
+    values: Option<Vec<f64>>,
+) -> PyResult<(Vec<PathBuf>, Vec<String>)> {
+    guard(|| {
+        let size = match size {
+            "column" => PaperSize::SingleColumn,
+            "full" => PaperSize::FullWidth,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "size: {other:?}; expected \"column\" (3.3 in) or \"full\" (7 in)"
+                )))
+            }
+        };
+        let values = values.unwrap_or_else(fieldscope::eval::sweep::default_values);
+        let Loaded {
+            config,
+            input,
+            schema_file,
+        } = load(py, truth, models, schema, config, preset, costs)?;
+        let options = FigureOptions {
+            size,
+            pdf,
+            svg,
+            values,
+        };
+        detached(py, move || {
+            let (files, warnings) = figure_files(input, &config, &options)
+                .map_err(|e| schema_error(&schema_file, e))?;
+            std::fs::create_dir_all(&out_dir).map_err(|e| {
+                Error::new(ErrorKind::Io, format!("cannot create the directory: {e}"))
+                    .in_file(out_dir.display().to_string())
+            })?;
+            let mut written = Vec::with_capacity(files.len());
+            for (name, bytes) in &files {
+                let path = out_dir.join(name);
+                std::fs::write(&path, bytes).map_err(|e| {
+                    Error::new(ErrorKind::Io, format!("cannot write the file: {e}"))
+                        .in_file(path.display().to_string())
+                })?;
+                written.push(path);
+            }
+            Ok((written, warnings))
+        })
+    })
+}
+
+/// The `fieldscope` command: runs [`fieldscope::cli::run`] with `args`
+/// (the program name first) and returns the exit status and what it wrote
+/// to standard output and standard error.
+#[pyfunction]
+fn run_cli(py: Python<'_>, args: Vec<OsString>) -> PyResult<(i32, Py<PyBytes>, Py<PyBytes>)> {
+    let (code, out, err) = py.detach(|| {
+        guard(|| {
+            let mut out = Vec::new();
+            let mut err = Vec::new();
+            let code = fieldscope::cli::run(args, &mut out, &mut err);
+            Ok((code, out, err))
+        })
+    })?;
+    Ok((
+        code,
+        PyBytes::new(py, &out).unbind(),
+        PyBytes::new(py, &err).unbind(),
+    ))
+}
+
+/// For the test suite: panics inside, to show that a panic becomes a
+/// `RuntimeError` (and that the GIL is taken back).
+#[pyfunction]
+fn _panic_for_tests(py: Python<'_>) -> PyResult<()> {
+    py.detach(|| guard(|| -> PyResult<()> { panic!("a test of the panic guard") }))
+}
+
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<NativeReport>()?;
+    m.add_class::<NativeSweep>()?;
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(figures, m)?)?;
+    m.add_function(wrap_pyfunction!(shards::learn, m)?)?;
+    m.add_function(wrap_pyfunction!(shards::evaluate_partial, m)?)?;
+    m.add_function(wrap_pyfunction!(shards::merge, m)?)?;
+    m.add_function(wrap_pyfunction!(run_cli, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,402 @@
+//! What one document contributes to one model ([`DocOut`]), and the
+//! comparison pass on several threads ([`compare_parallel`], `--jobs N`).
+//!
+//! Owns: the per-document contribution — every comparison's outcome and
+//! CER counts in the order the pass makes them, each set field's element
+//! counts and scores, the line-item tallies, the numeric counts, the
+//! compared values when details are asked for — which the parent's
+//! `ModelRun::absorb` adds to a model's counts and a partial result
+//! (sibling `partial`) stores; and the batched pass over documents on the
+//! caller's rayon pool.
+//!
+//! Why the report is byte-identical for every number of threads: each
+//! document is compared exactly as the one-thread pass compares it (the
+//! same code: `Recorder::compare_document`), into its own [`DocOut`];
+//! the [`DocOut`]s are then absorbed on the calling thread in the truth's
+//! document order, so every floating-point sum (a field's Σ CER, a set
+//! field's Σ scores) adds the same terms in the same order; everything
+//! else is an integer count. Memory beyond the one-thread pass: one batch
+//! ([`CHUNK`] × [`CHUNKS_PER_THREAD`] × threads documents) of [`DocOut`]s
+//! and, for a source that is not resident (a streamed JSONL file), that
+//! batch's records copied out of the file (the source's one-record forest
+//! cannot be shared): at most `jobs × 512` documents of each file at once.
+//!
+//! Pure, like the rest of `eval`: the threads are the caller's (rayon's
+//! current pool; the CLI installs one of `--jobs` threads); rayon is not
+//! compiled for wasm32, where the pass is the one-thread one.
+
+use super::{
+    should_stop, Docs, F1Grid, FlatDoc, Pace, Pass, PathCache, Predictions, Progress, RecordSource,
+    Sink, Truth, ValidityOracle,
+};
+use crate::error::{Error, ErrorKind};
+use crate::eval::report::{FieldDetail, ItemTally, Outcome};
+use crate::eval::tree::{Forest, NodeId};
+use serde::{Deserialize, Serialize};
+
+/// One comparison of a (document, field) pair: the field's path id, the
+/// outcome and, when the comparison has one, the CER as (edits, len t,
+/// rate) (SPEC §2.2, §2.3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "EventTuple", try_from = "EventTuple")]
+pub(crate) struct Event {
+    pub path: u32,
+    pub outcome: Outcome,
+    pub cer: Option<(u64, u64, f64)>,
+}
+
+/// An [`Event`] as stored: `[path, outcome code, cer]`.
+#[derive(Serialize, Deserialize)]
+struct EventTuple(u32, u8, Option<(u64, u64, f64)>);
+
+impl From<Event> for EventTuple {
+    fn from(e: Event) -> Self {
+        EventTuple(e.path, outcome_code::of(e.outcome), e.cer)
+    }
+}
+
+impl TryFrom<EventTuple> for Event {
+    type Error = String;
+
+    fn try_from(t: EventTuple) -> Result<Self, String> {
+        Ok(Event {
+            path: t.0,
+            outcome: outcome_code::outcome(t.1)?,
+            cer: t.2,
+        })
+    }
+}
+
+/// One set field of one document (SPEC §3.3): its element counts
+/// (`pred_in_true`, `true_in_pred`, |T|, |P|) and, unless both sides are
+/// empty, its scores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct SetEvent {
+    pub path: u32,
+    pub counts: [u64; 4],
+    pub scores: Option<SetSums>,
+}
+
+/// A set field's per-document scores, the terms of its sums.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct SetSums {
+    pub precision: f64,
+    pub recall: f64,
+    pub f1: f64,
+    pub accuracy: f64,
+    pub legacy_accuracy: f64,
+    pub hits: Vec<f64>,
+}
+
+/// What one document contributes to one model's report, in the order the
+/// comparison pass records it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct DocOut {
+    pub valid: bool,
+    pub has_prediction: bool,
+    pub events: Vec<Event>,
+    pub sets: Vec<SetEvent>,
+    #[serde(with = "tally")]
+    pub items: ItemTally,
+    pub numeric_exact: u64,
+    pub numeric_total: u64,
+    /// The compared values (empty unless details were asked for).
+    pub fields: Vec<FieldDetail>,
+}
+
+impl DocOut {
+    pub(crate) fn clear(&mut self) {
+        self.valid = false;
+        self.has_prediction = false;
+        self.events.clear();
+        self.sets.clear();
+        self.items = ItemTally::default();
+        self.numeric_exact = 0;
+        self.numeric_total = 0;
+        self.fields.clear();
+    }
+}
+
+/// An outcome as one small number in a partial result.
+mod outcome_code {
+    use crate::eval::report::Outcome;
+
+    const ALL: [Outcome; 6] = [
+        Outcome::Exact,
+        Outcome::Partial,
+        Outcome::Incorrect,
+        Outcome::Missed,
+        Outcome::Spurious,
+        Outcome::TrueNegative,
+    ];
+
+    /// The outcome's code: its place in [`ALL`].
+    pub fn of(o: Outcome) -> u8 {
+        ALL.iter().position(|x| *x == o).unwrap_or(0) as u8
+    }
+
+    /// The outcome of a code.
+    pub fn outcome(code: u8) -> Result<Outcome, String> {
+        ALL.get(usize::from(code))
+            .copied()
+            .ok_or_else(|| format!("unknown outcome code {code}"))
+    }
+}
+
+/// Line-item tallies as (recognised, truth items, predicted items).
+mod tally {
+    use crate::eval::report::ItemTally;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(t: &ItemTally, s: S) -> Result<S::Ok, S::Error> {
+        (t.recognised, t.truth_items, t.pred_items).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ItemTally, D::Error> {
+        let (recognised, truth_items, pred_items) = <(u64, u64, u64)>::deserialize(d)?;
+        Ok(ItemTally {
+            recognised,
+            truth_items,
+            pred_items,
+        })
+    }
+}
+
+/// Documents per unit of work of the parallel pass.
+pub const CHUNK: usize = 64;
+/// Units of work per thread in one batch (so that a slow unit, one with
+/// long line-item lists, does not leave the other threads idle).
+pub const CHUNKS_PER_THREAD: usize = 8;
+
+/// The threads of the current pool (rayon's; 1 on wasm32).
+pub(super) fn threads() -> usize {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        rayon::current_num_threads()
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        1
+    }
+}
+
+/// One unit of work: a run of documents, with its own buffers, path
+/// caches and (for sources that are not resident) copies of its records.
+#[derive(Default)]
+struct Unit {
+    start: usize,
+    /// Per document: the truth root, then each model's payload root.
+    roots: Vec<(NodeId, Vec<Option<NodeId>>)>,
+    /// Copies of the records, one forest per file (when not resident).
+    copies: Vec<Forest>,
+    /// One path cache per forest (the source's or the copy's).
+    caches: Vec<PathCache>,
+    truth_buf: FlatDoc<'static>,
+    pred_buf: FlatDoc<'static>,
+    grid: F1Grid,
+    /// Per document, per model.
+    outs: Vec<Vec<DocOut>>,
+}
+
+/// The comparison pass on the current pool's threads, in batches: the
+/// calling thread fetches a batch's records (copying them when a source
+/// is not resident), the threads compare its units, and the calling thread
+/// hands each document's [`DocOut`]s to `sink` in order. `docs` is
+/// [`Docs::Load`] or [`Docs::Flatten`] without storing.
+#[allow(clippy::too_many_arguments)]
+pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
+    truth: &mut Truth<S>,
+    inputs: &mut [(String, Option<f64>, Predictions<S>)],
+    pass: &Pass<'_, '_>,
+    docs: &Docs<'_>,
+    oracle: &V,
+    pace: &mut dyn Pace,
+    progress: Progress,
+    sink: &mut Sink<'_>,
+) -> Result<Option<()>, Error> {
+    let documents = truth.documents.len();
+    let models = inputs.len();
+    let forests = models + 1;
+    let resident = truth.source.resident() && inputs.iter().all(|(_, _, p)| p.source.resident());
+    let stored = match docs {
+        Docs::Load(stored) => Some(*stored),
+        Docs::Flatten(None) => None,
+        Docs::Flatten(Some(_)) => {
+            return Err(Error::new(
+                ErrorKind::Input,
+                "the parallel pass does not keep flattened documents",
+            ))
+        }
+    };
+    if stored.is_some() && !resident {
+        return Err(Error::new(
+            ErrorKind::Input,
+            "stored documents need resident files",
+        ));
+    }
+    let per_batch = threads().max(1) * CHUNKS_PER_THREAD;
+    let mut units: Vec<Unit> = (0..per_batch)
+        .map(|_| Unit {
+            copies: if resident {
+                Vec::new()
+            } else {
+                (0..forests).map(|_| Forest::default()).collect()
+            },
+            caches: (0..forests).map(|_| PathCache::default()).collect(),
+            ..Unit::default()
+        })
+        .collect();
+    let mut start = 0;
+    while start < documents {
+        let done = progress.start + progress.span * forests * start;
+        if should_stop(pace, done, progress.total).await {
+            return Ok(None);
+        }
+        // Fetch (and, from a file, copy) the batch's records in order.
+        let mut used = 0;
+        for unit in &mut units {
+            if start >= documents {
+                break;
+            }
+            let end = (start + CHUNK).min(documents);
+            unit.start = start;
+            unit.roots.clear();
+            for forest in &mut unit.copies {
+                forest.clear_values();
+            }
+            for d in start..end {
+                let root = truth.fetch(d)?;
+                let root = match unit.copies.first_mut() {
+                    Some(copy) => copy_record(copy, truth.source.forest(), root)?,
+                    None => root,
+                };
+                let mut preds = Vec::with_capacity(models);
+                for (m, (_, _, p)) in inputs.iter_mut().enumerate() {
+                    let root = match p.fetch(d)? {
+                        Some(root) => match unit.copies.get_mut(m + 1) {
+                            Some(copy) => Some(copy_record(copy, p.source.forest(), root)?),
+                            None => Some(root),
+                        },
+                        None => None,
+                    };
+                    preds.push(root);
+                }
+                unit.roots.push((root, preds));
+            }
+            start = end;
+            used += 1;
+        }
+        // Compare the units on the pool's threads.
+        let truth_forest = truth.source.forest();
+        let truth_docs = &truth.documents;
+        let model_views: Vec<(&Forest, &[Option<crate::eval::dataset::PredDocument>])> = inputs
+            .iter()
+            .map(|(_, _, p)| (p.source.forest(), p.by_truth.as_slice()))
+            .collect();
+        let work = |unit: &mut Unit| {
+            compare_unit(unit, truth_forest, &model_views, pass, stored, oracle);
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            use rayon::prelude::*;
+            units[..used].par_iter_mut().for_each(work);
+        }
+        #[cfg(target_arch = "wasm32")]
+        units[..used].iter_mut().for_each(work);
+        // Hand on the results in document order.
+        for unit in &mut units[..used] {
+            for (i, outs) in unit.outs.iter_mut().enumerate() {
+                let d = unit.start + i;
+                sink(d, &truth_docs[d].id, outs)?;
+            }
+        }
+    }
+    Ok(Some(()))
+}
+
+/// Copies record `root` of `from` into `to` (a batch's copy of a record
+/// read from a file); a copy of the same value, node for node.
+fn copy_record(to: &mut Forest, from: &Forest, root: NodeId) -> Result<NodeId, Error> {
+    to.add_json(from.get(root))
+        .map_err(|e| Error::new(ErrorKind::Input, e.to_string()))
+}
+
+/// Compares the documents of one unit, as the one-thread pass does.
+fn compare_unit<V: ValidityOracle>(
+    unit: &mut Unit,
+    truth_forest: &Forest,
+    models: &[(&Forest, &[Option<crate::eval::dataset::PredDocument>])],
+    pass: &Pass<'_, '_>,
+    stored: Option<&[super::StoredForest]>,
+    oracle: &V,
+) {
+    let Unit {
+        start,
+        roots,
+        copies,
+        caches,
+        truth_buf,
+        pred_buf,
+        grid,
+        outs,
+    } = unit;
+    let paths = pass.paths;
+    let comparer = pass.comparer;
+    let scheme = &paths.scheme;
+    let recorder = pass.recorder();
+    outs.resize_with(roots.len(), Vec::new);
+    let (truth_cache, model_caches) = caches.split_at_mut(1);
+    let truth_cache = &mut truth_cache[0];
+    let mut truth_free = std::mem::take(truth_buf);
+    let mut pred_free = std::mem::take(pred_buf);
+    for (i, (root, preds)) in roots.iter().enumerate() {
+        let d = *start + i;
+        let forest = copies.first().unwrap_or(truth_forest);
+        let mut truth_doc = truth_free.recycle();
+        match stored {
+            Some(stored) => stored[0].load(d, forest, &mut truth_doc),
+            None => paths.flatten_doc(comparer, forest, *root, &mut truth_doc, truth_cache, None),
+        }
+        let truth_sides = truth_doc.item_sides();
+        let doc_outs = &mut outs[i];
+        doc_outs.resize_with(models.len(), DocOut::default);
+        for (m, ((source_forest, by_truth), cache)) in
+            models.iter().zip(model_caches.iter_mut()).enumerate()
+        {
+            let mut pred_doc = pred_free.recycle();
+            let forest = copies.get(m + 1).unwrap_or(source_forest);
+            let valid = match (preds[m], by_truth[d].as_ref()) {
+                (Some(root), Some(p)) => {
+                    match stored {
+                        Some(stored) => stored[m + 1].load(d, forest, &mut pred_doc),
+                        None => paths.flatten_doc(
+                            comparer,
+                            forest,
+                            root,
+                            &mut pred_doc,
+                            cache,
+                            p.skip(),
+                        ),
+                    }
+                    oracle.is_valid(m, d, forest, root, &|k: &str| !p.is_evaluated(scheme, k))
+                }
+                _ => false,
+            };
+            recorder.compare_document(
+                &pass.fields[m],
+                &truth_doc,
+                &truth_sides,
+                &pred_doc,
+                grid,
+                valid,
+                by_truth[d].is_some(),
+                &mut doc_outs[m],
+            );
+            pred_free = pred_doc.recycle();
+        }
+        drop(truth_sides);
+        truth_free = truth_doc.recycle();
+    }
+    *truth_buf = truth_free;
+    *pred_buf = pred_free;
+}

@@ -1,0 +1,614 @@
+//! Issue 16: `--jobs N` and partial results. The report must be byte for
+//! byte the same for every number of threads (every table-driven case,
+//! `synth` data with and without a schema, details and the bootstrap, held
+//! and streamed), and `fieldscope merge` of any split of the documents into
+//! shards must write exactly the report of one `eval` over them; partials
+//! that do not belong together are refused (exit 2, naming what differs).
+
+use super::common::{records, run_cli as fieldscope};
+use fieldscope::eval::bootstrap::{bootstrap_report, BootstrapOptions};
+use fieldscope::eval::evaluate::{evaluate_partial, learn, merge_partials, MergeOptions};
+use fieldscope::eval::{evaluate, evaluate_owned, ConfigBuilder, EvalInput, ModelInput, Report};
+use fieldscope::io::parse_docs;
+use fieldscope::synth::{generate, SynthOptions};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// A fresh directory for one test's files.
+fn scratch(test: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("fieldscope-parallel-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// Runs `f` on a pool of `threads` threads.
+fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("pool starts")
+        .install(f)
+}
+
+/// The report as JSON text with its hidden per-document tallies, so that
+/// equal text means equal bits.
+fn fingerprint(report: &Report) -> String {
+    let tallies: Vec<String> = report
+        .models
+        .iter()
+        .map(|m| format!("{:?}", m.document_tallies))
+        .collect();
+    format!(
+        "{}\n{}",
+        serde_json::to_string(report).unwrap(),
+        tallies.join("\n")
+    )
+}
+
+#[test]
+fn every_case_gives_the_same_report_on_1_2_3_and_8_threads() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cases");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 10, "expected the table-driven cases");
+    for path in cases {
+        let case: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let mut builder = ConfigBuilder::new();
+        if let Some(c) = case.get("config") {
+            builder = builder.layer(c).unwrap();
+        }
+        let config = builder.build().unwrap();
+        let models = case["predictions"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(name, preds)| {
+                let preds = preds.as_array().cloned().unwrap_or_default();
+                ModelInput::new(name.clone(), records(&format!("{name}.json"), preds))
+            })
+            .collect();
+        let input = EvalInput {
+            truth: records(
+                "truth.json",
+                case["truth"].as_array().cloned().unwrap_or_default(),
+            ),
+            models,
+            schema: case.get("schema").cloned(),
+        };
+        let reports: Vec<String> = [1, 2, 3, 8]
+            .into_iter()
+            .map(|threads| {
+                on_threads(threads, || {
+                    let mut report = evaluate(&input, &config, true).unwrap();
+                    report.bootstrap = Some(bootstrap_report(
+                        &report,
+                        &config,
+                        BootstrapOptions {
+                            resamples: 50,
+                            ..BootstrapOptions::default()
+                        },
+                    ));
+                    fingerprint(&report)
+                })
+            })
+            .collect();
+        for (i, r) in reports.iter().enumerate().skip(1) {
+            assert!(
+                r == &reports[0],
+                "{}: thread count #{i} differs",
+                path.display()
+            );
+        }
+    }
+}
+
+/// Writes `synth` data of `documents` invoices into `dir`.
+fn synth(dir: &Path, documents: usize, seed: u64) -> fieldscope::synth::SynthData {
+    let data = generate(&SynthOptions {
+        documents,
+        seed,
+        ..SynthOptions::default()
+    });
+    std::fs::write(dir.join("truth.jsonl"), &data.truth_jsonl).unwrap();
+    for (name, text) in &data.predictions {
+        std::fs::write(dir.join(format!("{name}.jsonl")), text).unwrap();
+    }
+    std::fs::write(dir.join("schema.json"), &data.schema_json).unwrap();
+    data
+}
+
+/// `--truth DIR/truth.jsonl --pred NAME=DIR/NAME.jsonl …` (and the schema).
+fn inputs(dir: &Path, truth: &str, suffix: &str, schema: bool) -> Vec<String> {
+    let mut args = vec!["--truth".to_string(), s(&dir.join(truth))];
+    for name in ["good", "conservative", "aggressive"] {
+        args.push("--pred".into());
+        args.push(format!(
+            "{name}={}",
+            s(&dir.join(format!("{name}{suffix}.jsonl")))
+        ));
+    }
+    if schema {
+        args.extend(["--schema".to_string(), s(&dir.join("schema.json"))]);
+    }
+    args
+}
+
+fn with(base: &[String], extra: &[&str]) -> Vec<String> {
+    base.iter()
+        .cloned()
+        .chain(extra.iter().map(|x| x.to_string()))
+        .collect()
+}
+
+/// Runs `eval` with `extra` on every (jobs, stream) of `runs` and asserts
+/// that status, report and warnings are the same each time.
+fn same_for_every_run(base: &[String], extra: &[&str], runs: &[(&str, &str)]) -> String {
+    let mut expected: Option<(i32, String, String)> = None;
+    for (jobs, stream) in runs {
+        let mut args = vec!["eval".to_string()];
+        args.extend(base.iter().cloned());
+        args.extend(extra.iter().map(|x| x.to_string()));
+        args.extend(["--jobs", jobs, "--stream", stream].map(String::from));
+        let got = fieldscope(&args);
+        assert_eq!(got.0, 0, "{}", got.2);
+        match &expected {
+            None => expected = Some(got),
+            Some(e) => {
+                assert!(
+                    e.1 == got.1,
+                    "report at --jobs {jobs} --stream {stream} ({base:?})"
+                );
+                assert_eq!(e.2, got.2, "warnings at --jobs {jobs} --stream {stream}");
+            }
+        }
+    }
+    expected.map(|e| e.1).unwrap_or_default()
+}
+
+#[test]
+fn synth_data_gives_the_same_report_for_every_jobs_count_held_and_streamed() {
+    let dir = scratch("jobs");
+    synth(&dir, 250, 7);
+    let runs = [
+        ("1", "never"),
+        ("2", "never"),
+        ("3", "never"),
+        ("8", "never"),
+        ("1", "always"),
+        ("3", "always"),
+    ];
+    for schema in [true, false] {
+        let base = inputs(&dir, "truth.jsonl", "", schema);
+        let report = same_for_every_run(&base, &["--details", "--bootstrap", "40"], &runs);
+        let report: Value = serde_json::from_str(&report).unwrap();
+        assert_eq!(report["documents"], 250);
+        assert_eq!(
+            report["models"][0]["document_details"]
+                .as_array()
+                .unwrap()
+                .len(),
+            250
+        );
+        assert!(report["bootstrap"].is_object());
+        same_for_every_run(&base, &["--format", "markdown"], &runs[..3]);
+    }
+    // More than one batch of the parallel pass at 2 threads (2 × 8 units
+    // of 64 documents), held and streamed.
+    let big = scratch("jobs-big");
+    synth(&big, 1100, 8);
+    let base = inputs(&big, "truth.jsonl", "", true);
+    same_for_every_run(
+        &base,
+        &["--details"],
+        &[("1", "never"), ("2", "never"), ("2", "always")],
+    );
+
+    let mut args = vec!["eval".to_string()];
+    args.extend(inputs(&dir, "truth.jsonl", "", false));
+    args.extend(["--jobs".to_string(), "0".to_string()]);
+    let (code, _, err) = fieldscope(&args);
+    assert_eq!(code, 2);
+    assert!(err.contains("--jobs 0"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&big);
+}
+
+/// Splits lines into shards at `cuts` (sorted positions).
+fn split_lines(text: &str, cuts: &[usize]) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut bounds = vec![0];
+    bounds.extend_from_slice(cuts);
+    bounds.push(lines.len());
+    bounds
+        .windows(2)
+        .map(|w| lines[w[0]..w[1]].iter().map(|l| format!("{l}\n")).collect())
+        .collect()
+}
+
+/// Random shard boundaries: 1–7 shards of uneven sizes, one of them of a
+/// single document when there are several.
+fn random_cuts(rng: &mut fastrand::Rng, documents: usize) -> Vec<usize> {
+    let shards = rng.usize(1..=7);
+    let mut cuts: Vec<usize> = (1..shards).map(|_| rng.usize(1..documents)).collect();
+    if shards > 1 {
+        let one = rng.usize(0..documents - 1);
+        cuts.extend([one, one + 1]);
+    }
+    cuts.sort_unstable();
+    cuts.dedup();
+    cuts.retain(|&c| c > 0 && c < documents);
+    cuts
+}
+
+#[test]
+fn merged_shards_give_the_single_runs_report_byte_for_byte() {
+    let dir = scratch("merge");
+    let documents = 90;
+    let data = synth(&dir, documents, 11);
+    let mut rng = fastrand::Rng::with_seed(16);
+    for round in 0..6 {
+        let schema = round % 2 == 0;
+        let cuts = random_cuts(&mut rng, documents);
+        // The shards, in a shuffled order: the single run reads the truth
+        // (and predictions) in that order too.
+        let mut order: Vec<usize> = (0..=cuts.len()).collect();
+        rng.shuffle(&mut order);
+        let truth_shards = split_lines(&data.truth_jsonl, &cuts);
+        let pred_shards: Vec<Vec<String>> = data
+            .predictions
+            .iter()
+            .map(|(_, text)| split_lines(text, &cuts))
+            .collect();
+        let mut whole_truth = String::new();
+        let mut whole_preds = vec![String::new(); 3];
+        for (k, &i) in order.iter().enumerate() {
+            std::fs::write(dir.join(format!("t{k}.jsonl")), &truth_shards[i]).unwrap();
+            whole_truth.push_str(&truth_shards[i]);
+            for (m, (name, _)) in data.predictions.iter().enumerate() {
+                std::fs::write(dir.join(format!("{name}{k}.jsonl")), &pred_shards[m][i]).unwrap();
+                whole_preds[m].push_str(&pred_shards[m][i]);
+            }
+        }
+        std::fs::write(dir.join("all.jsonl"), &whole_truth).unwrap();
+        for (m, (name, _)) in data.predictions.iter().enumerate() {
+            std::fs::write(dir.join(format!("{name}all.jsonl")), &whole_preds[m]).unwrap();
+        }
+        let whole = inputs(&dir, "all.jsonl", "all", schema);
+        let learned = s(&dir.join("learned.cbor"));
+        let (code, _, err) = fieldscope(&with(
+            &[vec!["learn".to_string()], whole.clone()].concat(),
+            &["--out", &learned],
+        ));
+        assert_eq!(code, 0, "{err}");
+        let mut partials = Vec::new();
+        for k in 0..order.len() {
+            let shard = inputs(&dir, &format!("t{k}.jsonl"), &k.to_string(), schema);
+            let partial = s(&dir.join(format!("p{k}.cbor")));
+            let jobs = ["1", "2", "3"][k % 3];
+            let (code, out, err) = fieldscope(&with(
+                &[vec!["eval".to_string()], shard].concat(),
+                &[
+                    "--learned",
+                    &learned,
+                    "--partial",
+                    &partial,
+                    "--details",
+                    "--jobs",
+                    jobs,
+                ],
+            ));
+            assert_eq!((code, out.as_str()), (0, ""), "{err}");
+            partials.push(partial);
+        }
+        for (format, extra) in [
+            ("json", &["--details"][..]),
+            ("json", &["--bootstrap", "30", "--seed", "5"][..]),
+            ("markdown", &["--bootstrap", "30"][..]),
+            ("csv", &[][..]),
+            ("latex", &[][..]),
+            ("html", &["--details"][..]),
+        ] {
+            let mut eval = with(
+                &[vec!["eval".to_string()], whole.clone()].concat(),
+                &["--format", format],
+            );
+            eval.extend(extra.iter().map(|x| x.to_string()));
+            let single = fieldscope(&eval);
+            assert_eq!(single.0, 0, "{}", single.2);
+            let mut merge = vec!["merge".to_string()];
+            merge.extend(partials.iter().cloned());
+            merge.extend(["--format".to_string(), format.to_string()]);
+            merge.extend(extra.iter().map(|x| x.to_string()));
+            let merged = fieldscope(&merge);
+            assert_eq!(merged.0, 0, "{}", merged.2);
+            assert!(
+                merged.1 == single.1,
+                "round {round} ({} shards, cuts {cuts:?}, order {order:?}, schema {schema}): {format} {extra:?} differs",
+                order.len()
+            );
+            assert_eq!(merged.2, single.2, "warnings");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_library_merges_partial_bytes_without_files() {
+    let data = generate(&SynthOptions {
+        documents: 40,
+        seed: 3,
+        ..SynthOptions::default()
+    });
+    let config = ConfigBuilder::new().build().unwrap();
+    let file = |name: &str, text: &str| parse_docs(name, text.as_bytes()).unwrap();
+    let input = |truth: &str, preds: Vec<String>| EvalInput {
+        truth: file("truth.jsonl", truth),
+        models: data
+            .predictions
+            .iter()
+            .zip(preds)
+            .map(|((name, _), text)| {
+                ModelInput::new(name.clone(), file(&format!("{name}.jsonl"), &text))
+            })
+            .collect(),
+        schema: Some(serde_json::from_str(&data.schema_json).unwrap()),
+    };
+    let all: Vec<String> = data.predictions.iter().map(|(_, t)| t.clone()).collect();
+    let learned = learn(input(&data.truth_jsonl, all.clone()), &config).unwrap();
+    let cuts = [13, 14, 30];
+    let truth = split_lines(&data.truth_jsonl, &cuts);
+    let preds: Vec<Vec<String>> = all.iter().map(|t| split_lines(t, &cuts)).collect();
+    let partials: Vec<Vec<u8>> = (0..truth.len())
+        .map(|i| {
+            let shard = input(&truth[i], preds.iter().map(|p| p[i].clone()).collect());
+            evaluate_partial(shard, &config, Some(&learned), false).unwrap()
+        })
+        .collect();
+    let named: Vec<(&str, &[u8])> = partials.iter().map(|p| ("part", p.as_slice())).collect();
+    let merged = merge_partials(&named, &MergeOptions::default()).unwrap();
+    let single = evaluate_owned(input(&data.truth_jsonl, all), &config, false).unwrap();
+    assert!(serde_json::to_string(&merged).unwrap() == serde_json::to_string(&single).unwrap());
+    assert_eq!(merged.documents, 40);
+}
+
+#[test]
+fn partials_that_do_not_belong_together_are_refused() {
+    let dir = scratch("refuse");
+    let data = synth(&dir, 30, 5);
+    let cuts = [10, 20];
+    let truth = split_lines(&data.truth_jsonl, &cuts);
+    for (i, t) in truth.iter().enumerate() {
+        std::fs::write(dir.join(format!("t{i}.jsonl")), t).unwrap();
+        for (name, text) in &data.predictions {
+            std::fs::write(
+                dir.join(format!("{name}{i}.jsonl")),
+                &split_lines(text, &cuts)[i],
+            )
+            .unwrap();
+        }
+    }
+    let learned = s(&dir.join("learned.cbor"));
+    let whole = inputs(&dir, "truth.jsonl", "", true);
+    assert_eq!(
+        fieldscope(&with(
+            &[vec!["learn".to_string()], whole].concat(),
+            &["--out", &learned]
+        ))
+        .0,
+        0
+    );
+    let partial = |k: usize, name: &str, extra: &[&str]| {
+        let path = s(&dir.join(name));
+        let mut args = with(
+            &[
+                vec!["eval".to_string()],
+                inputs(&dir, &format!("t{k}.jsonl"), &k.to_string(), true),
+            ]
+            .concat(),
+            &["--partial", &path],
+        );
+        args.extend(extra.iter().map(|x| x.to_string()));
+        let (code, _, err) = fieldscope(&args);
+        (code, err, path)
+    };
+    let (_, _, p0) = partial(0, "p0.cbor", &["--learned", &learned]);
+    let (_, _, p1) = partial(1, "p1.cbor", &["--learned", &learned]);
+    let (_, _, p2) = partial(2, "p2.cbor", &["--learned", &learned]);
+    let merge = |files: &[&str], extra: &[&str]| {
+        let mut args = vec!["merge".to_string()];
+        args.extend(files.iter().map(|f| f.to_string()));
+        args.extend(extra.iter().map(|x| x.to_string()));
+        fieldscope(&args)
+    };
+    assert_eq!(merge(&[&p0, &p1, &p2], &[]).0, 0);
+
+    // Another configuration: refused when the shard runs (--learned) and
+    // when merged (no --learned).
+    let (code, err, _) = partial(1, "x.cbor", &["--learned", &learned, "--preset", "exact"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("configuration differs") && err.contains("preset"),
+        "{err}"
+    );
+    let (code, _, exact) = partial(1, "exact.cbor", &["--preset", "exact"]);
+    assert_eq!(code, 0);
+    let (code, _, err) = merge(&[&p0, &exact], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("exact.cbor") && err.contains("configuration differs (keys: preset"),
+        "{err}"
+    );
+
+    // Shards learnt alone: not the whole run's decisions.
+    let (_, _, a0) = partial(0, "a0.cbor", &[]);
+    let (_, _, a1) = partial(1, "a1.cbor", &[]);
+    let (code, _, err) = merge(&[&a0, &a1], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("learnt from other documents"), "{err}");
+
+    // The same documents twice; a shard missing; the wrong order.
+    let (code, _, err) = merge(&[&p0, &p0, &p2], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is in two partial results"), "{err}");
+    let (code, _, err) = merge(&[&p0, &p2], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("hold 20 documents; the learnt fields list 30"),
+        "{err}"
+    );
+    let (code, _, err) = merge(&[&p1, &p0, &p2], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("in the order of the truth that was learnt"),
+        "{err}"
+    );
+
+    // Other model names.
+    let renamed = with(
+        &[
+            vec!["eval".to_string()],
+            inputs(&dir, "t1.jsonl", "1", true),
+        ]
+        .concat(),
+        &[],
+    );
+    let renamed: Vec<String> = renamed
+        .into_iter()
+        .map(|a| a.replace("good=", "best="))
+        .collect();
+    let out = s(&dir.join("renamed.cbor"));
+    let (code, _, err) = fieldscope(&with(&renamed, &["--partial", &out, "--learned", &learned]));
+    assert_eq!(code, 2);
+    assert!(err.contains("model names differ"), "{err}");
+
+    // Another fieldscope version (the header's version string changed).
+    let bytes = std::fs::read(&p1).unwrap();
+    let version = env!("CARGO_PKG_VERSION").as_bytes();
+    let at = bytes
+        .windows(version.len())
+        .position(|w| w == version)
+        .unwrap();
+    let mut other = bytes.clone();
+    other[at..at + version.len()].copy_from_slice(&vec![b'9'; version.len()]);
+    let other_path = dir.join("other.cbor");
+    std::fs::write(&other_path, other).unwrap();
+    let (code, _, err) = merge(&[&p0, &s(&other_path), &p2], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("other.cbor") && err.contains("written by fieldscope 9"),
+        "{err}"
+    );
+
+    // Not a partial result; details not kept; flags that belong to merge.
+    let (code, _, err) = merge(&[&s(&dir.join("t0.jsonl"))], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("t0.jsonl") && err.contains("not a fieldscope partial result"),
+        "{err}"
+    );
+    let (code, _, err) = merge(&[&p0, &p1, &p2], &["--details"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--details needs partial results made with --details"),
+        "{err}"
+    );
+    let (code, err, _) = partial(0, "b.cbor", &["--bootstrap"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--bootstrap belongs to `fieldscope merge`"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// SPEC §7.4 over shards: each partial carries its shard's tallies, `merge`
+/// sums them and decides once, so the suggestions are the single run's
+/// even where a shard alone decides otherwise. Truth values are strings
+/// (as in finrag): 12 documents, shards of 8 and 4.
+#[test]
+fn merged_suggestions_are_the_single_runs_not_a_shards() {
+    let line = |i: usize| {
+        // `amount`: one "see note" in 12 (11/12 = 91.7 % < 95 %: no suggestion),
+        // but the first 8 all read as numbers; `ref`: a JSON number in
+        // document 9 (no suggestion); `total` and `paid_on`: 12 of 12.
+        let amount = if i == 10 {
+            "see note".to_string()
+        } else {
+            format!("{},5", 1000 + i)
+        };
+        let reference = if i == 9 {
+            "7".to_string()
+        } else {
+            format!("\"{}\"", 100 + i)
+        };
+        format!(
+            "{{\"id\":\"d{i:02}\",\"amount\":\"{amount}\",\"ref\":{reference},\"total\":\"{}.25\",\"paid_on\":\"2024-03-{i:02}\"}}\n",
+            2 * i
+        )
+    };
+    let all: String = (1..=12).map(line).collect();
+    let first: String = (1..=8).map(line).collect();
+    let second: String = (9..=12).map(line).collect();
+    let config = ConfigBuilder::new().build().unwrap();
+    let input = |truth: &str| EvalInput {
+        truth: parse_docs("truth.jsonl", truth.as_bytes()).unwrap(),
+        models: vec![ModelInput::new(
+            "m",
+            parse_docs("m.jsonl", truth.as_bytes()).unwrap(),
+        )],
+        schema: None,
+    };
+    let fields = |r: &Report| -> Vec<(String, String, f64)> {
+        r.suggestions
+            .iter()
+            .map(|s| (s.field.clone(), s.r#type.clone(), s.share))
+            .collect()
+    };
+    let single = evaluate_owned(input(&all), &config, false).unwrap();
+    let expected = vec![
+        ("paid_on".to_string(), "date".to_string(), 1.0),
+        ("total".to_string(), "number".to_string(), 1.0),
+    ];
+    assert_eq!(fields(&single), expected);
+    // Alone, the first shard suggests `amount` and `ref` as numbers (8 of
+    // 8); the second suggests nothing (4 values, fewer than 5).
+    let alone = evaluate_owned(input(&first), &config, false).unwrap();
+    assert_eq!(
+        fields(&alone),
+        vec![
+            ("amount".to_string(), "number".to_string(), 1.0),
+            ("paid_on".to_string(), "date".to_string(), 1.0),
+            ("ref".to_string(), "number".to_string(), 1.0),
+            ("total".to_string(), "number".to_string(), 1.0),
+        ]
+    );
+    let alone = evaluate_owned(input(&second), &config, false).unwrap();
+    assert_eq!(fields(&alone), vec![]);
+
+    let learned = learn(input(&all), &config).unwrap();
+    let partials: Vec<Vec<u8>> = [&first, &second]
+        .iter()
+        .map(|t| evaluate_partial(input(t), &config, Some(&learned), false).unwrap())
+        .collect();
+    let named: Vec<(&str, &[u8])> = partials.iter().map(|p| ("part", p.as_slice())).collect();
+    let merged = merge_partials(&named, &MergeOptions::default()).unwrap();
+    assert_eq!(fields(&merged), expected);
+    assert!(serde_json::to_string(&merged).unwrap() == serde_json::to_string(&single).unwrap());
+    // Each shard merged with itself (its own learnt fields) is that shard.
+    let own = evaluate_partial(input(&first), &config, None, false).unwrap();
+    let merged = merge_partials(&[("own", own.as_slice())], &MergeOptions::default()).unwrap();
+    assert_eq!(
+        fields(&merged),
+        fields(&evaluate_owned(input(&first), &config, false).unwrap())
+    );
+}
