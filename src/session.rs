@@ -34,7 +34,7 @@ use serde_json::{Map, Value};
 use std::sync::{Arc, Mutex};
 
 /// What a loaded file is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Role {
     Truth,
     Predictions,
@@ -249,6 +249,13 @@ pub struct ValidityJob {
     pub id_field: Option<String>,
 }
 
+impl ValidityJob {
+    /// Whether `other` is of the same files and id field.
+    pub fn same(&self, other: &ValidityJob) -> bool {
+        self.key.same(&other.key)
+    }
+}
+
 /// The schema worker's answer as text, for `postMessage`: `{"valid":
 /// ["0110…", …]}` (a string per model, a character per truth document,
 /// `1` valid) or `{"valid": null}` without a schema, or `{"error": …,
@@ -291,7 +298,7 @@ pub fn validity_answer_from_json(text: &str) -> Result<SchemaValidity, Error> {
         return Err(e);
     }
     match value.get("valid") {
-        Some(Value::Null) => Ok(SchemaValidity::from_per_model(None)),
+        Some(Value::Null) => Ok(SchemaValidity::NoSchema),
         Some(Value::Array(models)) => models
             .iter()
             .map(|m| {
@@ -306,7 +313,7 @@ pub fn validity_answer_from_json(text: &str) -> Result<SchemaValidity, Error> {
                     .collect::<Result<Vec<bool>, Error>>()
             })
             .collect::<Result<Vec<_>, Error>>()
-            .map(|v| SchemaValidity::from_per_model(Some(v))),
+            .map(SchemaValidity::Known),
         _ => Err(bad()),
     }
 }
@@ -429,6 +436,16 @@ impl Session {
     /// [`Session::add_file_pending`] and its id returned, to be parsed with
     /// [`Session::parse_file`].
     pub fn load_pending(&mut self, name: &str, bytes: Vec<u8>) -> Result<Option<u32>, String> {
+        self.load_pending_as(self.next_id, name, bytes)
+    }
+
+    /// [`Session::load_pending`] under the page's id `id`.
+    pub fn load_pending_as(
+        &mut self,
+        id: u32,
+        name: &str,
+        bytes: Vec<u8>,
+    ) -> Result<Option<u32>, String> {
         let lower = name.to_lowercase();
         if lower.ends_with(".html") || lower.ends_with(".htm") {
             let bundle = match crate::export::embed::extract(&bytes) {
@@ -456,7 +473,8 @@ impl Session {
         if self.shows_example {
             self.clear();
         }
-        Ok(Some(self.add_file_pending(name, bytes)))
+        self.add_file_as(id, name, bytes, None, None, None);
+        Ok(Some(id))
     }
 
     /// Adds a file, detects its role and parses it. Returns its id.
@@ -470,10 +488,28 @@ impl Session {
     /// [`Session::parse_file`]. Returns its id.
     pub fn add_file_pending(&mut self, name: &str, bytes: Vec<u8>) -> u32 {
         let id = self.next_id;
-        self.next_id += 1;
-        let role = self.detect_role(name, &bytes);
-        // A second truth file replaces the first: the older one becomes
-        // predictions (the user can change it back).
+        self.add_file_as(id, name, bytes, None, None, None);
+        id
+    }
+
+    /// Adds a file under the page's id `id` (the evaluation worker's
+    /// files are the page's): its role detected unless given, its model
+    /// named after it unless given. It is parsed by
+    /// [`Session::parse_file`].
+    pub fn add_file_as(
+        &mut self,
+        id: u32,
+        name: &str,
+        bytes: Vec<u8>,
+        role: Option<Role>,
+        model: Option<String>,
+        cost: Option<f64>,
+    ) {
+        self.next_id = self.next_id.max(id.saturating_add(1));
+        let role = match role {
+            Some(role) => role,
+            None => self.detect_role(name, &bytes),
+        };
         if role == Role::Truth {
             for f in self.files.iter_mut().filter(|f| f.role == Role::Truth) {
                 f.reparse_as(Role::Predictions);
@@ -485,10 +521,9 @@ impl Session {
             bytes: Arc::new(bytes),
             role,
             parsed: Ok(Parsed::Pending),
-            model: file_stem(name),
-            cost: None,
+            model: model.unwrap_or_else(|| file_stem(name)),
+            cost: cost.filter(|c| c.is_finite()),
         });
-        id
     }
 
     /// Parses a file added by [`Session::add_file_pending`] for its role
@@ -738,7 +773,7 @@ impl Session {
                 // The worker failed: the report without its validity (the
                 // page says why and shows and exports none of what depends
                 // on it).
-                Some(Err(_)) => EvaluationValidity::Known(SchemaValidity::unchecked()),
+                Some(Err(_)) => EvaluationValidity::Known(SchemaValidity::Pending),
                 None => EvaluationValidity::Pending,
             }
         };
@@ -1061,7 +1096,7 @@ fn forget_provisional(slot: &Mutex<Option<(ReportKey, Report)>>, key: &ReportKey
 /// What an [`Evaluation`] knows of the schema validity.
 enum EvaluationValidity {
     /// No schema (every payload that parsed is valid), or the worker
-    /// failed ([`SchemaValidity::unchecked`]).
+    /// failed ([`SchemaValidity::Pending`]).
     Known(SchemaValidity),
     /// Stored from the schema worker: the provisional report of the same
     /// inputs and settings, if it is in the slot, is finished rather than
@@ -1128,7 +1163,7 @@ impl Evaluation {
                 }
                 (validity, false)
             }
-            EvaluationValidity::Pending => (SchemaValidity::unchecked(), true),
+            EvaluationValidity::Pending => (SchemaValidity::Pending, true),
         };
         let costs: Vec<Option<f64>> = input.models.iter().map(|m| m.cost).collect();
         let (taken, forgotten) = take_prepared(&prepared, &prepared_key, &config);
@@ -1795,11 +1830,11 @@ mod tests {
     /// a schema error with its file, and anything unreadable.
     #[test]
     fn validity_answers_round_trip_through_text() {
-        let valid = SchemaValidity::from_per_model(Some(vec![vec![true, false, true], vec![]]));
+        let valid = SchemaValidity::Known(vec![vec![true, false, true], vec![]]);
         let text = validity_answer_to_json(&Ok(valid.clone()));
         assert_eq!(text, r#"{"valid":["101",""]}"#);
         assert_eq!(validity_answer_from_json(&text), Ok(valid));
-        let none = SchemaValidity::from_per_model(None);
+        let none = SchemaValidity::NoSchema;
         assert_eq!(
             validity_answer_from_json(&validity_answer_to_json(&Ok(none.clone()))),
             Ok(none)

@@ -677,43 +677,38 @@ fn into_doc_files<F: IntoDocFile>(input: EvalInput<F>) -> Result<EvalInput<DocFi
 /// carries no JSON Schema validator), and a threshold sweep reuses it at
 /// every value.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SchemaValidity {
-    /// Per model, per truth document, whether the payload validates; `None`
-    /// when there is no schema (a payload that parsed to an object is then
-    /// valid).
-    valid: Option<Vec<Vec<bool>>>,
-    /// Not computed on purpose: see [`SchemaValidity::unchecked`].
-    unchecked: bool,
-}
-
-impl SchemaValidity {
-    /// The validity per model (in input order), per ground-truth document
-    /// (in file order); `None` when there is no schema.
-    pub fn per_model(&self) -> Option<&[Vec<bool>]> {
-        self.valid.as_deref()
-    }
-
-    /// From [`Self::per_model`]'s form (as the browser app's schema
-    /// worker sends it back).
-    pub fn from_per_model(valid: Option<Vec<Vec<bool>>>) -> Self {
-        SchemaValidity {
-            valid,
-            unchecked: false,
-        }
-    }
-
-    /// A stand-in while the validity is being computed elsewhere: every
-    /// payload that parsed to an object counts as valid, as with no schema
+pub enum SchemaValidity {
+    /// There is no schema: a payload that parsed to an object is valid.
+    #[default]
+    NoSchema,
+    /// There is a schema, and the validity is being computed elsewhere:
+    /// every payload that parsed to an object counts as valid meanwhile
     /// (the schema still decides paths and types). A report evaluated with
     /// it is provisional in `schema_validity_rate`, `exact_match_rate`,
     /// `document_extraction_score` and each document's `schema_valid` and
     /// `exact_match`, which the browser app does not show until the real
-    /// validity arrives; every other value is final.
-    pub fn unchecked() -> Self {
-        SchemaValidity {
-            valid: None,
-            unchecked: true,
+    /// validity arrives ([`complete_provisional`]); every other value is
+    /// final.
+    Pending,
+    /// Per model (in input order), per ground-truth document (in file
+    /// order), whether the payload validates.
+    Known(Vec<Vec<bool>>),
+}
+
+impl SchemaValidity {
+    /// The validity per model, per ground-truth document; `None` when it
+    /// is not known (no schema, or pending).
+    pub fn per_model(&self) -> Option<&[Vec<bool>]> {
+        match self {
+            SchemaValidity::Known(valid) => Some(valid),
+            SchemaValidity::NoSchema | SchemaValidity::Pending => None,
         }
+    }
+
+    /// Whether a payload that parsed to an object is valid for no other
+    /// reason: no schema, or the validity pending.
+    fn is_known(&self) -> bool {
+        !matches!(self, SchemaValidity::Pending)
     }
 }
 
@@ -734,7 +729,7 @@ pub fn schema_validity<F: IntoDocFile>(
         .map(ForestValidator::new)
         .transpose()?
     else {
-        return Ok(SchemaValidity::default());
+        return Ok(SchemaValidity::NoSchema);
     };
     let input = into_doc_files(input)?;
     let mut warnings = Vec::new();
@@ -760,7 +755,7 @@ pub fn schema_validity<F: IntoDocFile>(
                 .collect::<Result<Vec<bool>, Error>>()
         })
         .collect::<Result<Vec<_>, Error>>()?;
-    Ok(SchemaValidity::from_per_model(Some(valid)))
+    Ok(SchemaValidity::Known(valid))
 }
 
 /// [`evaluate_owned`] with the schema validity known beforehand: computed
@@ -801,7 +796,7 @@ pub async fn evaluate_owned_known_paced<F: IntoDocFile>(
         Ok(input) => input,
         Err(e) => return Some(Err(e)),
     };
-    if input.schema.is_some() && validity.valid.is_none() && !validity.unchecked {
+    if input.schema.is_some() && *validity == SchemaValidity::NoSchema {
         return Some(Err(Error::new(
             ErrorKind::Input,
             "the schema validity of these files has not been computed",
@@ -812,7 +807,7 @@ pub async fn evaluate_owned_known_paced<F: IntoDocFile>(
         .transpose()
 }
 
-/// Finishes a report evaluated with [`SchemaValidity::unchecked`] for the
+/// Finishes a report evaluated with [`SchemaValidity::Pending`] for the
 /// same input and `config` once `validity` (from [`schema_validity`]) is
 /// known, without evaluating again: the values that depend on validity
 /// (SPEC §3.5) are computed as the evaluation computes them —
@@ -834,7 +829,7 @@ pub fn complete_provisional(
             "the schema validity does not fit this report",
         )
     };
-    if validity.unchecked {
+    if !validity.is_known() {
         return Err(not_fitting());
     }
     let zd = config.zero_division;
@@ -908,7 +903,7 @@ trait ValidityOracle: Sync {
         Ok(())
     }
 
-    /// Whether the validity is a stand-in ([`SchemaValidity::unchecked`]):
+    /// Whether the validity is a stand-in ([`SchemaValidity::Pending`]):
     /// the report then keeps what [`complete_provisional`] needs.
     fn provisional(&self) -> bool {
         false
@@ -927,15 +922,15 @@ struct Known<'a>(&'a SchemaValidity);
 
 impl ValidityOracle for Known<'_> {
     fn is_valid(&self, m: usize, d: usize, _: &Forest, _: NodeId, _: Skip<'_>) -> bool {
-        self.0.valid.as_ref().is_none_or(|v| v[m][d])
+        self.0.per_model().is_none_or(|v| v[m][d])
     }
 
     fn provisional(&self) -> bool {
-        self.0.unchecked
+        !self.0.is_known()
     }
 
     fn fits(&self, models: usize, documents: usize) -> Result<(), Error> {
-        match &self.0.valid {
+        match self.0.per_model() {
             Some(v) if v.len() != models || v.iter().any(|m| m.len() != documents) => {
                 Err(Error::new(
                     ErrorKind::Input,
