@@ -55,6 +55,7 @@ pub mod io;
 pub mod pipeline;
 pub mod protocol;
 pub mod report_state;
+pub mod service;
 pub mod session;
 pub mod synth;
 #[cfg(target_arch = "wasm32")]

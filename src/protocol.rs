@@ -77,11 +77,9 @@ pub struct FileSummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Task {
     /// The report of the files under these settings (the settings panel's
-    /// layer), with every document's details when `details`.
-    Report {
-        settings: Map<String, Value>,
-        details: bool,
-    },
+    /// layer), with every document's details up to
+    /// `service::DETAILS_UP_TO` documents.
+    Report { settings: Map<String, Value> },
     /// The bootstrap's intervals and tests (`fieldscope eval --bootstrap`'s
     /// defaults).
     Bootstrap,
@@ -109,16 +107,13 @@ impl Task {
 /// What the page sends its evaluation worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Request {
-    /// Files to add, their bytes beside the message in this order. With
-    /// `replace_example`, the built-in example's files go first.
+    /// Files to add, their bytes beside the message in this order (a
+    /// bundle, or an HTML report with its inputs embedded, replaces
+    /// everything). With `replace_example`, the built-in example's files
+    /// go first.
     AddFiles {
         files: Vec<NewFile>,
         replace_example: bool,
-    },
-    /// A report bundle (JSON, or an HTML report with its inputs embedded)
-    /// replacing everything; its bytes beside the message.
-    OpenBundle {
-        name: String,
     },
     SetRole {
         id: u32,
@@ -147,6 +142,12 @@ pub enum Request {
     /// Stop the run of this generation (a Cancel button).
     Cancel {
         generation: Generation,
+    },
+    /// The files and settings as a bundle (`Session::to_bundle`), answered
+    /// with [`Answer::Bundle`]; `for_html` checks the size limit of inputs
+    /// embedded in an HTML report first.
+    Bundle {
+        for_html: bool,
     },
     /// The schema worker's answer to [`Answer::ValidityJob`] `version`
     /// (`session::validity_answer_to_json`'s text).
@@ -190,6 +191,11 @@ pub enum Answer {
         version: u64,
         files: Vec<(u32, String, Role)>,
         id_field: Option<String>,
+    },
+    /// The bundle asked for, or why there is none.
+    Bundle {
+        for_html: bool,
+        bundle: Result<String, String>,
     },
     /// How far run `generation` got (`done` of `total` units).
     Progress {
@@ -253,6 +259,7 @@ impl Answer {
             Answer::Ready
             | Answer::Files { .. }
             | Answer::Notice { .. }
+            | Answer::Bundle { .. }
             | Answer::ValidityJob { .. } => None,
         }
     }
@@ -315,10 +322,7 @@ mod tests {
             },
             Request::Run {
                 generation: 2,
-                task: Task::Report {
-                    settings,
-                    details: true,
-                },
+                task: Task::Report { settings },
             },
             Request::Run {
                 generation: 3,

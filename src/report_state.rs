@@ -74,12 +74,11 @@ pub enum Worker {
 /// What happens to the page.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    /// Files were dropped (the page gives them ids); `settings` and
-    /// `details` as for [`Event::Changed`].
+    /// Files were dropped (the page gives them ids); `settings` as for
+    /// [`Event::Changed`].
     Dropped {
         files: Vec<NewFile>,
         settings: Map<String, Value>,
-        details: bool,
     },
     /// The files were edited (a role, a model's name or cost, a file
     /// removed, the example loaded, a bundle opened): `edits` go to the
@@ -87,18 +86,16 @@ pub enum Event {
     Edited {
         edits: Vec<Request>,
         settings: Map<String, Value>,
-        details: bool,
     },
     /// The settings changed: a new report under `settings`.
-    Changed {
-        settings: Map<String, Value>,
-        details: bool,
-    },
+    Changed { settings: Map<String, Value> },
     /// A panel asks for `task` (bootstrap, literature, sweep, gate, or a
     /// report with details).
     Panel(Task),
     /// The panel's Cancel button.
     CancelPanel,
+    /// Ask the worker something that changes no report (a bundle).
+    Ask(Request),
     /// The evaluation worker answered.
     Answer(Answer),
     /// The evaluation worker failed to start or stopped (a panic).
@@ -133,6 +130,12 @@ pub enum Command {
     },
     /// Say this in the notice line.
     Notice(String),
+    /// Download the bundle asked for (or put it in the HTML report), or
+    /// say why there is none.
+    Bundle {
+        for_html: bool,
+        bundle: Result<String, String>,
+    },
 }
 
 /// The page's state: the report, and what it needs to tell answers apart
@@ -156,12 +159,12 @@ pub struct Page {
 impl Page {
     /// The page as it opens: the worker loads the example, whose report
     /// is asked for at once.
-    pub fn opening(settings: Map<String, Value>, details: bool) -> (Page, Vec<Command>) {
+    pub fn opening(settings: Map<String, Value>) -> (Page, Vec<Command>) {
         let page = Page {
             shows_example: true,
             ..Page::default()
         };
-        page.on(Event::Changed { settings, details })
+        page.on(Event::Changed { settings })
     }
 
     /// Whether the worker is down (a panic or a failed start).
@@ -174,38 +177,30 @@ impl Page {
     pub fn on(mut self, event: Event) -> (Page, Vec<Command>) {
         let mut commands = Vec::new();
         match event {
-            Event::Dropped {
-                files,
-                settings,
-                details,
-            } => {
+            Event::Dropped { files, settings } => {
                 self.wake(&mut commands);
                 let replace_example = std::mem::take(&mut self.shows_example);
                 commands.push(Command::Post(Request::AddFiles {
                     files,
                     replace_example,
                 }));
-                self.ask_report(settings, details, &mut commands);
+                self.ask_report(settings, &mut commands);
             }
-            Event::Edited {
-                edits,
-                settings,
-                details,
-            } => {
+            Event::Edited { edits, settings } => {
                 self.wake(&mut commands);
                 for edit in edits {
                     match edit {
                         Request::LoadExample => self.shows_example = true,
-                        Request::Clear | Request::OpenBundle { .. } => self.shows_example = false,
+                        Request::Clear => self.shows_example = false,
                         _ => {}
                     }
                     commands.push(Command::Post(edit));
                 }
-                self.ask_report(settings, details, &mut commands);
+                self.ask_report(settings, &mut commands);
             }
-            Event::Changed { settings, details } => {
+            Event::Changed { settings } => {
                 self.wake(&mut commands);
-                self.ask_report(settings, details, &mut commands);
+                self.ask_report(settings, &mut commands);
             }
             Event::Panel(task) => {
                 self.wake(&mut commands);
@@ -221,6 +216,10 @@ impl Page {
                 if let Some(generation) = self.panel_run {
                     commands.push(Command::Post(Request::Cancel { generation }));
                 }
+            }
+            Event::Ask(request) => {
+                self.wake(&mut commands);
+                commands.push(Command::Post(request));
             }
             Event::Answer(answer) => self.answer(answer, &mut commands),
             Event::WorkerFailed { reason } => {
@@ -267,12 +266,7 @@ impl Page {
 
     /// Asks for the report under `settings`; the one under way, and the
     /// panel's run (of the report before), stop.
-    fn ask_report(
-        &mut self,
-        settings: Map<String, Value>,
-        details: bool,
-        commands: &mut Vec<Command>,
-    ) {
+    fn ask_report(&mut self, settings: Map<String, Value>, commands: &mut Vec<Command>) {
         self.stop_panel(commands);
         self.generation += 1;
         self.report_run = self.generation;
@@ -283,7 +277,7 @@ impl Page {
         };
         commands.push(Command::Post(Request::Run {
             generation: self.generation,
-            task: Task::Report { settings, details },
+            task: Task::Report { settings },
         }));
     }
 
@@ -315,6 +309,9 @@ impl Page {
                     id_field,
                 }),
                 Answer::Notice { message } => commands.push(Command::Notice(message)),
+                Answer::Bundle { for_html, bundle } => {
+                    commands.push(Command::Bundle { for_html, bundle })
+                }
                 _ => {}
             }
             return;
@@ -408,7 +405,7 @@ mod tests {
 
     #[test]
     fn the_page_opens_on_the_examples_report() {
-        let (page, commands) = Page::opening(Map::new(), true);
+        let (page, commands) = Page::opening(Map::new());
         assert!(page.shows_example);
         let g = run_of(&commands);
         assert!(matches!(
@@ -429,18 +426,16 @@ mod tests {
     /// view, the old run's answers are dropped, the new one's shown.
     #[test]
     fn a_settings_change_during_an_evaluation() {
-        let (page, c) = Page::opening(Map::new(), true);
+        let (page, c) = Page::opening(Map::new());
         let first = run_of(&c);
         let (page, _) = page.on(ready(first, 1, ValidityStatus::Final));
         let (page, c) = page.on(Event::Changed {
             settings: settings("strict"),
-            details: true,
         });
         let second = run_of(&c);
         assert_eq!(shown_documents(&page), Some(1));
         let (page, c) = page.on(Event::Changed {
             settings: settings("lenient"),
-            details: true,
         });
         let third = run_of(&c);
         assert!(second < third);
@@ -485,11 +480,9 @@ mod tests {
         let page = Page::default();
         let (page, a) = page.on(Event::Changed {
             settings: settings("strict"),
-            details: false,
         });
         let (page, b) = page.on(Event::Changed {
             settings: settings("lenient"),
-            details: false,
         });
         let (a, b) = (run_of(&a), run_of(&b));
         let (page, _) = page.on(ready(b, 2, ValidityStatus::Final));
@@ -507,7 +500,7 @@ mod tests {
     /// the pending one; arriving before, the report comes final.
     #[test]
     fn the_schema_answer_before_and_after_the_report() {
-        let (page, c) = Page::opening(Map::new(), true);
+        let (page, c) = Page::opening(Map::new());
         let g = run_of(&c);
         let job = Answer::ValidityJob {
             version: 1,
@@ -552,12 +545,11 @@ mod tests {
     /// before the new run, and the old run's report is dropped.
     #[test]
     fn a_file_removed_mid_evaluation() {
-        let (page, c) = Page::opening(Map::new(), true);
+        let (page, c) = Page::opening(Map::new());
         let old = run_of(&c);
         let (page, c) = page.on(Event::Edited {
             edits: vec![Request::Remove { id: 2 }],
             settings: Map::new(),
-            details: true,
         });
         assert_eq!(c[0], Command::Post(Request::Remove { id: 2 }));
         let new = run_of(&c);
@@ -572,7 +564,7 @@ mod tests {
     /// their roles, names and costs, before asking again.
     #[test]
     fn a_worker_crash_and_the_restart() {
-        let (page, c) = Page::opening(Map::new(), true);
+        let (page, c) = Page::opening(Map::new());
         let g = run_of(&c);
         let files = vec![FileSummary {
             id: 4,
@@ -604,7 +596,6 @@ mod tests {
         assert!(matches!(c[..], [Command::ToPanel(Answer::Failed { .. })]));
         let (page, c) = page.on(Event::Changed {
             settings: Map::new(),
-            details: true,
         });
         assert_eq!(
             c[0],
@@ -626,7 +617,7 @@ mod tests {
     /// The example is replaced by the first drop; later drops add.
     #[test]
     fn the_example_replaced_by_a_drop() {
-        let (page, _) = Page::opening(Map::new(), true);
+        let (page, _) = Page::opening(Map::new());
         let file = |id| NewFile {
             id,
             name: format!("f{id}.jsonl"),
@@ -637,7 +628,6 @@ mod tests {
         let drop = |files| Event::Dropped {
             files,
             settings: Map::new(),
-            details: true,
         };
         let (page, c) = page.on(drop(vec![file(10), file(11)]));
         assert!(matches!(
@@ -659,7 +649,6 @@ mod tests {
         let (page, _) = page.on(Event::Edited {
             edits: vec![Request::LoadExample],
             settings: Map::new(),
-            details: true,
         });
         let (_, c) = page.on(drop(vec![file(13)]));
         assert!(matches!(
@@ -675,7 +664,7 @@ mod tests {
     /// its late answers are dropped.
     #[test]
     fn a_panel_run_and_a_report_change() {
-        let (page, c) = Page::opening(Map::new(), true);
+        let (page, c) = Page::opening(Map::new());
         let g = run_of(&c);
         let (page, _) = page.on(ready(g, 1, ValidityStatus::Final));
         let (page, c) = page.on(Event::Panel(Task::Literature));
@@ -693,7 +682,6 @@ mod tests {
         assert_eq!(c, vec![Command::Post(Request::Cancel { generation: p })]);
         let (page, c) = page.on(Event::Changed {
             settings: Map::new(),
-            details: true,
         });
         assert_eq!(c[0], Command::Post(Request::Cancel { generation: p }));
         let (_, c) = page.on(Event::Answer(Answer::Stopped {
