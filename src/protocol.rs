@@ -71,6 +71,8 @@ pub struct FileSummary {
     pub error: Option<String>,
     pub model: String,
     pub cost: Option<f64>,
+    /// A metrics config's JSON (the page's settings read the layers).
+    pub config: Option<Value>,
 }
 
 /// A computation the page asks for.

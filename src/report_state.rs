@@ -147,8 +147,9 @@ pub struct Page {
     generation: Generation,
     /// The newest report run.
     report_run: Generation,
-    /// The panel's run under way, if any.
-    panel_run: Option<Generation>,
+    /// The panels' runs under way (a newer one stops the older in the
+    /// worker, whose `Stopped` still goes to the older panel).
+    panel_runs: Vec<Generation>,
     worker: Worker,
     /// The files as the worker last listed them.
     pub files: Vec<FileSummary>,
@@ -165,6 +166,11 @@ impl Page {
             ..Page::default()
         };
         page.on(Event::Changed { settings })
+    }
+
+    /// The panels' runs under way.
+    pub fn panel_runs(&self) -> &[Generation] {
+        &self.panel_runs
     }
 
     /// Whether the worker is down (a panic or a failed start).
@@ -204,16 +210,15 @@ impl Page {
             }
             Event::Panel(task) => {
                 self.wake(&mut commands);
-                self.stop_panel(&mut commands);
                 self.generation += 1;
-                self.panel_run = Some(self.generation);
+                self.panel_runs.push(self.generation);
                 commands.push(Command::Post(Request::Run {
                     generation: self.generation,
                     task,
                 }));
             }
             Event::CancelPanel => {
-                if let Some(generation) = self.panel_run {
+                for &generation in &self.panel_runs {
                     commands.push(Command::Post(Request::Cancel { generation }));
                 }
             }
@@ -227,7 +232,7 @@ impl Page {
                 self.report = ReportState::Failed {
                     reason: format!("The evaluation stopped: {reason}"),
                 };
-                if let Some(generation) = self.panel_run.take() {
+                for generation in std::mem::take(&mut self.panel_runs) {
                     commands.push(Command::ToPanel(Answer::Failed {
                         generation,
                         reason: format!("The evaluation stopped: {reason}"),
@@ -282,7 +287,7 @@ impl Page {
     }
 
     fn stop_panel(&mut self, commands: &mut Vec<Command>) {
-        if let Some(generation) = self.panel_run.take() {
+        for generation in std::mem::take(&mut self.panel_runs) {
             commands.push(Command::Post(Request::Cancel { generation }));
         }
     }
@@ -316,13 +321,11 @@ impl Page {
             }
             return;
         };
-        if Some(generation) == self.panel_run {
-            if matches!(answer, Answer::Progress { .. }) {
-                commands.push(Command::ToPanel(answer));
-            } else {
-                self.panel_run = None;
-                commands.push(Command::ToPanel(answer));
+        if self.panel_runs.contains(&generation) {
+            if !matches!(answer, Answer::Progress { .. }) {
+                self.panel_runs.retain(|&g| g != generation);
             }
+            commands.push(Command::ToPanel(answer));
             return;
         }
         if generation != self.report_run {
@@ -576,6 +579,7 @@ mod tests {
             error: None,
             model: "gold".into(),
             cost: None,
+            config: None,
         }];
         let (page, _) = page.on(Event::Answer(Answer::Files {
             files,
@@ -691,5 +695,28 @@ mod tests {
         }));
         assert!(c.is_empty());
         assert_eq!(shown_documents(&Page::default()), None);
+    }
+
+    /// A second panel run stops the first in the worker: the first's
+    /// `Stopped` still reaches its own panel (by generation).
+    #[test]
+    fn a_newer_panel_run_and_the_olders_stop() {
+        let (page, _) = Page::opening(Map::new());
+        let (page, a) = page.on(Event::Panel(Task::Bootstrap));
+        let (page, b) = page.on(Event::Panel(Task::Literature));
+        let run = |c: &[Command]| match c.last() {
+            Some(Command::Post(Request::Run { generation, .. })) => *generation,
+            other => panic!("no run: {other:?}"),
+        };
+        let (a, b) = (run(&a), run(&b));
+        assert_eq!(page.panel_runs(), [a, b]);
+        let stopped = Answer::Stopped {
+            generation: a,
+            done: 3,
+            total: 2000,
+        };
+        let (page, c) = page.on(Event::Answer(stopped.clone()));
+        assert_eq!(c, vec![Command::ToPanel(stopped)]);
+        assert_eq!(page.panel_runs(), [b]);
     }
 }

@@ -167,42 +167,50 @@ mod web {
             }
         }
 
-        /// Runs the queued runs in turn, skipping those made stale.
+        /// Runs the queued runs in turn, skipping those made stale; then,
+        /// while nothing else is asked, keeps the prepared evaluation's
+        /// documents for the next evaluation (a slice between two looks
+        /// at the inbox).
         async fn run_all(self: Rc<Self>) {
             loop {
                 let next = self.runs.borrow_mut().pop_front();
                 let Some((generation, task)) = next else {
-                    break;
+                    let more = self.service.borrow_mut().idle_step();
+                    if !more {
+                        break;
+                    }
+                    next_task().await;
+                    continue;
                 };
                 let lane = task.lane();
-                if self.service.borrow().is_stale(generation, lane) {
-                    let done = self.service.borrow_mut().finish(
+                let (answer, kept) = if self.service.borrow().is_stale(generation, lane) {
+                    let stopped = Answer::Stopped {
                         generation,
-                        Answer::Stopped {
-                            generation,
-                            done: 0,
-                            total: 0,
-                        },
-                    );
-                    done.iter().for_each(|a| self.post(a));
-                    continue;
-                }
-                let started = self.service.borrow_mut().start(generation, task);
-                let answer = match started {
-                    Ok(run) => {
-                        let mut pace = WorkerPace {
-                            worker: Rc::clone(&self),
-                            generation,
-                            lane,
-                            checked: js_sys::Date::now(),
-                            shown: js_sys::Date::now(),
-                        };
-                        run.run(&mut pace, &js_sys::Date::now).await
+                        done: 0,
+                        total: 0,
+                    };
+                    (stopped, None)
+                } else {
+                    let started = self.service.borrow_mut().start(generation, task);
+                    match started {
+                        Ok(run) => {
+                            let mut pace = WorkerPace {
+                                worker: Rc::clone(&self),
+                                generation,
+                                lane,
+                                checked: js_sys::Date::now(),
+                                shown: js_sys::Date::now(),
+                            };
+                            run.run(&mut pace, &js_sys::Date::now).await
+                        }
+                        Err(answer) => (answer, None),
                     }
-                    Err(answer) => answer,
                 };
-                let answers = self.service.borrow_mut().finish(generation, answer);
+                let (answers, again) = self.service.borrow_mut().finish(generation, answer, kept);
                 answers.iter().for_each(|a| self.post(a));
+                if let Some(again) = again {
+                    self.runs.borrow_mut().push_back(again);
+                }
             }
             self.running.set(false);
         }
