@@ -33,6 +33,9 @@ use crate::synth::{generate, SynthOptions};
 use serde_json::{Map, Value};
 use std::sync::{Arc, Mutex};
 
+mod field_types;
+pub use field_types::{declared_type, declared_types};
+
 /// What a loaded file is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
