@@ -340,6 +340,7 @@ pub fn compute_validity(
             truth,
             models,
             schema,
+            schemas: Vec::new(),
         },
         id_field,
     )
@@ -960,6 +961,7 @@ impl Session {
             truth,
             models,
             schema,
+            schemas: Vec::new(),
         })
     }
 

@@ -39,7 +39,7 @@ use crate::eval::dataset::{
 use crate::eval::items::F1Grid;
 use crate::eval::model::{DocFile, RecordFile};
 use crate::eval::pace::{run_now, should_stop, NoPause, Pace};
-use crate::eval::paths::{read_schema, Ignored, PathCache, PathTable};
+use crate::eval::paths::{read_schema, Ignored, PathCache, PathTable, SchemaInfo};
 use crate::eval::report::{ModelReport, Report, Suggestion};
 use crate::eval::source::{same_records, RecordSource};
 use crate::eval::validate::ForestValidator;
@@ -49,6 +49,7 @@ mod fields;
 mod partial;
 mod prepared;
 mod record;
+mod several;
 mod shard;
 mod validity;
 use fields::{field_set, note_schema, FieldSet, FlatDoc, PathInfo, Paths};
@@ -59,8 +60,9 @@ pub use partial::{
 pub use prepared::{prepare_paced, prepare_settings, Prepared, STORED_LIMIT_BYTES};
 use prepared::{StoredForest, Storing};
 use record::{ModelRun, Recorder};
+pub use several::schema_stem;
 use shard::DocOut;
-pub use validity::{complete_provisional, schema_validity, SchemaValidity};
+pub use validity::{complete_provisional, schema_validity, schema_validity_by, SchemaValidity};
 use validity::{Known, ValidityOracle};
 
 /// Everything one evaluation needs. The files are [`RecordFile`]s
@@ -70,8 +72,55 @@ use validity::{Known, ValidityOracle};
 pub struct EvalInput<F = RecordFile> {
     pub truth: F,
     pub models: Vec<ModelInput<F>>,
-    /// An optional JSON Schema (draft-07).
+    /// An optional JSON Schema (draft-07), the whole dataset's.
     pub schema: Option<Value>,
+    /// SPEC §7.2: several JSON Schemas, each named by its file stem, of
+    /// which each document picks its own by the config's `schema_by`
+    /// (then `schema` is `None`). Empty: `schema` alone; one: the same as
+    /// giving it as `schema` (the dataset-wide field set of SPEC §1.2).
+    pub schemas: Vec<NamedSchema>,
+}
+
+/// One of several schemas (SPEC §7.2): its name (the file stem of its
+/// file, [`schema_stem`]: what a document's selector names) and the
+/// schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedSchema {
+    pub name: String,
+    pub schema: Value,
+}
+
+impl NamedSchema {
+    pub fn new(name: impl Into<String>, schema: Value) -> Self {
+        NamedSchema {
+            name: name.into(),
+            schema,
+        }
+    }
+}
+
+impl<F> EvalInput<F> {
+    /// Whether each document is evaluated with its own schema: more than
+    /// one in [`Self::schemas`] (SPEC §7.2).
+    pub fn has_several_schemas(&self) -> bool {
+        self.schemas.len() > 1
+    }
+}
+
+/// The schemas of `input` as the evaluation reads them: a lone entry of
+/// `schemas` becomes `schema`. Errors: `schema` and `schemas` both given;
+/// several schemas without `schema_by`, or two with one name (SPEC §7.2).
+fn settle_schemas<F>(input: &mut EvalInput<F>, schema_by: Option<&str>) -> Result<(), Error> {
+    if input.schema.is_some() && !input.schemas.is_empty() {
+        return Err(Error::new(
+            ErrorKind::Usage,
+            "give the dataset's one schema or several named schemas, not both",
+        ));
+    }
+    if input.schemas.len() == 1 {
+        input.schema = input.schemas.pop().map(|s| s.schema);
+    }
+    several::check_names(&input.schemas, schema_by)
 }
 
 /// One model: its name, its prediction file and an optional cost that
@@ -99,6 +148,7 @@ impl EvalInput<DocFile> {
                 })
                 .collect(),
             schema: self.schema.clone(),
+            schemas: self.schemas.clone(),
         }
     }
 }
@@ -184,6 +234,7 @@ pub fn evaluate(input: &EvalInput, config: &Config, details: bool) -> Result<Rep
             truth: (&input.truth).into_doc_file()?,
             models,
             schema: input.schema.clone(),
+            schemas: input.schemas.clone(),
         },
         config,
         details,
@@ -208,6 +259,7 @@ fn into_doc_files<F: IntoDocFile>(input: EvalInput<F>) -> Result<EvalInput<DocFi
         truth,
         models,
         schema,
+        schemas,
     } = input;
     let truth = truth.into_doc_file()?;
     let models = models
@@ -224,6 +276,7 @@ fn into_doc_files<F: IntoDocFile>(input: EvalInput<F>) -> Result<EvalInput<DocFi
         truth,
         models,
         schema,
+        schemas,
     })
 }
 
@@ -261,11 +314,15 @@ pub async fn evaluate_owned_known_paced<F: IntoDocFile>(
     validity: &SchemaValidity,
     pace: &mut dyn Pace,
 ) -> Option<Result<Report, Error>> {
-    let input = match into_doc_files(input) {
+    let mut input = match into_doc_files(input) {
         Ok(input) => input,
         Err(e) => return Some(Err(e)),
     };
-    if input.schema.is_some() && validity.valid.is_none() && !validity.unchecked {
+    if let Err(e) = settle_schemas(&mut input, config.schema_by.as_deref()) {
+        return Some(Err(e));
+    }
+    let any_schema = input.schema.is_some() || input.has_several_schemas();
+    if any_schema && validity.valid.is_none() && !validity.unchecked {
         return Some(Err(Error::new(
             ErrorKind::Input,
             "the schema validity of these files has not been computed",
@@ -289,6 +346,12 @@ pub fn evaluate_sources<S: RecordSource>(
     config: &Config,
     details: bool,
 ) -> Result<Report, Error> {
+    let mut input = input;
+    settle_schemas(&mut input, config.schema_by.as_deref())?;
+    if input.has_several_schemas() {
+        let validators = validity::several_validators(&input.schemas)?;
+        return evaluate_with_validity(input, config, details, &validators);
+    }
     let validator = input
         .schema
         .as_ref()
@@ -387,10 +450,13 @@ async fn learn_paced<S: RecordSource>(
 ) -> Result<Option<Learnt<S>>, Error> {
     let config = comparer.config;
     let mut warnings = Vec::new();
+    let mut input = input;
+    settle_schemas(&mut input, config.schema_by.as_deref())?;
     let EvalInput {
         truth: mut truth_file,
         mut models,
         schema,
+        schemas,
     } = input;
 
     let truth_name = truth_file.name().to_owned();
@@ -444,6 +510,22 @@ async fn learn_paced<S: RecordSource>(
         .as_ref()
         .map(|s| read_schema(s, &skip_top, &ignored))
         .unwrap_or_default();
+    let several_infos: Vec<SchemaInfo> = schemas
+        .iter()
+        .map(|s| read_schema(&s.schema, &skip_top, &ignored))
+        .collect();
+    if schemas.is_empty() {
+        if let Some(by) = &config.schema_by {
+            let given = if schema.is_some() {
+                "one schema is"
+            } else {
+                "no schema is"
+            };
+            warnings.push(format!(
+                "schema_by {by:?} is not used: {given} given, and documents pick their own schema only among several (SPEC §7.2)"
+            ));
+        }
+    }
 
     let mut paths = Paths {
         table: PathTable::default(),
@@ -453,8 +535,20 @@ async fn learn_paced<S: RecordSource>(
         scheme: scheme.clone(),
         buf: String::new(),
         raw: Vec::new(),
+        several: None,
     };
     note_schema(&mut paths, &schema_info);
+    let mut several = match (schemas.len() > 1, config.schema_by.as_deref()) {
+        (true, Some(by)) => Some(several::read_schemas(
+            &mut paths,
+            &schemas,
+            several_infos,
+            by,
+            truth.documents.len(),
+        )),
+        _ => None,
+    };
+    drop(schemas);
     let mut caches: Vec<PathCache> = (0..=inputs.len()).map(|_| PathCache::default()).collect();
     let (truth_cache, model_caches) = caches.split_at_mut(1);
     let truth_cache = &mut truth_cache[0];
@@ -467,6 +561,10 @@ async fn learn_paced<S: RecordSource>(
             return Ok(None);
         }
         let root = truth.fetch(d)?;
+        if let Some(several) = &mut several {
+            let chosen = several.choose(truth.source.forest().get(root), &truth.documents[d].id);
+            several.of_doc[d] = chosen;
+        }
         paths.note_top(
             comparer,
             truth.source.forest(),
@@ -477,6 +575,10 @@ async fn learn_paced<S: RecordSource>(
             None,
             d,
         );
+    }
+    if let Some(several) = &several {
+        let ids = truth.documents.iter().map(|doc| doc.id.clone());
+        warnings.extend(several.warning(ids));
     }
     // Then each model's, in the truth's order.
     let mut model_lists = vec![Vec::new(); inputs.len()];
@@ -517,6 +619,10 @@ async fn learn_paced<S: RecordSource>(
     drop(model_lists);
     paths.mark_parents();
     paths.fix_types(comparer);
+    if let Some(mut several) = several {
+        several::fix_schema_types(&mut several, &paths, comparer);
+        paths.several = Some(Box::new(several));
+    }
     let suggestions = paths.suggestions();
     Ok(Some(Learnt {
         truth,
@@ -660,6 +766,7 @@ async fn compare_pass<S: RecordSource, V: ValidityOracle>(
     let mut outs: Vec<DocOut> = (0..inputs.len()).map(|_| DocOut::default()).collect();
     let (mut truth_buf, mut pred_buf) = (FlatDoc::default(), FlatDoc::default());
     let mut grid = F1Grid::default();
+    let mut own_plan = FieldSet::default();
     for d in 0..documents {
         let done = progress.start + progress.span * forests * d;
         if should_stop(pace, done, progress.total).await {
@@ -668,10 +775,19 @@ async fn compare_pass<S: RecordSource, V: ValidityOracle>(
         let root = truth.fetch(d)?;
         let mut truth_doc = truth_buf.recycle();
         let forest = truth.source.forest();
+        let own = paths.own(d);
         match &mut docs {
             Docs::Load(stored) => stored[0].load(d, forest, &mut truth_doc),
             Docs::Flatten(storing) => {
-                paths.flatten_doc(comparer, forest, root, &mut truth_doc, truth_cache, None);
+                paths.flatten_doc(
+                    comparer,
+                    forest,
+                    root,
+                    &mut truth_doc,
+                    truth_cache,
+                    None,
+                    own,
+                );
                 if let Some(storing) = storing {
                     storing.push(0, &truth_doc);
                 }
@@ -699,9 +815,11 @@ async fn compare_pass<S: RecordSource, V: ValidityOracle>(
                             &mut pred_doc,
                             cache,
                             p.skip(),
+                            own,
                         ),
                     }
-                    oracle.is_valid(m, d, forest, root, &|k: &str| !p.is_evaluated(scheme, k))
+                    let skip = |k: &str| !p.is_evaluated(scheme, k);
+                    oracle.is_valid(m, d, paths.own_index(d), forest, root, &skip)
                 }
                 _ => false,
             };
@@ -710,6 +828,8 @@ async fn compare_pass<S: RecordSource, V: ValidityOracle>(
             }
             recorder.compare_document(
                 &pass.fields[m],
+                own,
+                &mut own_plan,
                 &truth_doc,
                 &truth_sides,
                 &pred_doc,

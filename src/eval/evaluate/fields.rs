@@ -8,6 +8,7 @@
 //! on). May depend on `paths`, `compare`, `items`, `suggest`, `tree`,
 //! `dataset`'s id scheme; never on the passes, the counts or a report.
 
+use super::several::{OwnSchema, Several};
 use crate::eval::compare::{Comparer, SchemaHint, Side, ValueType};
 use crate::eval::dataset::IdScheme;
 use crate::eval::items::{sort_fields, Item};
@@ -146,6 +147,11 @@ pub(super) struct PathInfo {
     pub(super) has_children: bool,
     /// The present truth values seen here (SPEC §7.4's suggestions).
     pub(super) tally: PathTally,
+    /// With several schemas (SPEC §7.2), which leave `kind` and `hint` to
+    /// the data: some schema makes it an item list (its item fields are
+    /// learnt), some schema gives it a type (no suggestion for it).
+    pub(super) items_in_a_schema: bool,
+    pub(super) typed_in_a_schema: bool,
 }
 
 /// The paths, their kinds and what was seen where. Built in passes:
@@ -161,6 +167,9 @@ pub(super) struct Paths {
     /// Reusable buffers.
     pub(super) buf: String,
     pub(super) raw: Vec<(PathId, NodeId)>,
+    /// Several schemas (SPEC §7.2): each document's own. `None` with one
+    /// schema or none: then every kind and type is the dataset's.
+    pub(super) several: Option<Box<Several>>,
 }
 
 impl Paths {
@@ -177,6 +186,34 @@ impl Paths {
 
     pub(super) fn kind(&self, id: PathId) -> Kind {
         self.info[id].kind.unwrap_or(Kind::Scalar)
+    }
+
+    /// The schema of truth document `d` when each document has its own
+    /// (SPEC §7.2); `None` with one schema or none, or when `d` names no
+    /// given schema.
+    #[inline]
+    pub(super) fn own(&self, d: usize) -> Option<&OwnSchema> {
+        let several = self.several.as_deref()?;
+        let s = (*several.of_doc.get(d)?)?;
+        several.schemas.get(s as usize)
+    }
+
+    /// The index among several schemas of document `d`'s (see [`Self::own`]).
+    #[inline]
+    pub(super) fn own_index(&self, d: usize) -> Option<usize> {
+        let several = self.several.as_deref()?;
+        several.of_doc.get(d).copied().flatten().map(|s| s as usize)
+    }
+
+    /// The kind of `id` in a document whose own schema is `own` (SPEC
+    /// §7.2: its schema's, else what the data say); [`Self::kind`] when
+    /// `own` is `None`.
+    #[inline]
+    pub(super) fn kind_in(&self, own: Option<&OwnSchema>, id: PathId) -> Kind {
+        match own.and_then(|s| s.kind(id)) {
+            Some(kind) => kind,
+            None => self.kind(id),
+        }
     }
 
     pub(super) fn note(
@@ -262,7 +299,8 @@ impl Paths {
     ) {
         let mut out = Vec::new();
         for &(_, list, value) in lists {
-            if self.info[list].kind != Some(Kind::Items) {
+            let info = &self.info[list];
+            if info.kind != Some(Kind::Items) && !info.items_in_a_schema {
                 continue;
             }
             let mut buf = std::mem::take(&mut self.buf);
@@ -330,7 +368,7 @@ impl Paths {
     pub(super) fn suggestions(&self) -> Vec<Suggestion> {
         suggest(self.info.iter().enumerate().filter_map(|(id, info)| {
             let scalar = info.list.is_some() || self.kind(id) == Kind::Scalar;
-            let typed = info.fixed_type.is_some() || info.hint.is_some();
+            let typed = info.fixed_type.is_some() || info.hint.is_some() || info.typed_in_a_schema;
             (scalar && !typed).then(|| (self.table.name(id), info.tally))
         }))
     }
@@ -342,8 +380,26 @@ impl Paths {
             .unwrap_or_else(|| Comparer::type_of_truth(truth.map(Json::json_type)))
     }
 
+    /// [`Self::value_type`] in a document whose own schema is `own` (SPEC
+    /// §7.2: the type its schema fixes, else the dataset's rule).
+    #[inline]
+    pub(super) fn value_type_in(
+        &self,
+        own: Option<&OwnSchema>,
+        id: PathId,
+        truth: Option<Json<'_>>,
+    ) -> ValueType {
+        match own.and_then(|s| s.fixed_type(id)) {
+            Some(ty) => ty,
+            None => self.value_type(id, truth),
+        }
+    }
+
     /// Flattens one record (kinds must be final) into `doc`: its leaves,
-    /// normalised texts of present scalars, and items.
+    /// normalised texts of present scalars, and items; kinds and types
+    /// those of a document whose own schema is `own` (SPEC §7.2; `None`:
+    /// the dataset's).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn flatten_doc<'a>(
         &self,
         comparer: &Comparer<'_>,
@@ -352,6 +408,7 @@ impl Paths {
         doc: &mut FlatDoc<'a>,
         cache: &mut PathCache,
         extra_skip: Option<&str>,
+        own: Option<&OwnSchema>,
     ) {
         doc.clear();
         let mut buf = std::mem::take(&mut doc.path);
@@ -376,13 +433,13 @@ impl Paths {
         doc.leaves.sort_by_key(|l| l.path);
         doc.leaves.dedup_by_key(|l| l.path);
         for leaf in &mut doc.leaves {
-            if leaf.present && self.kind(leaf.path) == Kind::Scalar {
+            if leaf.present && self.kind_in(own, leaf.path) == Kind::Scalar {
                 prepare(comparer, leaf, &mut doc.text);
             }
         }
         for l in 0..doc.leaves.len() {
             let (list, value) = (doc.leaves[l].path, doc.leaves[l].value);
-            if self.info[list].kind != Some(Kind::Items) || value.json_type() != JsonType::Array {
+            if self.kind_in(own, list) != Kind::Items || value.json_type() != JsonType::Array {
                 continue;
             }
             buf.clear();
@@ -415,7 +472,7 @@ impl Paths {
                         prepare(comparer, &mut leaf, &mut doc.text);
                     }
                     doc.item_types
-                        .push(self.value_type(leaf.path, Some(leaf.value)));
+                        .push(self.value_type_in(own, leaf.path, Some(leaf.value)));
                     doc.item_leaves.push(leaf);
                 }
                 doc.items.push((start..doc.item_leaves.len(), present));
@@ -461,6 +518,7 @@ pub(super) fn note_schema(paths: &mut Paths, schema: &SchemaInfo) {
 
 /// The fields one model is evaluated on (SPEC §1.2): the union of the
 /// schema's, the truth's and this model's paths.
+#[derive(Debug, Default)]
 pub(super) struct FieldSet {
     /// Top-level paths (scalar, set, item list), in table order.
     pub(super) top: Vec<PathId>,

@@ -279,7 +279,7 @@ pub async fn prepare_paced(
     pace: &mut dyn Pace,
 ) -> Option<Result<Prepared, Error>> {
     let comparer = Comparer::new(config);
-    let has_schema = input.schema.is_some();
+    let has_schema = input.schema.is_some() || !input.schemas.is_empty();
     let size = input.truth.len() * (input.models.len() + 1);
     let total = (LEARN + COMPARE_FLATTENING) * size;
     let learnt = match learn_paced(input, &comparer, pace, total).await {
@@ -450,13 +450,14 @@ fn store_documents(
             if f == 0 {
                 let root = truth.fetch(d)?;
                 let forest = truth.source.forest();
-                paths.flatten_doc(comparer, forest, root, &mut doc, cache, None);
+                paths.flatten_doc(comparer, forest, root, &mut doc, cache, None, paths.own(d));
             } else {
                 let preds = &mut models[f - 1].2;
                 if let Some(root) = preds.fetch(d)? {
                     let skip = preds.by_truth[d].as_ref().and_then(|p| p.skip());
                     let forest = preds.source.forest();
-                    paths.flatten_doc(comparer, forest, root, &mut doc, cache, skip);
+                    let own = paths.own(d);
+                    paths.flatten_doc(comparer, forest, root, &mut doc, cache, skip, own);
                 }
             }
             storing.push(f, &doc);

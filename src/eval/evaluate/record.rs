@@ -9,6 +9,7 @@
 //! passes or a validator.
 
 use super::fields::{field_set, FieldSet, FlatDoc, Paths};
+use super::several::{own_field_set, OwnSchema};
 use super::shard::{DocOut, Event, SetEvent, SetSums};
 use crate::error::{Error, ErrorKind};
 use crate::eval::compare::{Comparer, Side, ValueType};
@@ -104,15 +105,17 @@ impl Recorder<'_, '_> {
     /// Compares one (document, field) pair and notes its outcome, CER and
     /// numeric-ness in `out`; `slots` are the item indices for item fields.
     /// `t` and `p` are leaves with the text buffers of their documents.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn record(
         &self,
+        own: Option<&OwnSchema>,
         id: PathId,
         t: Option<(&Leaf<'_>, &str)>,
         p: Option<(&Leaf<'_>, &str)>,
         slots: (Option<usize>, Option<usize>),
         out: &mut DocOut,
     ) {
-        let ty = self.paths.value_type(id, t.map(|(l, _)| l.value));
+        let ty = self.paths.value_type_in(own, id, t.map(|(l, _)| l.value));
         let (ts, ps) = (
             t.and_then(|(l, text)| l.side(text)),
             p.and_then(|(l, text)| l.side(text)),
@@ -147,11 +150,15 @@ impl Recorder<'_, '_> {
 
     /// Compares document `truth` with one model's prediction `pred`
     /// (empty when there is none), whose schema validity is `valid`, over
-    /// the model's fields `plan`, into `out` (emptied first).
+    /// the model's fields `plan`, into `out` (emptied first). With several
+    /// schemas (SPEC §7.2) the document's own schema is `own` and its own
+    /// field set, built in `own_plan`, replaces `plan`.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn compare_document(
         &self,
         plan: &FieldSet,
+        own: Option<&OwnSchema>,
+        own_plan: &mut FieldSet,
         truth: &FlatDoc<'_>,
         truth_sides: &[Option<Side<'_>>],
         pred: &FlatDoc<'_>,
@@ -166,12 +173,29 @@ impl Recorder<'_, '_> {
         let paths = self.paths;
         let comparer = self.comparer;
         let config = comparer.config;
+        let plan: &FieldSet = if paths.several.is_some() {
+            own_field_set(paths, own, truth, pred, own_plan);
+            let lists = |id: &&PathId| paths.kind_in(own, **id) != Kind::Items;
+            out.own_rows
+                .extend(own_plan.top.iter().filter(lists).map(|&id| id as u32));
+            out.own_rows.extend(
+                own_plan
+                    .item_fields
+                    .iter()
+                    .flat_map(|(_, f)| f.iter().map(|&id| id as u32)),
+            );
+            out.own_items = !own_plan.item_fields.is_empty();
+            own_plan
+        } else {
+            plan
+        };
         // Every item leaf of the prediction as a side, once asked for.
         let mut pred_sides = None;
         for &id in &plan.top {
             let (t, p) = (truth.get(id), pred.get(id));
-            match paths.kind(id) {
+            match paths.kind_in(own, id) {
                 Kind::Scalar => self.record(
+                    own,
                     id,
                     t.map(|l| (l, truth.text.as_str())),
                     p.map(|l| (l, pred.text.as_str())),
@@ -238,6 +262,7 @@ impl Recorder<'_, '_> {
                         p_matched[x.pred] = true;
                         for &s in sub {
                             self.record(
+                                own,
                                 s,
                                 ti[x.truth].get(s).map(|l| (l, ti[x.truth].text)),
                                 pi[x.pred].get(s).map(|l| (l, pi[x.pred].text)),
@@ -249,6 +274,7 @@ impl Recorder<'_, '_> {
                     for (i, item) in ti.iter().enumerate().filter(|(i, _)| !t_matched[*i]) {
                         for &s in sub {
                             self.record(
+                                own,
                                 s,
                                 item.get(s).map(|l| (l, item.text)),
                                 None,
@@ -260,6 +286,7 @@ impl Recorder<'_, '_> {
                     for (j, item) in pi.iter().enumerate().filter(|(j, _)| !p_matched[*j]) {
                         for &s in sub {
                             self.record(
+                                own,
                                 s,
                                 None,
                                 item.get(s).map(|l| (l, item.text)),
@@ -297,6 +324,22 @@ pub(super) struct ModelRun<'p, 'c> {
     /// Per document: the prediction is schema-valid; there is one.
     pub(super) valid: Vec<bool>,
     pub(super) has_prediction: Vec<bool>,
+    /// With several schemas (SPEC §7.2): the rows, known once every
+    /// document has said which paths it evaluates.
+    pub(super) own: Option<OwnRows>,
+}
+
+/// The per-field table of a model evaluated with several schemas (SPEC
+/// §7.2): its rows are the paths some document evaluates, and each
+/// document's counts per row are kept by path until the rows are known.
+#[derive(Debug, Default)]
+pub(super) struct OwnRows {
+    /// Per path: some document evaluates it.
+    in_rows: Vec<bool>,
+    /// Some document evaluates an item list.
+    items: bool,
+    /// With details: each document's counts of the paths it evaluates.
+    doc_fields: Vec<Vec<(u32, Counts)>>,
 }
 
 impl<'p, 'c> ModelRun<'p, 'c> {
@@ -326,6 +369,10 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             valid: Vec::with_capacity(documents),
             has_prediction: Vec::with_capacity(documents),
             doc_tallies: Vec::new(),
+            own: paths.several.is_some().then(|| OwnRows {
+                in_rows: vec![false; paths.table.len()],
+                ..OwnRows::default()
+            }),
         }
     }
 
@@ -345,8 +392,23 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         self.valid.push(out.valid);
         self.has_prediction.push(out.has_prediction);
         let mut counts = Counts::default();
-        if let Some(d) = &mut self.doc_fields {
-            d.fill(Counts::default());
+        match (&mut self.doc_fields, &self.own) {
+            (Some(d), None) => d.fill(Counts::default()),
+            // Only the paths the last document evaluated were counted.
+            (Some(d), Some(own)) => {
+                if let Some(last) = own.doc_fields.last() {
+                    for &(p, _) in last {
+                        d[p as usize] = Counts::default();
+                    }
+                }
+            }
+            (None, _) => {}
+        }
+        if let Some(own) = &mut self.own {
+            for &p in &out.own_rows {
+                *own.in_rows.get_mut(p as usize).ok_or_else(bad)? = true;
+            }
+            own.items |= out.own_items;
         }
         for e in &out.events {
             let path = e.path as usize;
@@ -415,9 +477,22 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             });
         }
         if let Some(per_field) = &self.doc_fields {
+            let fields = match &mut self.own {
+                None => self.row_ids.iter().map(|&id| per_field[id]).collect(),
+                Some(own) => {
+                    let mut mine: Vec<(u32, Counts)> = out
+                        .own_rows
+                        .iter()
+                        .map(|&p| (p, per_field[p as usize]))
+                        .collect();
+                    mine.sort_unstable_by_key(|&(p, _)| p);
+                    own.doc_fields.push(mine);
+                    Vec::new()
+                }
+            };
             self.doc_tallies.push(DocumentTally {
                 counts,
-                fields: self.row_ids.iter().map(|&id| per_field[id]).collect(),
+                fields,
                 numeric_exact: out.numeric_exact,
                 numeric_total: out.numeric_total,
                 schema_valid: out.valid,
@@ -437,7 +512,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
     ) -> ModelReport {
         let ModelRun {
             fields,
-            row_ids: field_ids,
+            row_ids: mut field_ids,
             paths,
             config,
             details,
@@ -449,10 +524,36 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             doc_counts,
             tallies,
             doc_details,
-            doc_tallies,
+            mut doc_tallies,
             valid,
             has_prediction: _,
+            own,
         } = self;
+        // Several schemas (SPEC §7.2): the rows are the paths some
+        // document evaluates; each document's tally gets its counts per
+        // row (zero where it does not evaluate the path).
+        let several = own.is_some();
+        let mut has_items = !fields.item_fields.is_empty();
+        if let Some(own) = own {
+            field_ids = (0..own.in_rows.len())
+                .filter(|&id| own.in_rows[id])
+                .collect();
+            field_ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
+            has_items = own.items;
+            let mut row_of = vec![usize::MAX; own.in_rows.len()];
+            for (row, &id) in field_ids.iter().enumerate() {
+                row_of[id] = row;
+            }
+            for (tally, mine) in doc_tallies.iter_mut().zip(own.doc_fields) {
+                let mut dense = vec![Counts::default(); field_ids.len()];
+                for (p, c) in mine {
+                    if let Some(slot) = row_of.get(p as usize).and_then(|&r| dense.get_mut(r)) {
+                        *slot = c;
+                    }
+                }
+                tally.fields = dense;
+            }
+        }
         let valid = &valid;
         let numeric = (numeric_exact, numeric_total);
         let zd = config.zero_division;
@@ -473,7 +574,9 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                 let name = paths.table.name(id);
                 weighted.push((config.field_weights.get(name).copied().unwrap_or(1.0), s));
             }
-            let is_set = paths.kind(id) == Kind::Set && paths.info[id].list.is_none();
+            // (A set field has no CER values; with several schemas a path
+            // may be a set in some documents only, so only that counts.)
+            let is_set = !several && paths.kind(id) == Kind::Set && paths.info[id].list.is_none();
             let (cer, mean_cer) = if is_set || a.cer_values == 0 {
                 (None, None)
             } else {
@@ -536,7 +639,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             .collect();
 
         // Line items (SPEC §3.4).
-        let items = (!fields.item_fields.is_empty()).then(|| items_summary(&tallies, config));
+        let items = has_items.then(|| items_summary(&tallies, config));
 
         // Document-level scores (SPEC §3.5).
         let schema_validity_rate = mean(valid.iter().map(|&v| f64::from(u8::from(v))), zd);
@@ -568,7 +671,9 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         // Model CER pooled over every scalar and item field (SPEC §2.2).
         let (edits, len, values) = field_ids
             .iter()
-            .filter(|&&id| !(paths.kind(id) == Kind::Set && paths.info[id].list.is_none()))
+            .filter(|&&id| {
+                several || !(paths.kind(id) == Kind::Set && paths.info[id].list.is_none())
+            })
             .map(|&id| &acc[id])
             .fold((0u64, 0u64, 0u64), |(e, l, n), a| {
                 (e + a.cer_edits, l + a.cer_len, n + a.cer_values)

@@ -7,7 +7,7 @@
 //! `ValidityOracle` the comparison pass asks. May depend on `validate`,
 //! `dataset`, `counts`, `report`; never on how values are compared.
 
-use super::{into_doc_files, EvalInput, IntoDocFile};
+use super::{into_doc_files, settle_schemas, several, EvalInput, IntoDocFile, NamedSchema};
 use crate::error::{Error, ErrorKind};
 use crate::eval::config::Config;
 use crate::eval::counts::{document_extraction_score, mean};
@@ -69,14 +69,39 @@ impl SchemaValidity {
 /// Validates every model's payloads against `input.schema` (SPEC §3.5), as
 /// [`evaluate_owned`] would, and nothing else: what
 /// [`evaluate_owned_known`] needs. The documents are those of the truth
-/// read with `id_field` (the config's `id_field`).
+/// read with `id_field` (the config's `id_field`). With several schemas
+/// (SPEC §7.2) it needs the config's `schema_by`: see
+/// [`schema_validity_by`].
 ///
 /// Errors: a schema that is not valid JSON Schema; a file that cannot be
-/// read as a forest.
+/// read as a forest; several schemas.
 pub fn schema_validity<F: IntoDocFile>(
     input: EvalInput<F>,
     id_field: Option<&str>,
 ) -> Result<SchemaValidity, Error> {
+    schema_validity_by(input, id_field, None)
+}
+
+/// [`schema_validity`] for one schema, none or several (SPEC §7.2): with
+/// several (`input.schemas`), each prediction is validated against the
+/// schema its truth document names by `schema_by` (the config's: `"id"`
+/// or a top-level truth field; the schema's name is its file stem), and
+/// the prediction for a document that names none is valid when its
+/// payload parsed to an object, as when no schema is given. `id_field`
+/// and `schema_by` are the config's.
+///
+/// Errors: those of [`schema_validity`]; several schemas without
+/// `schema_by`, or two with one name.
+pub fn schema_validity_by<F: IntoDocFile>(
+    input: EvalInput<F>,
+    id_field: Option<&str>,
+    schema_by: Option<&str>,
+) -> Result<SchemaValidity, Error> {
+    let mut input = input;
+    settle_schemas(&mut input, schema_by)?;
+    if input.has_several_schemas() {
+        return several_validity(input, id_field, schema_by.unwrap_or("id"));
+    }
     let Some(validator) = input
         .schema
         .as_ref()
@@ -102,6 +127,48 @@ pub fn schema_validity<F: IntoDocFile>(
                             validator.is_valid(preds.source.forest(), root, &|k: &str| {
                                 !p.is_evaluated(&scheme, k)
                             })
+                        }
+                        _ => false,
+                    })
+                })
+                .collect::<Result<Vec<bool>, Error>>()
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    Ok(SchemaValidity::from_per_model(Some(valid)))
+}
+
+/// Compiles several schemas (SPEC §7.2); an error names the schema.
+pub(super) fn several_validators(schemas: &[NamedSchema]) -> Result<Vec<ForestValidator>, Error> {
+    schemas
+        .iter()
+        .map(|s| ForestValidator::new(&s.schema).map_err(|e| e.in_file(s.name.clone())))
+        .collect()
+}
+
+/// [`schema_validity_by`] with several schemas.
+fn several_validity<F: IntoDocFile>(
+    input: EvalInput<F>,
+    id_field: Option<&str>,
+    schema_by: &str,
+) -> Result<SchemaValidity, Error> {
+    let validators = several_validators(&input.schemas)?;
+    let input = into_doc_files(input)?;
+    let mut warnings = Vec::new();
+    let mut truth = read_truth(input.truth, id_field, &mut warnings)?;
+    let chosen = several::choose_all(&mut truth, &input.schemas, schema_by)?;
+    let scheme = truth.scheme.clone();
+    let valid = input
+        .models
+        .into_iter()
+        .map(|m| {
+            let mut preds = read_predictions(&m.name, m.file, &truth, &mut warnings)?;
+            (0..truth.documents.len())
+                .map(|d| {
+                    let root = preds.fetch(d)?;
+                    Ok(match (root, preds.by_truth[d].as_ref()) {
+                        (Some(root), Some(p)) => {
+                            let skip = |k: &str| !p.is_evaluated(&scheme, k);
+                            validators.is_valid(0, d, chosen[d], preds.source.forest(), root, &skip)
                         }
                         _ => false,
                     })
@@ -179,8 +246,17 @@ pub fn complete_provisional(
 /// validity carries no validator code).
 pub(super) trait ValidityOracle: Sync {
     /// Whether model `m`'s payload at `root` for truth document `d` (its
-    /// members for which `skip` is true left out) is valid.
-    fn is_valid(&self, m: usize, d: usize, forest: &Forest, root: NodeId, skip: Skip<'_>) -> bool;
+    /// members for which `skip` is true left out) is valid; `own` is the
+    /// index of the document's schema among several (SPEC §7.2).
+    fn is_valid(
+        &self,
+        m: usize,
+        d: usize,
+        own: Option<usize>,
+        forest: &Forest,
+        root: NodeId,
+        skip: Skip<'_>,
+    ) -> bool;
 
     /// An error when the oracle does not fit `models` × `documents`.
     fn fits(&self, _models: usize, _documents: usize) -> Result<(), Error> {
@@ -196,8 +272,34 @@ pub(super) trait ValidityOracle: Sync {
 
 /// Validates each payload (no schema: every payload that parsed is valid).
 impl ValidityOracle for Option<ForestValidator> {
-    fn is_valid(&self, _: usize, _: usize, forest: &Forest, root: NodeId, skip: Skip<'_>) -> bool {
+    fn is_valid(
+        &self,
+        _: usize,
+        _: usize,
+        _: Option<usize>,
+        forest: &Forest,
+        root: NodeId,
+        skip: Skip<'_>,
+    ) -> bool {
         self.as_ref().is_none_or(|v| v.is_valid(forest, root, skip))
+    }
+}
+
+/// Several schemas (SPEC §7.2): validates each payload against its
+/// document's own schema; a document that names none is valid as when no
+/// schema is given.
+impl ValidityOracle for Vec<ForestValidator> {
+    fn is_valid(
+        &self,
+        _: usize,
+        _: usize,
+        own: Option<usize>,
+        forest: &Forest,
+        root: NodeId,
+        skip: Skip<'_>,
+    ) -> bool {
+        own.and_then(|s| self.get(s))
+            .is_none_or(|v| v.is_valid(forest, root, skip))
     }
 }
 
@@ -205,7 +307,15 @@ impl ValidityOracle for Option<ForestValidator> {
 pub(super) struct Known<'a>(pub(super) &'a SchemaValidity);
 
 impl ValidityOracle for Known<'_> {
-    fn is_valid(&self, m: usize, d: usize, _: &Forest, _: NodeId, _: Skip<'_>) -> bool {
+    fn is_valid(
+        &self,
+        m: usize,
+        d: usize,
+        _: Option<usize>,
+        _: &Forest,
+        _: NodeId,
+        _: Skip<'_>,
+    ) -> bool {
         self.0.valid.as_ref().is_none_or(|v| v[m][d])
     }
 
