@@ -160,15 +160,16 @@ fn several_validity<F: IntoDocFile>(
     let valid = input
         .models
         .into_iter()
-        .map(|m| {
-            let mut preds = read_predictions(&m.name, m.file, &truth, &mut warnings)?;
+        .enumerate()
+        .map(|(m, model)| {
+            let mut preds = read_predictions(&model.name, model.file, &truth, &mut warnings)?;
             (0..truth.documents.len())
                 .map(|d| {
                     let root = preds.fetch(d)?;
                     Ok(match (root, preds.by_truth[d].as_ref()) {
                         (Some(root), Some(p)) => {
                             let skip = |k: &str| !p.is_evaluated(&scheme, k);
-                            validators.is_valid(0, d, chosen[d], preds.source.forest(), root, &skip)
+                            validators.is_valid(m, d, chosen[d], preds.source.forest(), root, &skip)
                         }
                         _ => false,
                     })
