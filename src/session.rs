@@ -343,6 +343,7 @@ pub fn compute_validity(
             truth,
             models,
             schema,
+            schemas: Vec::new(),
         },
         id_field,
     )
@@ -963,6 +964,7 @@ impl Session {
             truth,
             models,
             schema,
+            schemas: Vec::new(),
         })
     }
 
