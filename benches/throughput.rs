@@ -153,6 +153,7 @@ fn core(dir: &Path) {
         truth,
         models,
         schema: Some(schema),
+        schemas: Vec::new(),
     };
 
     let hwm_parsed = vm_hwm_kb();

@@ -18,7 +18,7 @@ use crate::error::{Error, ErrorKind};
 use crate::eval::literature;
 use crate::eval::source::{RecordInfo, RecordSource};
 use crate::eval::tree::{Forest, NodeId};
-use crate::eval::{Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Preset};
+use crate::eval::{Config, ConfigBuilder, DocFile, EvalInput, ModelInput, NamedSchema, Preset};
 use crate::export::{Format, HtmlInclude};
 use crate::io::{format_of_name, parse_docs, parse_json_value, FileFormat, JsonlIndex};
 use crate::pipeline::{
@@ -160,9 +160,13 @@ struct InputArgs {
     #[arg(long = "pred", value_name = "NAME=FILE", required = true)]
     preds: Vec<String>,
 
-    /// JSON Schema (draft-07) of the records: field types and schema validity.
-    #[arg(long, value_name = "FILE")]
-    schema: Option<PathBuf>,
+    /// JSON Schema (draft-07) of the records: field types and schema validity. Repeat it for several schemas, each named by its file stem (schemas/inv_0042.json is `inv_0042`), of which each document uses the one it names by --schema-by (SPEC §7.2).
+    #[arg(long = "schema", value_name = "FILE")]
+    schema: Vec<PathBuf>,
+
+    /// With several --schema files: how a document names its schema, `id` (its id is the schema's file stem) or a top-level truth field whose value, trimmed, is the stem. Beats the config file's `schema_by`. A document naming no given schema is evaluated without one (one warning lists them).
+    #[arg(long = "schema-by", value_name = "KEY")]
+    schema_by: Option<String>,
 
     /// Metrics configuration (metrics_config.json, SPEC §4).
     #[arg(long, value_name = "FILE")]
@@ -466,10 +470,8 @@ fn sweep_command(args: &SweepArgs, stderr: &mut dyn Write) -> Result<String, Err
         .map_err(|e| Error::new(ErrorKind::Usage, format!("--param: {}", e.message)))?;
     let values = parse_values(args.values.as_deref())?;
     let (config, input) = load_inputs(&args.input)?;
-    let report = sweep(&input, &config, param, &values).map_err(|e| match &args.input.schema {
-        Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
-        _ => e,
-    })?;
+    let report =
+        sweep(&input, &config, param, &values).map_err(|e| schema_error(&args.input, e))?;
     let _ = stderr;
     Ok(render_sweep(&report, format))
 }
@@ -534,13 +536,8 @@ fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String,
         svg,
         values,
     };
-    let (files, report) =
-        figure_files_and_report(input, &config, &options).map_err(|e| {
-            match &args.input.schema {
-                Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
-                _ => e,
-            }
-        })?;
+    let (files, report) = figure_files_and_report(input, &config, &options)
+        .map_err(|e| schema_error(&args.input, e))?;
     print_notes(&report, stderr);
     drop(report);
 
@@ -654,6 +651,15 @@ fn load_inputs_with<S: Send>(
     if !args.field_types.is_empty() {
         builder = builder.layer(&field_types_layer(&args.field_types)?)?;
     }
+    if let Some(key) = &args.schema_by {
+        if key.trim().is_empty() {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                "--schema-by: expected `id` or the name of a top-level truth field",
+            ));
+        }
+        builder = builder.layer(&serde_json::json!({ "schema_by": key.trim() }))?;
+    }
     if let Some(name) = &args.preset {
         builder = builder.preset(
             Preset::parse(name)
@@ -661,6 +667,7 @@ fn load_inputs_with<S: Send>(
         );
     }
     let config = builder.build()?;
+    check_schemas(args, &config)?;
 
     let specs: Vec<Result<(String, PathBuf), Error>> =
         args.preds.iter().map(|spec| split_pred(spec)).collect();
@@ -670,9 +677,16 @@ fn load_inputs_with<S: Send>(
     let mut opened = shards::open_all(&paths, &open).into_iter();
     let missing = || Error::new(ErrorKind::Io, "a file was not opened");
     let truth = opened.next().ok_or_else(missing)??;
-    let schema = match &args.schema {
-        Some(path) => Some(parse_json_value(&display_name(path), &read_file(path)?)?),
-        None => None,
+    let mut schemas = Vec::with_capacity(args.schema.len());
+    for path in &args.schema {
+        let schema = parse_json_value(&display_name(path), &read_file(path)?)?;
+        schemas.push(NamedSchema::new(file_stem(path), schema));
+    }
+    // One schema is the whole dataset's (SPEC §1.2); several, each
+    // document's own (SPEC §7.2).
+    let schema = match schemas.len() {
+        1 => schemas.pop().map(|s| s.schema),
+        _ => None,
     };
     let mut models = Vec::with_capacity(args.preds.len());
     for spec in specs {
@@ -716,8 +730,67 @@ fn load_inputs_with<S: Send>(
         truth,
         models,
         schema,
+        schemas,
     };
     Ok((config, input))
+}
+
+/// A `--schema` file's name as a schema (SPEC §7.2): its file name
+/// without the last extension (`x.schema.json` → `x.schema`).
+fn file_stem(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map_or_else(|| display_name(path), |n| n.to_string_lossy().into_owned());
+    crate::eval::schema_stem(&name)
+}
+
+/// SPEC §7.2's usage errors, before any file is read: several `--schema`
+/// files without `--schema-by` (or the config's `schema_by`), and two
+/// files with the same stem.
+fn check_schemas(args: &InputArgs, config: &Config) -> Result<(), Error> {
+    if args.schema.len() > 1 && config.schema_by.is_none() {
+        return Err(Error::new(
+            ErrorKind::Usage,
+            format!(
+                "{} --schema files are given but not how a document picks its own: add --schema-by id (a document's id is its schema's file stem) or --schema-by FIELD (a top-level truth field whose value is the stem), or set schema_by in the config (SPEC §7.2)",
+                args.schema.len()
+            ),
+        ));
+    }
+    let mut seen: Vec<(String, &Path)> = Vec::new();
+    for path in &args.schema {
+        let stem = file_stem(path);
+        if let Some((_, first)) = seen.iter().find(|(s, _)| *s == stem) {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                format!(
+                    "--schema {} and --schema {} have the same file stem {stem:?}: a schema is named by its file stem, so give each a distinct one",
+                    display_name(first),
+                    display_name(path)
+                ),
+            ));
+        }
+        seen.push((stem, path));
+    }
+    Ok(())
+}
+
+/// A schema error naming the `--schema` file it is about: the only one,
+/// or among several the one the evaluation names by its stem.
+fn schema_error(args: &InputArgs, e: Error) -> Error {
+    if e.kind != ErrorKind::Schema {
+        return e;
+    }
+    match args.schema.as_slice() {
+        [one] => e.in_file(display_name(one)),
+        several => match several
+            .iter()
+            .find(|p| e.file.as_deref() == Some(file_stem(p).as_str()))
+        {
+            Some(path) => e.in_file(display_name(path)),
+            None => e,
+        },
+    }
 }
 
 /// `--field-type PATH=TYPE …` as a config layer `{"field_types": {…}}`.
@@ -819,10 +892,7 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         compare,
     };
     let report =
-        evaluate_report(input, &config, &options).map_err(|e| match &args.input.schema {
-            Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
-            _ => e,
-        })?;
+        evaluate_report(input, &config, &options).map_err(|e| schema_error(&args.input, e))?;
     print_notes(&report, stderr);
     Ok(render_report_including(&report, format, &include))
 }
@@ -883,6 +953,9 @@ fn embedded_bundle<S>(args: &InputArgs, models: &[ModelInput<S>]) -> Result<Stri
     if let Some(name) = &args.preset {
         let preset = Preset::parse(name).map_err(|e| Error::new(ErrorKind::Usage, e.message))?;
         settings.insert("preset".into(), preset.name().into());
+    }
+    if let Some(key) = &args.schema_by {
+        settings.insert("schema_by".into(), key.trim().into());
     }
     Ok(Session::of_files(read, settings).to_bundle())
 }

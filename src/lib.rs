@@ -37,6 +37,7 @@
 //!     truth,
 //!     models: vec![eval::ModelInput::new("m", pred)],
 //!     schema: None,
+//!     schemas: Vec::new(),
 //! };
 //! let report = eval::evaluate(&input, &eval::Config::default(), false).unwrap();
 //! assert_eq!(report.models[0].micro.f1, 1.0);

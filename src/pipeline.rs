@@ -298,6 +298,7 @@ mod tests {
             truth,
             models: vec![ModelInput::new("m", pred)],
             schema: None,
+            schemas: Vec::new(),
         }
     }
 

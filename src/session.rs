@@ -32,6 +32,9 @@ use crate::synth::{generate, SynthOptions};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
+mod field_types;
+pub use field_types::{declared_type, declared_types};
+
 /// What a loaded file is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Role {
@@ -331,6 +334,7 @@ pub fn compute_validity(
             truth,
             models,
             schema,
+            schemas: Vec::new(),
         },
         id_field,
     )
@@ -961,6 +965,7 @@ impl Session {
             truth,
             models,
             schema,
+            schemas: Vec::new(),
         })
     }
 

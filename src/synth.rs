@@ -1657,6 +1657,7 @@ mod tests {
                 .map(|(name, jsonl)| ModelInput::new(name.clone(), record_file(name, jsonl)))
                 .collect(),
             schema: Some(serde_json::from_str(&data.schema_json).unwrap()),
+            schemas: Vec::new(),
         };
         evaluate(&input, &Config::default(), false).unwrap()
     }

@@ -56,7 +56,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let schema = schema.and_then(|s| parse_json_value("schema.json", s).ok());
-    let input = EvalInput { truth, models, schema };
+    let input = EvalInput {
+        truth,
+        models,
+        schema,
+        schemas: Vec::new(),
+    };
     if let Ok(report) = evaluate_owned(input, &config, true) {
         let json = serde_json::to_value(&report).unwrap();
         check_ratios(&json, "");

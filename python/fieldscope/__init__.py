@@ -173,15 +173,70 @@ def _values(values: Optional[Iterable[float]]) -> Optional[List[float]]:
     return out
 
 
+# JSON Schema (draft-07) keywords: a dict holding one of them at the top is
+# one schema, not a dict of named schemas.
+_SCHEMA_KEYWORDS = frozenset(
+    """$schema $id $ref $comment $defs title description default examples readOnly
+    writeOnly type enum const properties required additionalProperties
+    patternProperties propertyNames dependencies items additionalItems contains
+    definitions if then else allOf anyOf oneOf not format minimum maximum
+    exclusiveMinimum exclusiveMaximum multipleOf minLength maxLength pattern
+    minItems maxItems uniqueItems minProperties maxProperties contentMediaType
+    contentEncoding""".split()
+)
+
+
+def _is_named_schemas(obj: Any) -> bool:
+    """A dict name → schema (SPEC §7.2): non-empty, every value a dict or a
+    bool, and no key a JSON Schema keyword (else it is one schema)."""
+    return (
+        isinstance(obj, dict)
+        and bool(obj)
+        and all(isinstance(v, (dict, bool)) for v in obj.values())
+        and not any(k in _SCHEMA_KEYWORDS for k in obj)
+    )
+
+
+def _schema_spec(schema: Any) -> Any:
+    """One schema (a path or a dict), or several (SPEC §7.2): a list of
+    paths (each named by its file stem) or of ``(name, schema)`` pairs, or
+    a dict name → schema; for the native side a list of (name or None,
+    spec)."""
+    if schema is None:
+        return None
+    if isinstance(schema, (list, tuple)):
+        out = []
+        for i, item in enumerate(schema):
+            if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+                out.append((item[0], _document_spec(item[1], "schema")))
+            elif _is_path(item):
+                out.append((None, _document_spec(item, "schema")))
+            else:
+                raise TypeError(
+                    f"schema[{i}]: expected a path or a (name, schema) pair, "
+                    f"found {type(item).__name__}"
+                )
+        if not out:
+            raise ValueError("schema: an empty list; give a schema or leave it out")
+        return out
+    if _is_named_schemas(schema):
+        return [(str(name), _document_spec(s, "schema")) for name, s in schema.items()]
+    return _document_spec(schema, "schema")
+
+
+def _schema_by(schema_by: Optional[str]) -> Optional[str]:
+    if schema_by is not None and not isinstance(schema_by, str):
+        raise TypeError(f"schema_by: expected a str, found {type(schema_by).__name__}")
+    return schema_by
+
+
 def _common(truth, predictions, schema, config, preset, costs):
-    if schema is not None and isinstance(schema, (list, tuple)):
-        raise TypeError("schema: give one schema (a path or a dict)")
     if preset is not None and not isinstance(preset, str):
         raise TypeError(f"preset: expected a str, found {type(preset).__name__}")
     return (
         _records_spec(truth, "<truth>", "truth"),
         _models_spec(predictions),
-        _document_spec(schema, "schema"),
+        _schema_spec(schema),
         _document_spec(config, "config"),
         preset,
         _costs(costs),
@@ -453,13 +508,17 @@ class Sweep:
 # --- the functions --------------------------------------------------------------
 
 Input = Any  # str | os.PathLike | bytes | list[dict] | dict[str, dict] | pandas.DataFrame
+# One schema (a path, a dict) or several (SPEC §7.2): a list of paths or
+# (name, schema) pairs, or a dict name → schema.
+Schemas = Any
 
 
 def evaluate(
     truth: Input,
     predictions: Union[Dict[str, Input], Sequence[Union[str, "os.PathLike[str]"]]],
     *,
-    schema: Union[None, str, "os.PathLike[str]", dict] = None,
+    schema: Schemas = None,
+    schema_by: Optional[str] = None,
     config: Union[None, str, "os.PathLike[str]", dict] = None,
     preset: Optional[str] = None,
     costs: Optional[Dict[str, float]] = None,
@@ -493,9 +552,22 @@ def evaluate(
         Each model's predictions: a dict model name → any input ``truth``
         accepts, or a list of paths (each model named by its file stem).
         In-memory inputs are named ``"<NAME>"`` in messages.
-    schema : path or dict, optional
+    schema : path, dict, or several, optional
         A JSON Schema (draft-07) of the records: field types and schema
-        validity (SPEC §3.5).
+        validity (SPEC §3.5). Several schemas (SPEC §7.2), each named by
+        the file stem of its path (``schemas/inv_0042.json`` is
+        ``"inv_0042"``, ``x.schema.json`` is ``"x.schema"``): a list of
+        paths or of ``(name, schema)`` pairs, or a dict name → schema (a
+        dict holding a JSON Schema keyword such as ``"type"`` or
+        ``"properties"`` at its top is one schema). With several, each
+        document is evaluated with the schema it names by ``schema_by``,
+        on its own field set; a document that names none is evaluated
+        without one (one warning lists them). A list of one is one schema.
+    schema_by : str, optional
+        With several schemas (required then, here or as the config's
+        ``schema_by``): ``"id"`` (a document's id is its schema's name) or
+        a top-level truth field whose value, trimmed, is the name. Beats
+        the config's ``schema_by``.
     config : path or dict, optional
         The metrics configuration (``metrics_config.json``, SPEC §4).
     preset : {"standard", "exact", "not-found", "invoice-cer"}, optional
@@ -548,6 +620,15 @@ def evaluate(
     >>> report = fieldscope.evaluate(truth, {"m": [{"id": "1", "name": "abcxyz"}]})
     >>> report.to_dict()["models"][0]["partial"]["f1"]
     0.5
+
+    Several schemas, each document picking its own by a truth field:
+
+    >>> truth = [{"id": "1", "kind": "inv", "total": 5}, {"id": "2", "kind": "rec", "store": "A"}]
+    >>> schemas = {"inv": {"properties": {"total": {"type": "number"}}},
+    ...            "rec": {"properties": {"store": {"type": "string"}}}}
+    >>> r = fieldscope.evaluate(truth, {"m": truth}, schema=schemas, schema_by="kind")
+    >>> r.to_dict()["models"][0]["counts"]["true_negative"]
+    0
     """
     common = _common(truth, predictions, schema, config, preset, costs)
     bootstrap = _bootstrap_args(bootstrap, seed, alpha)
@@ -558,6 +639,7 @@ def evaluate(
         seed,
         float(alpha),
         _metrics(metrics),
+        schema_by=_schema_by(schema_by),
     )
     _warn(native.warnings)
     return Report(native)
@@ -569,7 +651,8 @@ def sweep(
     param: str,
     values: Optional[Iterable[float]] = None,
     *,
-    schema: Union[None, str, "os.PathLike[str]", dict] = None,
+    schema: Schemas = None,
+    schema_by: Optional[str] = None,
     config: Union[None, str, "os.PathLike[str]", dict] = None,
     preset: Optional[str] = None,
     costs: Optional[Dict[str, float]] = None,
@@ -584,7 +667,7 @@ def sweep(
 
     Parameters
     ----------
-    truth, predictions, schema, config, preset, costs
+    truth, predictions, schema, schema_by, config, preset, costs
         As for :func:`evaluate`.
     param : {"similarity", "cer", "item"}
         The threshold to move.
@@ -607,7 +690,9 @@ def sweep(
     >>> s.frame()  # doctest: +SKIP
     """
     common = _common(truth, predictions, schema, config, preset, costs)
-    return Sweep(_native.sweep(*common, str(param), _values(values)))
+    return Sweep(
+        _native.sweep(*common, str(param), _values(values), schema_by=_schema_by(schema_by))
+    )
 
 
 def figures(
@@ -618,7 +703,8 @@ def figures(
     size: str = "full",
     formats: Iterable[str] = ("pdf", "svg"),
     values: Optional[Iterable[float]] = None,
-    schema: Union[None, str, "os.PathLike[str]", dict] = None,
+    schema: Schemas = None,
+    schema_by: Optional[str] = None,
     config: Union[None, str, "os.PathLike[str]", dict] = None,
     preset: Optional[str] = None,
     costs: Optional[Dict[str, float]] = None,
@@ -634,7 +720,7 @@ def figures(
 
     Parameters
     ----------
-    truth, predictions, schema, config, preset, costs
+    truth, predictions, schema, schema_by, config, preset, costs
         As for :func:`evaluate`.
     out_dir : path
         The directory to write to (created if missing).
@@ -675,6 +761,7 @@ def figures(
         "pdf" in wanted,
         "svg" in wanted,
         _values(values),
+        schema_by=_schema_by(schema_by),
     )
     _warn(messages)
     return [Path(p) for p in paths]

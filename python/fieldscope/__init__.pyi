@@ -2,7 +2,7 @@
 
 import os
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, Union
 
 from fieldscope._errors import EvaluationWarning as EvaluationWarning
 from fieldscope._errors import InputError as InputError
@@ -17,6 +17,14 @@ Record = Dict[str, Any]
 Input = Union[PathLike, bytes, bytearray, memoryview, Sequence[Record], Dict[str, Record], Any]
 Predictions = Union[Dict[str, Input], Sequence[PathLike], PathLike]
 Document = Union[PathLike, Dict[str, Any]]
+# One schema, or several (SPEC §7.2): paths (named by file stem), (name,
+# schema) pairs, or a dict name → schema.
+Schemas = Union[
+    Document,
+    bool,
+    Sequence[Union[PathLike, Tuple[str, Union[Document, bool]]]],
+    Dict[str, Union[Dict[str, Any], bool]],
+]
 Averaging = Literal["macro_documents", "micro", "macro_fields"]
 Preset = Literal["standard", "exact", "not-found", "invoice-cer"]
 
@@ -50,7 +58,8 @@ def evaluate(
     truth: Input,
     predictions: Predictions,
     *,
-    schema: Optional[Union[Document, bool]] = None,
+    schema: Optional[Schemas] = None,
+    schema_by: Optional[str] = None,
     config: Optional[Document] = None,
     preset: Optional[Preset] = None,
     costs: Optional[Dict[str, float]] = None,
@@ -66,7 +75,8 @@ def sweep(
     param: Literal["similarity", "cer", "item"],
     values: Optional[Iterable[float]] = None,
     *,
-    schema: Optional[Union[Document, bool]] = None,
+    schema: Optional[Schemas] = None,
+    schema_by: Optional[str] = None,
     config: Optional[Document] = None,
     preset: Optional[Preset] = None,
     costs: Optional[Dict[str, float]] = None,
@@ -79,7 +89,8 @@ def figures(
     size: Literal["full", "column"] = "full",
     formats: Iterable[Literal["pdf", "svg"]] = ("pdf", "svg"),
     values: Optional[Iterable[float]] = None,
-    schema: Optional[Union[Document, bool]] = None,
+    schema: Optional[Schemas] = None,
+    schema_by: Optional[str] = None,
     config: Optional[Document] = None,
     preset: Optional[Preset] = None,
     costs: Optional[Dict[str, float]] = None,
@@ -88,7 +99,8 @@ def learn(
     truth: Input,
     predictions: Predictions,
     *,
-    schema: Optional[Union[Document, bool]] = None,
+    schema: Optional[Schemas] = None,
+    schema_by: Optional[str] = None,
     config: Optional[Document] = None,
     preset: Optional[Preset] = None,
     costs: Optional[Dict[str, float]] = None,
@@ -97,7 +109,8 @@ def evaluate_partial(
     truth: Input,
     predictions: Predictions,
     *,
-    schema: Optional[Union[Document, bool]] = None,
+    schema: Optional[Schemas] = None,
+    schema_by: Optional[str] = None,
     config: Optional[Document] = None,
     preset: Optional[Preset] = None,
     costs: Optional[Dict[str, float]] = None,

@@ -2,7 +2,7 @@
 ``fieldscope``)."""
 
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 VERSION: str
 
@@ -20,7 +20,7 @@ class NativeSweep:
 def evaluate(
     truth: Spec,
     models: Sequence[Tuple[str, Spec]],
-    schema: Optional[Spec],
+    schema: Union[None, Spec, List[Tuple[Optional[str], Spec]]],
     config: Optional[Spec],
     preset: Optional[str],
     costs: Sequence[Tuple[str, float]],
@@ -29,21 +29,23 @@ def evaluate(
     seed: int,
     alpha: float,
     metrics: Optional[str],
+    schema_by: Optional[str] = None,
 ) -> NativeReport: ...
 def sweep(
     truth: Spec,
     models: Sequence[Tuple[str, Spec]],
-    schema: Optional[Spec],
+    schema: Union[None, Spec, List[Tuple[Optional[str], Spec]]],
     config: Optional[Spec],
     preset: Optional[str],
     costs: Sequence[Tuple[str, float]],
     param: str,
     values: Optional[List[float]],
+    schema_by: Optional[str] = None,
 ) -> NativeSweep: ...
 def figures(
     truth: Spec,
     models: Sequence[Tuple[str, Spec]],
-    schema: Optional[Spec],
+    schema: Union[None, Spec, List[Tuple[Optional[str], Spec]]],
     config: Optional[Spec],
     preset: Optional[str],
     costs: Sequence[Tuple[str, float]],
@@ -52,24 +54,27 @@ def figures(
     pdf: bool,
     svg: bool,
     values: Optional[List[float]],
+    schema_by: Optional[str] = None,
 ) -> Tuple[List[Path], List[str]]: ...
 def learn(
     truth: Spec,
     models: Sequence[Tuple[str, Spec]],
-    schema: Optional[Spec],
+    schema: Union[None, Spec, List[Tuple[Optional[str], Spec]]],
     config: Optional[Spec],
     preset: Optional[str],
     costs: Sequence[Tuple[str, float]],
+    schema_by: Optional[str] = None,
 ) -> bytes: ...
 def evaluate_partial(
     truth: Spec,
     models: Sequence[Tuple[str, Spec]],
-    schema: Optional[Spec],
+    schema: Union[None, Spec, List[Tuple[Optional[str], Spec]]],
     config: Optional[Spec],
     preset: Optional[str],
     costs: Sequence[Tuple[str, float]],
     learned: Optional[Tuple[str, bytes]],
     details: bool,
+    schema_by: Optional[str] = None,
 ) -> bytes: ...
 def merge(
     partials: Sequence[Tuple[str, bytes]],

@@ -13,7 +13,7 @@ import os
 from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
 
 # fieldscope/__init__.py imports this module after defining these.
-from fieldscope import Report, _bootstrap_args, _common, _native, _warn
+from fieldscope import Report, _bootstrap_args, _common, _native, _schema_by, _warn
 
 Input = Any
 
@@ -37,6 +37,7 @@ def learn(
     predictions: Union[Dict[str, Input], Sequence[Union[str, "os.PathLike[str]"]]],
     *,
     schema: Union[None, str, "os.PathLike[str]", dict] = None,
+    schema_by: Optional[str] = None,
     config: Union[None, str, "os.PathLike[str]", dict] = None,
     preset: Optional[str] = None,
     costs: Optional[Dict[str, float]] = None,
@@ -54,9 +55,12 @@ def learn(
 
     Parameters
     ----------
-    truth, predictions, schema, config, preset, costs
+    truth, predictions, schema, schema_by, config, preset, costs
         All the documents, as for :func:`fieldscope.evaluate`. The report's
-        warnings name the files as given here.
+        warnings name the files as given here. Several schemas (SPEC §7.2)
+        are refused with a ``ValueError``: a learned-fields file holds one
+        dataset-wide field set, while with several schemas each document
+        has its own; evaluate such a dataset in one :func:`fieldscope.evaluate`.
 
     Returns
     -------
@@ -74,7 +78,10 @@ def learn(
     --------
     >>> learned = fieldscope.learn("truth.jsonl", ["gpt.jsonl"])  # doctest: +SKIP
     """
-    return _native.learn(*_common(truth, predictions, schema, config, preset, costs))
+    return _native.learn(
+        *_common(truth, predictions, schema, config, preset, costs),
+        schema_by=_schema_by(schema_by),
+    )
 
 
 def evaluate_partial(
@@ -82,6 +89,7 @@ def evaluate_partial(
     predictions: Union[Dict[str, Input], Sequence[Union[str, "os.PathLike[str]"]]],
     *,
     schema: Union[None, str, "os.PathLike[str]", dict] = None,
+    schema_by: Optional[str] = None,
     config: Union[None, str, "os.PathLike[str]", dict] = None,
     preset: Optional[str] = None,
     costs: Optional[Dict[str, float]] = None,
@@ -99,11 +107,13 @@ def evaluate_partial(
 
     Parameters
     ----------
-    truth, predictions, schema, config, preset, costs
+    truth, predictions, schema, schema_by, config, preset, costs
         This shard's documents and their predictions, as for
         :func:`fieldscope.evaluate` (the predictions of the shard's truth
         documents; split them by the truth's ids). ``schema``, ``config``,
         ``preset`` and the model names must be those given to :func:`learn`.
+        Several schemas (SPEC §7.2) are refused with a ``ValueError``, as
+        by :func:`learn`.
     learned : bytes or path, optional
         The fields learnt from every document (:func:`learn`). Without it
         the shard learns from itself alone, and its partial result merges
@@ -137,7 +147,9 @@ def evaluate_partial(
     """
     common = _common(truth, predictions, schema, config, preset, costs)
     given = None if learned is None else _bytes_or_path(learned, "learned", "learned")
-    return _native.evaluate_partial(*common, given, bool(details))
+    return _native.evaluate_partial(
+        *common, given, bool(details), schema_by=_schema_by(schema_by)
+    )
 
 
 def merge(

@@ -24,7 +24,9 @@ use errors::{guard, to_py};
 use fieldscope::charts::PaperSize;
 use fieldscope::eval::literature::Metrics;
 use fieldscope::eval::sweep::{sweep as run_sweep, SweepParam, SweepReport};
-use fieldscope::eval::{Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Preset};
+use fieldscope::eval::{
+    schema_stem, Config, ConfigBuilder, DocFile, EvalInput, ModelInput, NamedSchema, Preset,
+};
 use fieldscope::export::Format;
 use fieldscope::pipeline::{
     evaluate_report, figure_files, render_report, render_sweep, FigureOptions, ReportOptions,
@@ -32,7 +34,7 @@ use fieldscope::pipeline::{
 use fieldscope::{Error, ErrorKind};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyBytes, PyDict, PyList};
 use serde_json::Value;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -103,15 +105,98 @@ fn load_document(py: Python<'_>, spec: &Bound<'_, PyAny>) -> PyResult<(Value, Op
 struct Loaded {
     config: Config,
     input: EvalInput<DocFile>,
-    schema_file: Option<String>,
+    schema_file: SchemaFiles,
+}
+
+/// The files the schemas came from (for their errors): the one schema's,
+/// or each of several schemas' by name (SPEC §7.2); `None` for a schema
+/// given as a value.
+#[derive(Default)]
+struct SchemaFiles {
+    one: Option<String>,
+    several: Vec<(String, Option<String>)>,
 }
 
 /// A schema error names the schema file, as the CLI's does.
-fn schema_error(schema_file: &Option<String>, e: Error) -> Error {
-    match schema_file {
-        Some(name) if e.kind == ErrorKind::Schema => e.in_file(name.clone()),
-        _ => e,
+fn schema_error(schema_file: &SchemaFiles, e: Error) -> Error {
+    if e.kind != ErrorKind::Schema {
+        return e;
     }
+    if let Some(name) = &schema_file.one {
+        return e.in_file(name.clone());
+    }
+    let file = schema_file
+        .several
+        .iter()
+        .find(|(stem, _)| e.file.as_deref() == Some(stem.as_str()))
+        .and_then(|(_, file)| file.clone());
+    match file {
+        Some(file) => e.in_file(file),
+        None => e,
+    }
+}
+
+/// `schema`: `None`, one document spec (`(kind, name, payload)`), or a
+/// list of `(name or None, spec)` for several schemas (SPEC §7.2; `None`:
+/// the file stem of the spec's path).
+fn load_schemas(
+    py: Python<'_>,
+    schema: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Option<Value>, Vec<NamedSchema>, SchemaFiles)> {
+    let Some(spec) = schema else {
+        return Ok((None, Vec::new(), SchemaFiles::default()));
+    };
+    if let Ok(list) = spec.cast::<PyList>() {
+        let mut schemas = Vec::with_capacity(list.len());
+        let mut files = SchemaFiles::default();
+        for item in list.iter() {
+            let (name, spec): (Option<String>, Bound<'_, PyAny>) = item.extract()?;
+            let (value, file) = load_document(py, &spec)?;
+            let name = match (name, &file) {
+                (Some(name), _) => name,
+                (None, Some(file)) => schema_stem(file),
+                (None, None) => {
+                    return Err(PyValueError::new_err(
+                        "schema: a schema given as a value needs a name",
+                    ))
+                }
+            };
+            files.several.push((name.clone(), file));
+            schemas.push(NamedSchema::new(name, value));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for s in &schemas {
+            if !seen.insert(s.name.as_str()) {
+                return Err(PyValueError::new_err(format!(
+                    "schema: two schemas are named {:?}; a schema is named by its file stem (or its key), so give each a distinct one",
+                    s.name
+                )));
+            }
+        }
+        if schemas.len() == 1 {
+            // One schema is the whole dataset's (SPEC §1.2).
+            let one = schemas.pop().map(|s| s.schema);
+            let one_file = files.several.pop().and_then(|(_, f)| f);
+            return Ok((
+                one,
+                Vec::new(),
+                SchemaFiles {
+                    one: one_file,
+                    several: Vec::new(),
+                },
+            ));
+        }
+        return Ok((None, schemas, files));
+    }
+    let (value, file) = load_document(py, spec)?;
+    Ok((
+        Some(value),
+        Vec::new(),
+        SchemaFiles {
+            one: file,
+            several: Vec::new(),
+        },
+    ))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -123,6 +208,7 @@ fn load(
     config: Option<&Bound<'_, PyAny>>,
     preset: Option<&str>,
     costs: Vec<(String, f64)>,
+    schema_by: Option<&str>,
 ) -> PyResult<Loaded> {
     let mut builder = ConfigBuilder::new();
     if let Some(spec) = config {
@@ -135,6 +221,16 @@ fn load(
             })
             .map_err(|e| to_py(py, e))?;
     }
+    if let Some(key) = schema_by {
+        if key.trim().is_empty() {
+            return Err(PyValueError::new_err(
+                "schema_by: expected \"id\" or the name of a top-level truth field",
+            ));
+        }
+        builder = builder
+            .layer(&serde_json::json!({ "schema_by": key.trim() }))
+            .map_err(|e| to_py(py, e))?;
+    }
     if let Some(name) = preset {
         let preset = Preset::parse(name)
             .map_err(|e| PyValueError::new_err(format!("preset: {}", e.message)))?;
@@ -142,13 +238,13 @@ fn load(
     }
     let config = builder.build().map_err(|e| to_py(py, e))?;
     let truth = load_file(py, truth)?;
-    let (schema, schema_file) = match schema {
-        Some(spec) => {
-            let (value, file) = load_document(py, spec)?;
-            (Some(value), file)
-        }
-        None => (None, None),
-    };
+    let (schema, schemas, schema_file) = load_schemas(py, schema)?;
+    if schemas.len() > 1 && config.schema_by.is_none() {
+        return Err(PyValueError::new_err(format!(
+            "schema: {} schemas are given but not how a document picks its own: pass schema_by=\"id\" (a document's id is its schema's name) or schema_by=FIELD (a top-level truth field whose value is the name), or set schema_by in the config (SPEC §7.2)",
+            schemas.len()
+        )));
+    }
     let mut inputs = Vec::with_capacity(models.len());
     for (name, spec) in &models {
         inputs.push(ModelInput::new(name.clone(), load_file(py, spec)?));
@@ -169,6 +265,7 @@ fn load(
             truth,
             models: inputs,
             schema,
+            schemas,
         },
         schema_file,
     })
@@ -228,7 +325,7 @@ impl NativeSweep {
 
 /// `fieldscope eval`: the report of `truth` against each model.
 #[pyfunction]
-#[pyo3(signature = (truth, models, schema, config, preset, costs, details, bootstrap, seed, alpha, metrics))]
+#[pyo3(signature = (truth, models, schema, config, preset, costs, details, bootstrap, seed, alpha, metrics, schema_by=None))]
 #[allow(clippy::too_many_arguments)]
 fn evaluate(
     py: Python<'_>,
@@ -243,6 +340,7 @@ fn evaluate(
     seed: u64,
     alpha: f64,
     metrics: Option<&str>,
+    schema_by: Option<&str>,
 ) -> PyResult<NativeReport> {
     guard(|| {
         let metrics = match metrics {
@@ -261,7 +359,7 @@ fn evaluate(
             config,
             input,
             schema_file,
-        } = load(py, truth, models, schema, config, preset, costs)?;
+        } = load(py, truth, models, schema, config, preset, costs, schema_by)?;
         let report = detached(py, move || {
             evaluate_report(input, &config, &options).map_err(|e| schema_error(&schema_file, e))
         })?;
@@ -271,7 +369,7 @@ fn evaluate(
 
 /// `fieldscope sweep`: one evaluation per value of one threshold.
 #[pyfunction]
-#[pyo3(signature = (truth, models, schema, config, preset, costs, param, values))]
+#[pyo3(signature = (truth, models, schema, config, preset, costs, param, values, schema_by=None))]
 #[allow(clippy::too_many_arguments)]
 fn sweep(
     py: Python<'_>,
@@ -283,12 +381,13 @@ fn sweep(
     costs: Vec<(String, f64)>,
     param: &str,
     values: Option<Vec<f64>>,
+    schema_by: Option<&str>,
 ) -> PyResult<NativeSweep> {
     guard(|| {
         let param = SweepParam::parse(param)
             .map_err(|e| PyValueError::new_err(format!("param: {}", e.message)))?;
         let values = values.unwrap_or_else(fieldscope::eval::sweep::default_values);
-        let loaded = load(py, truth, models, schema, config, preset, costs)?;
+        let loaded = load(py, truth, models, schema, config, preset, costs, schema_by)?;
         let report = detached(py, || {
             run_sweep(&loaded.input, &loaded.config, param, &values)
                 .map_err(|e| schema_error(&loaded.schema_file, e))
@@ -300,7 +399,7 @@ fn sweep(
 /// `fieldscope figures`: writes every figure into `out_dir` (created if
 /// missing); returns the files written and the evaluation's warnings.
 #[pyfunction]
-#[pyo3(signature = (truth, models, schema, config, preset, costs, out_dir, size, pdf, svg, values))]
+#[pyo3(signature = (truth, models, schema, config, preset, costs, out_dir, size, pdf, svg, values, schema_by=None))]
 #[allow(clippy::too_many_arguments)]
 fn figures(
     py: Python<'_>,
@@ -315,6 +414,7 @@ fn figures(
     pdf: bool,
     svg: bool,
     values: Option<Vec<f64>>,
+    schema_by: Option<&str>,
 ) -> PyResult<(Vec<PathBuf>, Vec<String>)> {
     guard(|| {
         let size = match size {
@@ -331,7 +431,7 @@ fn figures(
             config,
             input,
             schema_file,
-        } = load(py, truth, models, schema, config, preset, costs)?;
+        } = load(py, truth, models, schema, config, preset, costs, schema_by)?;
         let options = FigureOptions {
             size,
             pdf,

@@ -25,7 +25,8 @@ use pyo3::types::PyBytes;
 /// `fieldscope learn`: what the passes before the comparison learn of
 /// every document, as the learned-fields file's bytes.
 #[pyfunction]
-#[pyo3(signature = (truth, models, schema, config, preset, costs))]
+#[pyo3(signature = (truth, models, schema, config, preset, costs, schema_by=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn learn(
     py: Python<'_>,
     truth: &Bound<'_, PyAny>,
@@ -34,13 +35,14 @@ pub fn learn(
     config: Option<&Bound<'_, PyAny>>,
     preset: Option<&str>,
     costs: Vec<(String, f64)>,
+    schema_by: Option<&str>,
 ) -> PyResult<Py<PyBytes>> {
     guard(|| {
         let Loaded {
             config,
             input,
             schema_file,
-        } = load(py, truth, models, schema, config, preset, costs)?;
+        } = load(py, truth, models, schema, config, preset, costs, schema_by)?;
         let bytes = detached(py, move || {
             learn_fields(input, &config)
                 .map(|learned| learned.to_bytes())
@@ -53,7 +55,7 @@ pub fn learn(
 /// `fieldscope eval --partial`: this shard's partial result, as the
 /// file's bytes; `learned` is `(name, bytes)` of a learned-fields file.
 #[pyfunction]
-#[pyo3(signature = (truth, models, schema, config, preset, costs, learned, details))]
+#[pyo3(signature = (truth, models, schema, config, preset, costs, learned, details, schema_by=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate_partial(
     py: Python<'_>,
@@ -65,6 +67,7 @@ pub fn evaluate_partial(
     costs: Vec<(String, f64)>,
     learned: Option<(String, Bound<'_, PyBytes>)>,
     details: bool,
+    schema_by: Option<&str>,
 ) -> PyResult<Py<PyBytes>> {
     guard(|| {
         let learned = learned.map(|(name, bytes)| (name, bytes.as_bytes().to_vec()));
@@ -72,7 +75,7 @@ pub fn evaluate_partial(
             config,
             input,
             schema_file,
-        } = load(py, truth, models, schema, config, preset, costs)?;
+        } = load(py, truth, models, schema, config, preset, costs, schema_by)?;
         let bytes = detached(py, move || {
             let learned = match &learned {
                 Some((name, bytes)) => Some(read_learned(name, bytes)?),

@@ -104,10 +104,23 @@ def test_table_driven_case_matches_the_cli_and_the_hand_computed_values(cli, cas
             path.write_text(json.dumps(spec[key]), "utf-8")
             args += [f"--{key}", path]
             kwargs[key] = spec[key]
+    # Several schemas (SPEC §7.2): one file per schema, named by its stem;
+    # in memory, a dict name → schema.
+    file_kwargs = {k: tmp_path / f"{k}.json" for k in kwargs}
+    if "schemas" in spec:
+        (tmp_path / "schemas").mkdir()
+        paths = []
+        for name, schema in spec["schemas"].items():
+            path = tmp_path / "schemas" / f"{name}.json"
+            path.write_text(json.dumps(schema), "utf-8")
+            args += ["--schema", path]
+            paths.append(path)
+        kwargs["schema"] = spec["schemas"]
+        file_kwargs["schema"] = paths
     expected = cli.report(*args)
 
     # From the files: everything equal, warnings included.
-    from_files = fieldscope.evaluate(truth, preds, **{k: tmp_path / f"{k}.json" for k in kwargs})
+    from_files = fieldscope.evaluate(truth, preds, **file_kwargs)
     assert from_files.to_dict() == expected
     # From lists of dicts and dicts: the same report; the warnings name
     # "<NAME>" where the CLI names the file.

@@ -212,7 +212,8 @@ def test_wrong_types_are_type_errors():
         fieldscope.evaluate([], "not a dict".encode())
     with pytest.raises(TypeError, match="list of predictions holds paths"):
         fieldscope.evaluate([], [[{"id": "a"}]])
-    with pytest.raises(TypeError, match="schema: give one schema"):
+    # A list is several schemas (SPEC §7.2): paths or (name, schema) pairs.
+    with pytest.raises(TypeError, match=r"schema\[0\]: expected a path or a \(name, schema\) pair"):
         fieldscope.evaluate([], {"m": []}, schema=[{}, {}])
 
 

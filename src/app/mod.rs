@@ -13,6 +13,7 @@ mod compare;
 mod documents;
 mod evaluation;
 mod exports;
+mod field_types;
 mod files;
 mod format;
 mod literature;

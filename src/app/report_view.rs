@@ -30,7 +30,8 @@ pub fn ReportView(state: AppState) -> impl IntoView {
             <super::sweep_view::SweepPanel state=state />
             <super::compare::ComparePanel state=state report=report.clone() />
             <DocumentScores state=state report=report.clone() />
-            <FieldTable report=report.clone() />
+            <super::field_types::SuggestionsCard state=state report=report.clone() />
+            <FieldTable state=state report=report.clone() />
             <SetsSection report=report.clone() />
             <ItemsSection state=state report=report.clone() />
             <documents::DocumentSection state=state report=report.clone() />
@@ -61,6 +62,15 @@ fn Summary(state: AppState, report: Shared) -> impl IntoView {
                 report.models.len(),
                 if report.models.len() == 1 { "" } else { "s" }
             )}
+            {(!report.suggestions.is_empty()).then(|| {
+                let n = report.suggestions.len();
+                view! {
+                    " · "
+                    <a href="#suggestions" data-testid="suggestions-link">
+                        {format!("{n} suggestion{}", if n == 1 { "" } else { "s" })}
+                    </a>
+                }
+            })}
         </p>
     }
 }
@@ -457,8 +467,9 @@ enum FieldSort {
 }
 
 #[component]
-fn FieldTable(report: Shared) -> impl IntoView {
+fn FieldTable(state: AppState, report: Shared) -> impl IntoView {
     let model = RwSignal::new(0usize);
+    let config = Arc::new(super::field_types::report_config(&report));
     let sort = RwSignal::new((FieldSort::Field, false));
     let names: Vec<String> = report.models.iter().map(|m| m.name.clone()).collect();
     let r = report.clone();
@@ -515,6 +526,7 @@ fn FieldTable(report: Shared) -> impl IntoView {
                 <caption>"Per field, counts pooled over documents; strict scores (partial counts as wrong). Click a header to sort."</caption>
                 <thead><tr>
                     {header(FieldSort::Field, "Field")}
+                    <th scope="col" title="How the field's values are compared (SPEC §7.1); a change re-evaluates">"Type"</th>
                     <th scope="col">"Exact"</th><th scope="col">"Partial"</th><th scope="col">"Incorrect"</th><th scope="col">"Missed"</th><th scope="col">"Spurious"</th><th scope="col">"TN"</th>
                     {header(FieldSort::Precision, "P")}{header(FieldSort::Recall, "R")}{header(FieldSort::F1, "F1")}
                     <th scope="col">"Accuracy"</th>{header(FieldSort::Cer, "CER")}<th scope="col">"Mean CER"</th>{header(FieldSort::Errors, "Errors")}
@@ -522,9 +534,11 @@ fn FieldTable(report: Shared) -> impl IntoView {
                 <tbody>
                     {move || rows().into_iter().map(|f| {
                         let errors = f.counts.incorrect + f.counts.missed + f.counts.spurious + f.counts.partial;
+                        let ty = super::field_types::type_in(config.as_ref().as_ref(), &f.field);
                         view! {
                             <tr data-field=f.field.clone()>
                                 <th scope="row"><code>{shown(&f.field)}</code></th>
+                                <td><super::field_types::TypeMenu state=state path=f.field.clone() current=ty /></td>
                                 <td class="num">{f.counts.exact}</td><td class="num">{f.counts.partial}</td><td class="num">{f.counts.incorrect}</td>
                                 <td class="num">{f.counts.missed}</td><td class="num">{f.counts.spurious}</td><td class="num">{f.counts.true_negative}</td>
                                 <NumCell metric="precision" value=Some(f.precision) text=ratio(f.precision) />

@@ -199,6 +199,7 @@ pub fn SettingsPanel(state: AppState) -> impl IntoView {
                         set(state, "id_field", (!v.is_empty()).then(|| Value::String(v.to_string())));
                     } />
             </label>
+            <super::field_types::FieldTypesSetting state=state />
             <button type="button" data-testid="reset-settings" on:click=move |_| state.session.update(|s| s.settings.clear())>
                 "Reset to the config file"
             </button>

@@ -38,7 +38,7 @@
 //! use fieldscope::{eval, io};
 //! let truth = io::parse_records("t.jsonl", br#"{"id":"a","total":10}"#).unwrap();
 //! let pred = io::parse_records("m.jsonl", br#"{"id":"a","total":10}"#).unwrap();
-//! let input = eval::EvalInput { truth, models: vec![eval::ModelInput::new("m", pred)], schema: None };
+//! let input = eval::EvalInput { truth, models: vec![eval::ModelInput::new("m", pred)], schema: None, schemas: Vec::new() };
 //! let report = eval::evaluate(&input, &eval::Config::default(), false).unwrap();
 //! let chart = charts::metric_bars(&report, &ChartOptions::default());
 //! assert!(chart.svg.starts_with("<svg width=\"672\""));

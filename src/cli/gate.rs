@@ -6,7 +6,7 @@
 //! usage (as `eval`). The Markdown summary goes to standard output,
 //! `--json` and `--junit` files are written whatever the verdict.
 
-use super::{display_name, load_inputs, InputArgs, EXIT_BAD_INPUT, EXIT_OK};
+use super::{display_name, load_inputs, schema_error, InputArgs, EXIT_BAD_INPUT, EXIT_OK};
 use crate::error::{Error, ErrorKind};
 use crate::eval::evaluate_owned;
 use crate::eval::gate::metric::{MetricPath, Requirement};
@@ -150,10 +150,7 @@ fn gate_outputs(args: &GateArgs, stderr: &mut dyn Write) -> Result<(String, bool
     };
     let (config, input) = load_inputs(&args.input)?;
     // The checks read each document's tallies and details.
-    let report = evaluate_owned(input, &config, true).map_err(|e| match &args.input.schema {
-        Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
-        _ => e,
-    })?;
+    let report = evaluate_owned(input, &config, true).map_err(|e| schema_error(&args.input, e))?;
     let result = run_gate(&report, &config, &spec, &options)?;
     for w in &result.warnings {
         let _ = writeln!(stderr, "warning: {w}");

@@ -122,10 +122,7 @@ pub fn learn_command(args: &LearnArgs) -> Result<String, Error> {
 }
 
 fn schema_error(input: &InputArgs, e: Error) -> Error {
-    match &input.schema {
-        Some(path) if e.kind == ErrorKind::Schema => e.in_file(display_name(path)),
-        _ => e,
-    }
+    super::schema_error(input, e)
 }
 
 /// `eval --partial FILE`: the shard's partial result instead of a report.

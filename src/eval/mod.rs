@@ -56,7 +56,8 @@ pub use config::{
 };
 pub use evaluate::{
     compile_schema, complete_provisional, evaluate, evaluate_owned, evaluate_owned_known,
-    evaluate_owned_known_paced, schema_validity, EvalInput, ModelInput, SchemaValidity,
+    evaluate_owned_known_paced, schema_stem, schema_validity, schema_validity_by, EvalInput,
+    ModelInput, NamedSchema, SchemaValidity,
 };
 pub use model::{DocFile, DocRecord, Record, RecordFile};
 pub use report::{Counts, ModelReport, Outcome, Report, Scores};

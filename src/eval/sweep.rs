@@ -22,7 +22,7 @@
 use crate::error::{Error, ErrorKind};
 use crate::eval::config::{merge, Config};
 use crate::eval::evaluate::{
-    prepare_paced, schema_validity, EvalInput, Prepared, SchemaValidity, STORED_LIMIT_BYTES,
+    prepare_paced, schema_validity_by, EvalInput, Prepared, SchemaValidity, STORED_LIMIT_BYTES,
 };
 use crate::eval::model::DocFile;
 use crate::eval::pace::{run_now, NoPause, Pace};
@@ -154,7 +154,11 @@ pub fn sweep(
     param: SweepParam,
     values: &[f64],
 ) -> Result<SweepReport, Error> {
-    let validity = schema_validity(input.clone(), config.id_field.as_deref())?;
+    let validity = schema_validity_by(
+        input.clone(),
+        config.id_field.as_deref(),
+        config.schema_by.as_deref(),
+    )?;
     let input = input.to_shared();
     let mut run = SweepRun::new(&input, config, param, values.to_vec(), validity);
     while !run.step(&input)? {}
@@ -181,7 +185,7 @@ pub struct SweepRun {
 impl SweepRun {
     /// A sweep of `param` over `values` (in that order) for the models of
     /// `input`, whose schema validity is `validity` (from
-    /// [`schema_validity`]: computed once, not at every value); nothing is
+    /// [`schema_validity_by`]: computed once, not at every value); nothing is
     /// evaluated yet.
     pub fn new(
         input: &EvalInput<Arc<DocFile>>,
@@ -314,6 +318,7 @@ mod tests {
             truth,
             models: vec![ModelInput::new("m", pred)],
             schema: None,
+            schemas: Vec::new(),
         }
     }
 

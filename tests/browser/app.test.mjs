@@ -20,7 +20,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST } from './server.mjs';
-import { openApp as openPage, startApp, stopApp } from './harness.mjs';
+import {
+  assertClose, download, dropFiles, openApp as openPage, readTable, startApp, stopApp, waitForLoaded,
+} from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -28,7 +30,6 @@ const EXAMPLE = join(ROOT, 'tests/data/example');
 const SHOTS = join(HERE, 'screenshots');
 const CLI = join(ROOT, 'target/debug/fieldscope');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const TOLERANCE = 1e-12;
 
 
 /** The four example files a person would drop. */
@@ -77,25 +78,6 @@ async function bytesOf(name, dir = EXAMPLE) {
   return { name, b64: (await readFile(join(dir, name))).toString('base64') };
 }
 
-/** Drops files (given as { name, b64 }) on the page-wide drop zone, as a person would. */
-async function dropFiles(page, files) {
-  const dataTransfer = await page.evaluateHandle((files) => {
-    const dt = new DataTransfer();
-    for (const f of files) {
-      const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
-      dt.items.add(new File([bytes], f.name, { type: f.name.endsWith('.csv') ? 'text/csv' : 'application/json' }));
-    }
-    return dt;
-  }, files);
-  const zone = '[data-testid=drop-zone]';
-  await page.dispatchEvent(zone, 'dragenter', { dataTransfer });
-  await page.dispatchEvent(zone, 'dragover', { dataTransfer });
-  const highlighted = await page.$eval(zone, (el) => el.classList.contains('dragging'));
-  await page.dispatchEvent(zone, 'drop', { dataTransfer });
-  await dataTransfer.dispose();
-  return { highlighted };
-}
-
 /** Clears the loaded files and waits for the empty state. */
 async function clearFiles(page) {
   await page.click('[data-testid=clear-files]');
@@ -114,37 +96,6 @@ async function fileEntries(page) {
     })),
   );
   return Object.fromEntries(list.map(({ name, ...rest }) => [name, rest]));
-}
-
-/** Waits until `n` files are listed and the model table shows `models`, in order. */
-async function waitForLoaded(page, n, models) {
-  await page.waitForFunction(
-    ({ n, models }) => {
-      if (document.querySelectorAll('[data-testid=file-entry]').length !== n) return false;
-      // Settled: no value is waiting for the schema worker.
-      if (document.querySelector('[data-testid=validity-pending]')) return false;
-      const rows = [...document.querySelectorAll('[data-testid=model-table] tbody tr[data-model]')];
-      return JSON.stringify(rows.map((r) => r.dataset.model)) === JSON.stringify(models);
-    },
-    { n, models },
-    { timeout: 15_000 },
-  );
-}
-
-/** A table's number cells: [{ model, values: { metric: number|null } }]. */
-async function readTable(page, testid) {
-  const rows = await page.$$eval(`[data-testid=${testid}] tbody tr[data-model]`, (trs) =>
-    trs.map((tr) => ({
-      model: tr.dataset.model,
-      values: Object.fromEntries(
-        [...tr.querySelectorAll('td[data-metric]')].map((td) => [td.dataset.metric, td.dataset.value]),
-      ),
-    })),
-  );
-  for (const r of rows) {
-    for (const [k, v] of Object.entries(r.values)) r.values[k] = v === 'null' ? null : Number(v);
-  }
-  return rows;
 }
 
 /** What the model table must show for a CLI report under an average. */
@@ -236,42 +187,6 @@ function assertPlusMinus(rows, boot, metricOf) {
   }
 }
 
-/**
- * Every difference between two JSON values, numbers compared to TOLERANCE
- * (relative for large magnitudes), everything else exactly.
- */
-function differences(actual, expected, path = '$', out = []) {
-  if (typeof expected === 'number' && typeof actual === 'number') {
-    const scale = Math.max(1, Math.abs(expected));
-    if (!(Math.abs(actual - expected) <= TOLERANCE * scale)) out.push(`${path}: ${actual} != ${expected}`);
-  } else if (Array.isArray(expected)) {
-    if (!Array.isArray(actual) || actual.length !== expected.length) {
-      out.push(`${path}: ${JSON.stringify(actual)?.slice(0, 200)} != ${JSON.stringify(expected).slice(0, 200)}`);
-    } else {
-      expected.forEach((e, i) => differences(actual[i], e, `${path}[${i}]`, out));
-    }
-  } else if (expected !== null && typeof expected === 'object') {
-    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) {
-      out.push(`${path}: ${JSON.stringify(actual)?.slice(0, 200)} is not an object`);
-    } else {
-      const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
-      for (const k of keys) {
-        if (!(k in actual)) out.push(`${path}.${k}: missing in the page's value`);
-        else if (!(k in expected)) out.push(`${path}.${k}: not in the CLI's value`);
-        else differences(actual[k], expected[k], `${path}.${k}`, out);
-      }
-    }
-  } else if (actual !== expected) {
-    out.push(`${path}: ${JSON.stringify(actual)} != ${JSON.stringify(expected)}`);
-  }
-  return out;
-}
-
-function assertClose(actual, expected, what) {
-  const diffs = differences(actual, expected);
-  assert.deepEqual(diffs, [], `${what} differs from the CLI:\n${diffs.slice(0, 30).join('\n')}`);
-}
-
 /** Checks the model table (macro over documents, then micro) and the paradox table against a CLI report. */
 async function assertTablesMatch(page, report, what) {
   assert.equal(await page.getAttribute('[data-testid=model-table]', 'data-average'), 'macro_documents');
@@ -285,13 +200,6 @@ async function assertTablesMatch(page, report, what) {
   assertClose(await readTable(page, 'model-table'), expectedModelTable(report, 'macro_fields'), `${what}: model table (macro over fields)`);
   await page.click('[data-testid=average-macro_documents]');
   await page.waitForSelector('[data-testid=model-table][data-average=macro_documents]');
-}
-
-/** Clicks a download button; resolves to { name, text }. */
-async function download(page, testid) {
-  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 15_000 }), page.click(`[data-testid=${testid}]`)]);
-  const path = await dl.path();
-  return { name: dl.suggestedFilename(), text: await readFile(path, 'utf8'), path };
 }
 
 /** Loads the four example files by dropping them; checks roles and status. */

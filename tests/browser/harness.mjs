@@ -103,3 +103,101 @@ export async function openApp(t, { browser, server }, { url } = {}) {
     assertNoErrors: () => assert.deepEqual(errors, [], 'no uncaught errors on the page'),
   };
 }
+
+/** How close a page's number must be to the CLI's (relative for large magnitudes). */
+export const TOLERANCE = 1e-12;
+
+/**
+ * Drops files on the page-wide drop zone, as a person would: each file is
+ * { name, b64 } or { name, bytes }. Resolves to { highlighted }: whether the
+ * zone showed that it takes the drop.
+ */
+export async function dropFiles(page, files) {
+  const given = files.map((f) => ({ name: f.name, b64: f.b64 ?? Buffer.from(f.bytes).toString('base64') }));
+  const dataTransfer = await page.evaluateHandle((files) => {
+    const type = (name) => (name.endsWith('.csv') ? 'text/csv' : name.endsWith('.html') ? 'text/html' : 'application/json');
+    const dt = new DataTransfer();
+    for (const f of files) {
+      const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bytes], f.name, { type: type(f.name) }));
+    }
+    return dt;
+  }, given);
+  const zone = '[data-testid=drop-zone]';
+  await page.dispatchEvent(zone, 'dragenter', { dataTransfer });
+  await page.dispatchEvent(zone, 'dragover', { dataTransfer });
+  const highlighted = await page.$eval(zone, (el) => el.classList.contains('dragging'));
+  await page.dispatchEvent(zone, 'drop', { dataTransfer });
+  await dataTransfer.dispose();
+  return { highlighted };
+}
+
+/** Waits until `n` files are listed, nothing waits for the schema worker, and the model table shows `models`, in order. */
+export async function waitForLoaded(page, n, models) {
+  await page.waitForFunction(
+    ({ n, models }) => {
+      if (document.querySelectorAll('[data-testid=file-entry]').length !== n) return false;
+      if (document.querySelector('[data-testid=validity-pending]')) return false;
+      const rows = [...document.querySelectorAll('[data-testid=model-table] tbody tr[data-model]')];
+      return JSON.stringify(rows.map((r) => r.dataset.model)) === JSON.stringify(models);
+    },
+    { n, models },
+    { timeout: 20_000 },
+  );
+}
+
+/** A table's number cells: [{ model, values: { metric: number|null } }]. */
+export async function readTable(page, testid) {
+  const rows = await page.$$eval(`[data-testid=${testid}] tbody tr[data-model]`, (trs) =>
+    trs.map((tr) => ({
+      model: tr.dataset.model,
+      values: Object.fromEntries([...tr.querySelectorAll('td[data-metric]')].map((td) => [td.dataset.metric, td.dataset.value])),
+    })),
+  );
+  for (const r of rows) for (const [k, v] of Object.entries(r.values)) r.values[k] = v === 'null' ? null : Number(v);
+  return rows;
+}
+
+/**
+ * Every difference between two JSON values, numbers compared to TOLERANCE
+ * (relative for large magnitudes), everything else exactly.
+ */
+export function differences(actual, expected, path = '$', out = []) {
+  if (typeof expected === 'number' && typeof actual === 'number') {
+    const scale = Math.max(1, Math.abs(expected));
+    if (!(Math.abs(actual - expected) <= TOLERANCE * scale)) out.push(`${path}: ${actual} != ${expected}`);
+  } else if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) {
+      out.push(`${path}: ${JSON.stringify(actual)?.slice(0, 200)} != ${JSON.stringify(expected).slice(0, 200)}`);
+    } else {
+      expected.forEach((e, i) => differences(actual[i], e, `${path}[${i}]`, out));
+    }
+  } else if (expected !== null && typeof expected === 'object') {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) {
+      out.push(`${path}: ${JSON.stringify(actual)?.slice(0, 200)} is not an object`);
+    } else {
+      const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
+      for (const k of keys) {
+        if (!(k in actual)) out.push(`${path}.${k}: missing in the page's value`);
+        else if (!(k in expected)) out.push(`${path}.${k}: not in the CLI's value`);
+        else differences(actual[k], expected[k], `${path}.${k}`, out);
+      }
+    }
+  } else if (actual !== expected) {
+    out.push(`${path}: ${JSON.stringify(actual)} != ${JSON.stringify(expected)}`);
+  }
+  return out;
+}
+
+/** Asserts that the page's value equals the CLI's (see `differences`). */
+export function assertClose(actual, expected, what) {
+  const diffs = differences(actual, expected);
+  assert.deepEqual(diffs, [], `${what} differs from the CLI:\n${diffs.slice(0, 30).join('\n')}`);
+}
+
+/** Clicks a download button; resolves to { name, text, path }. */
+export async function download(page, testid) {
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.click(`[data-testid=${testid}]`)]);
+  const path = await dl.path();
+  return { name: dl.suggestedFilename(), text: readFileSync(path, "utf8"), path };
+}

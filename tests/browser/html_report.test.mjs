@@ -14,12 +14,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CLI, ROOT, SHOTS, openApp as openPage, startApp, stopApp } from './harness.mjs';
+import {
+  assertClose, CLI, download, dropFiles, openApp as openPage, readTable, ROOT, SHOTS, startApp, stopApp, waitForLoaded,
+} from './harness.mjs';
 
 const EXAMPLE = join(ROOT, 'tests/data/example');
 const EXAMPLE_FILES = ['truth.jsonl', 'careful.jsonl', 'eager.json', 'schema.json'];
 const EXAMPLE_ARGS = ['--truth', 'truth.jsonl', '--pred', 'careful.jsonl', '--pred', 'eager.json', '--schema', 'schema.json'];
-const TOLERANCE = 1e-12;
 
 let server;
 let browser;
@@ -34,60 +35,6 @@ after(() => stopApp({ server, browser, tmp }));
 /** `fieldscope eval ARGS --format FORMAT` run in the example's folder (so file names match the page's). */
 function cli(args, format) {
   return execFileSync(CLI, ['eval', ...args, '--format', format], { cwd: EXAMPLE, encoding: 'utf8', maxBuffer: 1 << 28 });
-}
-
-/** Drops files ({ name, bytes }) on the page-wide drop zone. */
-async function dropFiles(page, files) {
-  const dataTransfer = await page.evaluateHandle((files) => {
-    const dt = new DataTransfer();
-    for (const f of files) {
-      const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
-      dt.items.add(new File([bytes], f.name, { type: f.name.endsWith('.html') ? 'text/html' : 'application/json' }));
-    }
-    return dt;
-  }, files.map((f) => ({ name: f.name, b64: Buffer.from(f.bytes).toString('base64') })));
-  const zone = '[data-testid=drop-zone]';
-  await page.dispatchEvent(zone, 'dragenter', { dataTransfer });
-  await page.dispatchEvent(zone, 'drop', { dataTransfer });
-  await dataTransfer.dispose();
-}
-
-/** Waits until `n` files are listed, nothing waits for the schema worker, and the model table shows `models`. */
-async function waitForLoaded(page, n, models) {
-  await page.waitForFunction(
-    ({ n, models }) => {
-      if (document.querySelectorAll('[data-testid=file-entry]').length !== n) return false;
-      if (document.querySelector('[data-testid=validity-pending]')) return false;
-      const rows = [...document.querySelectorAll('[data-testid=model-table] tbody tr[data-model]')];
-      return JSON.stringify(rows.map((r) => r.dataset.model)) === JSON.stringify(models);
-    },
-    { n, models },
-    { timeout: 20_000 },
-  );
-}
-
-/** A table's number cells: [{ model, values: { metric: number|null } }]. */
-async function readTable(page, testid) {
-  const rows = await page.$$eval(`[data-testid=${testid}] tbody tr[data-model]`, (trs) =>
-    trs.map((tr) => ({
-      model: tr.dataset.model,
-      values: Object.fromEntries([...tr.querySelectorAll('td[data-metric]')].map((td) => [td.dataset.metric, td.dataset.value])),
-    })),
-  );
-  for (const r of rows) for (const [k, v] of Object.entries(r.values)) r.values[k] = v === 'null' ? null : Number(v);
-  return rows;
-}
-
-function assertClose(actual, expected, what) {
-  assert.deepEqual(actual.map((r) => r.model), expected.map((r) => r.model), `${what}: models`);
-  actual.forEach((row, i) => {
-    assert.deepEqual(Object.keys(row.values).sort(), Object.keys(expected[i].values).sort(), `${what}: ${row.model} columns`);
-    for (const [k, e] of Object.entries(expected[i].values)) {
-      const a = row.values[k];
-      if (e === null || a === null) assert.equal(a, e, `${what}: ${row.model} ${k}`);
-      else assert.ok(Math.abs(a - e) <= TOLERANCE * Math.max(1, Math.abs(e)), `${what}: ${row.model} ${k}: ${a} != ${e}`);
-    }
-  });
 }
 
 /** The model table (macro over documents) and the paradox table (micro) against the CLI's JSON report. */
@@ -123,13 +70,6 @@ async function assertTablesMatch(page, report, what) {
     })),
     `${what}: paradox table`,
   );
-}
-
-/** Clicks a download button; resolves to { name, text, path }. */
-async function download(page, testid) {
-  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.click(`[data-testid=${testid}]`)]);
-  const path = await dl.path();
-  return { name: dl.suggestedFilename(), text: await readFile(path, 'utf8'), path };
 }
 
 async function exampleFiles() {

@@ -5,8 +5,8 @@
 
 use super::common::records;
 use fieldscope::eval::{
-    complete_provisional, evaluate, evaluate_owned_known, schema_validity, Config, ConfigBuilder,
-    EvalInput, ModelInput, SchemaValidity,
+    complete_provisional, evaluate, evaluate_owned_known, schema_validity_by, Config,
+    ConfigBuilder, EvalInput, ModelInput, NamedSchema, SchemaValidity,
 };
 use serde_json::Value;
 use std::path::Path;
@@ -29,6 +29,16 @@ fn same(actual: &Value, expected: &Value) -> bool {
         }
         _ => actual == expected,
     }
+}
+
+/// A case's `schemas`: several schemas by name (SPEC §7.2), in name order.
+pub fn named_schemas(case: &Value) -> Vec<NamedSchema> {
+    case.get("schemas")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(name, schema)| NamedSchema::new(name.clone(), schema.clone()))
+        .collect()
 }
 
 fn run_case(path: &Path) -> Vec<String> {
@@ -61,6 +71,7 @@ fn run_case(path: &Path) -> Vec<String> {
         truth,
         models,
         schema: case.get("schema").cloned(),
+        schemas: named_schemas(&case),
     };
     let report = evaluate(&input, &config, false).expect("evaluation succeeds");
     let mut failures = app_paths_agree(path, &input, &config);
@@ -101,8 +112,12 @@ fn run_case(path: &Path) -> Vec<String> {
 /// evaluation, hidden per-document tallies included.
 fn app_paths_agree(path: &Path, input: &EvalInput, config: &Config) -> Vec<String> {
     let fresh = evaluate(input, config, true).expect("evaluation succeeds");
-    let validity =
-        schema_validity(input.clone(), config.id_field.as_deref()).expect("validity computes");
+    let validity = schema_validity_by(
+        input.clone(),
+        config.id_field.as_deref(),
+        config.schema_by.as_deref(),
+    )
+    .expect("validity computes");
     let known = evaluate_owned_known(input.clone(), config, true, &validity)
         .expect("evaluation with the validity succeeds");
     let mut provisional =

@@ -683,6 +683,7 @@ fn synthetic_report_charts_for_looking_at() {
         truth,
         models,
         schema: None,
+        schemas: Vec::new(),
     };
     let r = eval::evaluate(&input, &Config::preset(Preset::InvoiceCer), false).unwrap();
     for (tag, size) in [
@@ -727,6 +728,7 @@ fn score_bars_carry_bootstrap_error_bars() {
             ModelInput::new("half", parse_records("h.jsonl", half.as_bytes()).unwrap()),
         ],
         schema: None,
+        schemas: Vec::new(),
     };
     let config = Config::default();
     let mut report = evaluate(&input, &config, true).unwrap();

@@ -58,6 +58,7 @@ pub fn run(
             .map(|(name, preds)| ModelInput::new(name, records(&format!("{name}.json"), preds)))
             .collect(),
         schema,
+        schemas: Vec::new(),
     };
     evaluate(&input, config, false).expect("evaluation succeeds")
 }

@@ -46,6 +46,7 @@ fn near_misses(model: &str) -> EvalInput<DocFile> {
         truth,
         models: vec![ModelInput::new(model, pred)],
         schema: None,
+        schemas: Vec::new(),
     }
 }
 

@@ -35,6 +35,7 @@ fn example_report() -> Report {
             ModelInput::new("eager", read("eager.json")),
         ],
         schema: Some(schema),
+        schemas: Vec::new(),
     };
     evaluate(&input, &Config::default(), false).unwrap()
 }
@@ -604,6 +605,7 @@ fn a_page_of_one_evaluated_record_file_parses() {
         truth,
         models: vec![ModelInput::new("a&b <c>", preds)],
         schema: None,
+        schemas: Vec::new(),
     };
     let report = evaluate(&input, &Config::default(), false).unwrap();
     let text = html(&report);

@@ -54,6 +54,7 @@ fn hostile_report() -> Report {
         truth,
         models,
         schema: None,
+        schemas: Vec::new(),
     };
     evaluate_owned(input, &config, true).unwrap()
 }

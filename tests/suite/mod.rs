@@ -17,5 +17,6 @@ mod parallel;
 mod properties;
 mod real_data;
 mod settings_layer;
+mod several_schemas;
 mod spec_examples;
 mod streaming;

@@ -84,6 +84,7 @@ fn every_case_gives_the_same_report_on_1_2_3_and_8_threads() {
             ),
             models,
             schema: case.get("schema").cloned(),
+            schemas: super::cases::named_schemas(&case),
         };
         let reports: Vec<String> = [1, 2, 3, 8]
             .into_iter()
@@ -362,6 +363,7 @@ fn the_library_merges_partial_bytes_without_files() {
             })
             .collect(),
         schema: Some(serde_json::from_str(&data.schema_json).unwrap()),
+        schemas: Vec::new(),
     };
     let all: Vec<String> = data.predictions.iter().map(|(_, t)| t.clone()).collect();
     let learned = learn(input(&data.truth_jsonl, all.clone()), &config).unwrap();
@@ -567,6 +569,7 @@ fn merged_suggestions_are_the_single_runs_not_a_shards() {
             parse_docs("m.jsonl", truth.as_bytes()).unwrap(),
         )],
         schema: None,
+        schemas: Vec::new(),
     };
     let fields = |r: &Report| -> Vec<(String, String, f64)> {
         r.suggestions

@@ -98,6 +98,7 @@ fn run(truth: &[Value], models: &[(&str, &[Value])], config: &Config) -> Report 
             .map(|(name, p)| ModelInput::new(*name, records(&format!("{name}.json"), p.to_vec())))
             .collect(),
         schema: None,
+        schemas: Vec::new(),
     };
     evaluate(&input, config, false).expect("evaluation succeeds")
 }

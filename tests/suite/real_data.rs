@@ -49,6 +49,7 @@ fn evaluate(dir: &std::path::Path, sub: &str, models: &[&str], config: &Config) 
             .map(|m| ModelInput::new(*m, read(dir, &format!("{sub}{m}.jsonl"))))
             .collect(),
         schema: None,
+        schemas: Vec::new(),
     };
     evaluate_owned(input, config, true).expect("evaluation succeeds")
 }

@@ -129,6 +129,17 @@ fn every_table_driven_case() {
                 args.extend([format!("--{key}"), s(&file)]);
             }
         }
+        // Several schemas (SPEC §7.2): one file per schema, named by it.
+        for (name, schema) in case
+            .get("schemas")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            let file = dir.join(format!("{name}.json"));
+            std::fs::write(&file, schema.to_string()).unwrap();
+            args.extend(["--schema".into(), s(&file)]);
+        }
         let (code, out, _) = same_both_ways(&args);
         assert_eq!(code, 0, "{}", path.display());
         // The streamed report holds the hand-computed values too.
@@ -231,6 +242,7 @@ fn the_core_gives_the_same_report_from_an_index_and_from_memory() {
             })
             .collect(),
         schema: Some(schema.clone()),
+        schemas: Vec::new(),
     };
     let index = |name: &str, text: &str| {
         JsonlIndex::new(name, Cursor::new(text.as_bytes().to_vec())).unwrap()
@@ -243,6 +255,7 @@ fn the_core_gives_the_same_report_from_an_index_and_from_memory() {
             .map(|(n, j)| ModelInput::new(n, index(&format!("{n}.jsonl"), j)))
             .collect(),
         schema: Some(schema),
+        schemas: Vec::new(),
     };
     let a = evaluate_owned(held, &config, true).unwrap();
     let b = evaluate_sources(streamed, &config, true).unwrap();

@@ -17,8 +17,9 @@
 
 use super::shard::DocOut;
 use super::{
-    build_report, compare_pass, into_doc_files, learn_paced, Comparer, Docs, EvalInput,
-    IntoDocFile, Learnt, ModelRun, Pass, PathInfo, Paths, Progress, COMPARE_FLATTENING, LEARN,
+    build_report, compare_pass, into_doc_files, learn_paced, settle_schemas, Comparer, Docs,
+    EvalInput, IntoDocFile, Learnt, ModelRun, Pass, PathInfo, Paths, Progress, COMPARE_FLATTENING,
+    LEARN,
 };
 use crate::error::{Error, ErrorKind};
 use crate::eval::bootstrap::{bootstrap_report, BootstrapOptions};
@@ -255,6 +256,8 @@ impl Learned {
                 list: p.list,
                 has_children: p.has_children,
                 tally: p.tally,
+                items_in_a_schema: false,
+                typed_in_a_schema: false,
             });
         }
         let mut paths = Paths {
@@ -268,6 +271,7 @@ impl Learned {
             },
             buf: String::new(),
             raw: Vec::new(),
+            several: None,
         };
         paths.fix_types(comparer);
         Ok(paths)
@@ -362,13 +366,28 @@ fn check_version(name: &str, probe: &Value, key: &str, what: &str) -> Result<(),
     }
 }
 
+/// Several schemas (SPEC §7.2) are refused: a learnt-fields file and a
+/// partial result hold one dataset-wide field set, while with several
+/// each document has its own. (A lone named schema is the dataset's.)
+fn refuse_several<F>(input: &mut EvalInput<F>, config: &Config) -> Result<(), Error> {
+    settle_schemas(input, config.schema_by.as_deref())?;
+    if input.has_several_schemas() {
+        return Err(Error::new(
+            ErrorKind::Usage,
+            "several schemas cannot be learnt or evaluated in shards (learn, partial results, merge): a learnt-fields file holds one dataset-wide field set, and with several schemas each document has its own (SPEC §7.2); evaluate every document in one run",
+        ));
+    }
+    Ok(())
+}
+
 /// The passes before the comparison over every document (SPEC
 /// §1.1–§1.3): what each shard's [`evaluate_partial`] takes, so that
 /// every shard compares with the decisions of the whole run.
 ///
 /// Errors: those of [`super::evaluate`].
 pub fn learn<F: IntoDocFile>(input: EvalInput<F>, config: &Config) -> Result<Learned, Error> {
-    let input = into_doc_files(input)?;
+    let mut input = into_doc_files(input)?;
+    refuse_several(&mut input, config)?;
     if let Some(schema) = &input.schema {
         ForestValidator::new(schema)?;
     }
@@ -397,6 +416,8 @@ pub fn evaluate_partial<S: RecordSource>(
     learned: Option<&Learned>,
     details: bool,
 ) -> Result<Vec<u8>, Error> {
+    let mut input = input;
+    refuse_several(&mut input, config)?;
     let validator = input
         .schema
         .as_ref()

@@ -21,7 +21,7 @@
 
 use super::{
     compare_paced, learn_paced, Comparer, Docs, EvalInput, FlatDoc, Known, Learnt, Progress,
-    SchemaValidity, Storing, COMPARE_FLATTENING, COMPARE_STORED, LEARN,
+    SchemaValidity, COMPARE_FLATTENING, COMPARE_STORED, LEARN,
 };
 use crate::error::{Error, ErrorKind};
 use crate::eval::compare::ValueType;
@@ -279,7 +279,7 @@ pub async fn prepare_paced(
     pace: &mut dyn Pace,
 ) -> Option<Result<Prepared, Error>> {
     let comparer = Comparer::new(config);
-    let has_schema = input.schema.is_some();
+    let has_schema = input.schema.is_some() || !input.schemas.is_empty();
     let size = input.truth.len() * (input.models.len() + 1);
     let total = (LEARN + COMPARE_FLATTENING) * size;
     let learnt = match learn_paced(input, &comparer, pace, total).await {
@@ -450,13 +450,14 @@ fn store_documents(
             if f == 0 {
                 let root = truth.fetch(d)?;
                 let forest = truth.source.forest();
-                paths.flatten_doc(comparer, forest, root, &mut doc, cache, None);
+                paths.flatten_doc(comparer, forest, root, &mut doc, cache, None, paths.own(d));
             } else {
                 let preds = &mut models[f - 1].2;
                 if let Some(root) = preds.fetch(d)? {
                     let skip = preds.by_truth[d].as_ref().and_then(|p| p.skip());
                     let forest = preds.source.forest();
-                    paths.flatten_doc(comparer, forest, root, &mut doc, cache, skip);
+                    let own = paths.own(d);
+                    paths.flatten_doc(comparer, forest, root, &mut doc, cache, skip, own);
                 }
             }
             storing.push(f, &doc);
@@ -466,3 +467,72 @@ fn store_documents(
     }
     Ok(())
 }
+
+/// The pass over the documents that flattens them also keeps them, until
+/// they take more than `limit` bytes.
+pub(super) struct Storing {
+    pub(super) forests: Vec<StoredForest>,
+    pub(super) limit: usize,
+    /// They outgrew the limit (and `forests` was emptied).
+    pub(super) over: bool,
+}
+
+impl Storing {
+    pub(super) fn new(forests: usize, limit: usize) -> Storing {
+        Storing {
+            forests: (0..forests).map(|_| StoredForest::new()).collect(),
+            limit,
+            over: false,
+        }
+    }
+
+    /// Keeps `doc` as the next document of forest `f`.
+    pub(super) fn push(&mut self, f: usize, doc: &FlatDoc<'_>) {
+        if let Some(forest) = self.forests.get_mut(f) {
+            forest.push(doc);
+        }
+    }
+
+    /// Makes room for `documents` in each forest at the rate of those
+    /// kept so far (see [`StoredForest::reserve_for`]); gives up keeping
+    /// them if at that rate they would take more than the limit.
+    pub(super) fn reserve_for(&mut self, documents: usize) {
+        let pushed = self.forests.first().map_or(0, |f| f.documents());
+        let bytes: usize = self.forests.iter().map(StoredForest::bytes).sum();
+        if pushed == 0 {
+            return;
+        }
+        if bytes / pushed * documents > self.limit {
+            self.over = true;
+            self.forests = Vec::new();
+            return;
+        }
+        for forest in &mut self.forests {
+            forest.reserve_for(documents);
+        }
+    }
+
+    /// After document `d` of `documents` was kept: makes room for the
+    /// rest after the first [`RESERVE_AFTER`], and looks at the limit
+    /// every 256.
+    pub(super) fn after(&mut self, d: usize, documents: usize) {
+        if d == RESERVE_AFTER {
+            self.reserve_for(documents);
+        }
+        if d % 256 == 255 {
+            self.check();
+        }
+    }
+
+    /// Gives up keeping once the documents take more than the limit.
+    pub(super) fn check(&mut self) {
+        if !self.over && self.forests.iter().map(StoredForest::bytes).sum::<usize>() > self.limit {
+            self.over = true;
+            self.forests = Vec::new();
+        }
+    }
+}
+
+/// The documents the comparison pass keeps before it makes room for the
+/// rest at their rate.
+pub(super) const RESERVE_AFTER: usize = 64;

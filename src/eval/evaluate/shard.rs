@@ -26,8 +26,8 @@
 //! compiled for wasm32, where the pass is the one-thread one.
 
 use super::{
-    should_stop, Docs, F1Grid, FlatDoc, Pace, Pass, PathCache, Predictions, Progress, RecordSource,
-    Sink, Truth, ValidityOracle,
+    should_stop, Docs, F1Grid, FieldSet, FlatDoc, Pace, Pass, PathCache, Predictions, Progress,
+    RecordSource, Sink, Truth, ValidityOracle,
 };
 use crate::error::{Error, ErrorKind};
 use crate::eval::report::{FieldDetail, ItemTally, Outcome};
@@ -102,6 +102,13 @@ pub(crate) struct DocOut {
     pub numeric_total: u64,
     /// The compared values (empty unless details were asked for).
     pub fields: Vec<FieldDetail>,
+    /// With several schemas (SPEC §7.2; never in a partial result): the
+    /// rows of the document's own field set (its scalar, set and item
+    /// fields), and whether it holds an item list.
+    #[serde(skip)]
+    pub own_rows: Vec<u32>,
+    #[serde(skip)]
+    pub own_items: bool,
 }
 
 impl DocOut {
@@ -114,6 +121,8 @@ impl DocOut {
         self.numeric_exact = 0;
         self.numeric_total = 0;
         self.fields.clear();
+        self.own_rows.clear();
+        self.own_items = false;
     }
 }
 
@@ -194,6 +203,8 @@ struct Unit {
     truth_buf: FlatDoc<'static>,
     pred_buf: FlatDoc<'static>,
     grid: F1Grid,
+    /// A document's own field set (several schemas, SPEC §7.2).
+    own_plan: FieldSet,
     /// Per document, per model.
     outs: Vec<Vec<DocOut>>,
 }
@@ -338,6 +349,7 @@ fn compare_unit<V: ValidityOracle>(
         truth_buf,
         pred_buf,
         grid,
+        own_plan,
         outs,
     } = unit;
     let paths = pass.paths;
@@ -353,9 +365,18 @@ fn compare_unit<V: ValidityOracle>(
         let d = *start + i;
         let forest = copies.first().unwrap_or(truth_forest);
         let mut truth_doc = truth_free.recycle();
+        let own = paths.own(d);
         match stored {
             Some(stored) => stored[0].load(d, forest, &mut truth_doc),
-            None => paths.flatten_doc(comparer, forest, *root, &mut truth_doc, truth_cache, None),
+            None => paths.flatten_doc(
+                comparer,
+                forest,
+                *root,
+                &mut truth_doc,
+                truth_cache,
+                None,
+                own,
+            ),
         }
         let truth_sides = truth_doc.item_sides();
         let doc_outs = &mut outs[i];
@@ -376,14 +397,18 @@ fn compare_unit<V: ValidityOracle>(
                             &mut pred_doc,
                             cache,
                             p.skip(),
+                            own,
                         ),
                     }
-                    oracle.is_valid(m, d, forest, root, &|k: &str| !p.is_evaluated(scheme, k))
+                    let skip = |k: &str| !p.is_evaluated(scheme, k);
+                    oracle.is_valid(m, d, paths.own_index(d), forest, root, &skip)
                 }
                 _ => false,
             };
             recorder.compare_document(
                 &pass.fields[m],
+                own,
+                own_plan,
                 &truth_doc,
                 &truth_sides,
                 &pred_doc,

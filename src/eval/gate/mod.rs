@@ -675,6 +675,7 @@ mod tests {
                 ModelInput::new("cand", file("cand.json", cand)),
             ],
             schema: None,
+            schemas: Vec::new(),
         };
         evaluate(&input, &Config::default(), true).unwrap()
     }

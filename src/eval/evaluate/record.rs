@@ -1,0 +1,750 @@
+//! One document compared for one model, and a model's counts.
+//!
+//! Owns: [`Recorder`] (the (document, field) pairs of one document
+//! compared over a model's field set, SPEC §2.3, §3.3, §3.4, noted as a
+//! [`DocOut`]) and [`ModelRun`] (a model's counts, absorbed document by
+//! document in order, and its [`ModelReport`], SPEC §3). May depend on
+//! the sibling `fields` (paths, kinds, field sets), `shard`'s `DocOut`,
+//! `compare`, `items`, `sets`, `counts`, `report`; never on a source, the
+//! passes or a validator.
+
+use super::fields::{field_set, FieldSet, FlatDoc, Paths};
+use super::several::{own_field_set, OwnSchema};
+use super::shard::{DocOut, Event, SetEvent, SetSums};
+use crate::error::{Error, ErrorKind};
+use crate::eval::compare::{Comparer, Side, ValueType};
+use crate::eval::config::Config;
+use crate::eval::counts::{
+    abstention_rate, document_extraction_score, document_scores, hallucination_rate, is_kept_field,
+    items_summary, macro_over_documents, macro_over_fields, mean, numeric_precision,
+    partial_scores, ratio, strict_scores,
+};
+use crate::eval::items::{match_items, partial_credit, F1Grid, Item};
+use crate::eval::paths::{Kind, Leaf, PathId};
+use crate::eval::report::{
+    Counts, DocumentDetail, DocumentTally, FieldDetail, FieldReport, ItemTally, ModelReport,
+    Outcome, Scores, SetReport,
+};
+use crate::eval::sets::{set_scores, SetCounts};
+use crate::eval::tree::{Json, JsonType};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Per-field accumulator: outcome counts and CER counts.
+#[derive(Debug, Clone, Default)]
+pub(super) struct FieldAcc {
+    pub(super) counts: Counts,
+    pub(super) cer_edits: u64,
+    pub(super) cer_len: u64,
+    pub(super) cer_sum: f64,
+    pub(super) cer_values: u64,
+}
+
+impl FieldAcc {
+    pub(super) fn add_cer(&mut self, edits: u64, len: u64, rate: f64) {
+        self.cer_edits += edits;
+        self.cer_len += len;
+        self.cer_sum += rate;
+        self.cer_values += 1;
+    }
+}
+
+/// Per-set-field accumulator (SPEC §3.3): sums of per-document scores over
+/// the documents where either side is non-empty.
+#[derive(Debug, Clone, Default)]
+pub(super) struct SetAcc {
+    pub(super) precision: f64,
+    pub(super) recall: f64,
+    pub(super) f1: f64,
+    pub(super) accuracy: f64,
+    pub(super) legacy_accuracy: f64,
+    pub(super) hits: Vec<f64>,
+    pub(super) documents: usize,
+}
+
+/// The elements of a set field, normalised (SPEC §3.3): an absent value is
+/// the empty list and a lone present scalar a one-element list.
+pub(super) fn set_elements(comparer: &Comparer<'_>, v: Option<Json<'_>>) -> Vec<String> {
+    match v {
+        _ if comparer.is_absent_json(v) => Vec::new(),
+        Some(a) if a.json_type() == JsonType::Array => {
+            a.elements().map(|e| comparer.normalized(e)).collect()
+        }
+        Some(other) => vec![comparer.normalized(other)],
+        None => Vec::new(),
+    }
+}
+
+/// The display outcome of a set field in `document_details`: true negative
+/// when both sides are empty, missed / spurious when one is, exact when the
+/// lists agree element for element, incorrect when they share nothing, and
+/// partial otherwise. (The scores use the element counts, not this.)
+pub(super) fn set_display_outcome(c: &SetCounts) -> Outcome {
+    match (c.truth_len, c.pred_len) {
+        (0, 0) => Outcome::TrueNegative,
+        (_, 0) => Outcome::Missed,
+        (0, _) => Outcome::Spurious,
+        _ if c.pred_in_true == c.pred_len && c.true_in_pred == c.truth_len => Outcome::Exact,
+        _ if c.pred_in_true == 0 => Outcome::Incorrect,
+        _ => Outcome::Partial,
+    }
+}
+
+/// Compares the (document, field) pairs of one document for one model and
+/// notes, in the order it compares them, what each contributes
+/// ([`DocOut`]); [`ModelRun::absorb`] then adds it to the model's counts.
+/// Shared by every model and, with `--jobs`, by every thread.
+pub(super) struct Recorder<'p, 'c> {
+    pub(super) paths: &'p Paths,
+    pub(super) comparer: &'p Comparer<'c>,
+    /// Keep each compared value (`document_details`).
+    pub(super) details: bool,
+}
+
+impl Recorder<'_, '_> {
+    /// Compares one (document, field) pair and notes its outcome, CER and
+    /// numeric-ness in `out`; `slots` are the item indices for item fields.
+    /// `t` and `p` are leaves with the text buffers of their documents.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn record(
+        &self,
+        own: Option<&OwnSchema>,
+        id: PathId,
+        t: Option<(&Leaf<'_>, &str)>,
+        p: Option<(&Leaf<'_>, &str)>,
+        slots: (Option<usize>, Option<usize>),
+        out: &mut DocOut,
+    ) {
+        let ty = self.paths.value_type_in(own, id, t.map(|(l, _)| l.value));
+        let (ts, ps) = (
+            t.and_then(|(l, text)| l.side(text)),
+            p.and_then(|(l, text)| l.side(text)),
+        );
+        let c = self.comparer.compare_sides(ty, ts.as_ref(), ps.as_ref());
+        let (t, p) = (t.map(|(l, _)| l), p.map(|(l, _)| l));
+        out.events.push(Event {
+            path: id as u32,
+            outcome: c.outcome,
+            cer: c
+                .cer
+                .zip(c.cer_rate)
+                .map(|(cer, rate)| (cer.edits as u64, cer.len as u64, rate)),
+        });
+        if ty == ValueType::Number && t.is_some_and(|l| l.present) {
+            out.numeric_total += 1;
+            out.numeric_exact += u64::from(c.outcome == Outcome::Exact);
+        }
+        if self.details {
+            out.fields.push(FieldDetail {
+                field: self.paths.table.name(id).to_string(),
+                truth_item: slots.0,
+                pred_item: slots.1,
+                truth: t.map_or(Value::Null, |l| l.value.to_value()),
+                prediction: p.map_or(Value::Null, |l| l.value.to_value()),
+                outcome: c.outcome,
+                similarity: c.similarity,
+                cer: c.cer_rate,
+            });
+        }
+    }
+
+    /// Compares document `truth` with one model's prediction `pred`
+    /// (empty when there is none), whose schema validity is `valid`, over
+    /// the model's fields `plan`, into `out` (emptied first). With several
+    /// schemas (SPEC §7.2) the document's own schema is `own` and its own
+    /// field set, built in `own_plan`, replaces `plan`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn compare_document(
+        &self,
+        plan: &FieldSet,
+        own: Option<&OwnSchema>,
+        own_plan: &mut FieldSet,
+        truth: &FlatDoc<'_>,
+        truth_sides: &[Option<Side<'_>>],
+        pred: &FlatDoc<'_>,
+        grid: &mut F1Grid,
+        valid: bool,
+        has_prediction: bool,
+        out: &mut DocOut,
+    ) {
+        out.clear();
+        out.valid = valid;
+        out.has_prediction = has_prediction;
+        let paths = self.paths;
+        let comparer = self.comparer;
+        let config = comparer.config;
+        let plan: &FieldSet = if paths.several.is_some() {
+            own_field_set(paths, own, truth, pred, own_plan);
+            let lists = |id: &&PathId| paths.kind_in(own, **id) != Kind::Items;
+            out.own_rows
+                .extend(own_plan.top.iter().filter(lists).map(|&id| id as u32));
+            out.own_rows.extend(
+                own_plan
+                    .item_fields
+                    .iter()
+                    .flat_map(|(_, f)| f.iter().map(|&id| id as u32)),
+            );
+            out.own_items = !own_plan.item_fields.is_empty();
+            own_plan
+        } else {
+            plan
+        };
+        // Every item leaf of the prediction as a side, once asked for.
+        let mut pred_sides = None;
+        for &id in &plan.top {
+            let (t, p) = (truth.get(id), pred.get(id));
+            match paths.kind_in(own, id) {
+                Kind::Scalar => self.record(
+                    own,
+                    id,
+                    t.map(|l| (l, truth.text.as_str())),
+                    p.map(|l| (l, pred.text.as_str())),
+                    (None, None),
+                    out,
+                ),
+                Kind::Set => {
+                    let (t, p) = (t.map(|l| l.value), p.map(|l| l.value));
+                    let (te, pe) = (set_elements(comparer, t), set_elements(comparer, p));
+                    let sc = SetCounts::of(&te, &pe);
+                    let scores = (!sc.both_empty()).then(|| {
+                        let r = set_scores(&te, &pe, &config.top_k, config.zero_division);
+                        SetSums {
+                            precision: r.precision,
+                            recall: r.recall,
+                            f1: r.f1,
+                            accuracy: r.accuracy,
+                            legacy_accuracy: r.legacy_accuracy,
+                            hits: r.hit_at_k,
+                        }
+                    });
+                    out.sets.push(SetEvent {
+                        path: id as u32,
+                        counts: [sc.pred_in_true, sc.true_in_pred, sc.truth_len, sc.pred_len]
+                            .map(|n| n as u64),
+                        scores,
+                    });
+                    if self.details {
+                        out.fields.push(FieldDetail {
+                            field: paths.table.name(id).to_string(),
+                            truth_item: None,
+                            pred_item: None,
+                            truth: t.map_or(Value::Null, Json::to_value),
+                            prediction: p.map_or(Value::Null, Json::to_value),
+                            outcome: set_display_outcome(&sc),
+                            similarity: None,
+                            cer: None,
+                        });
+                    }
+                }
+                Kind::Items => {
+                    let sub = plan
+                        .item_fields
+                        .iter()
+                        .find(|(l, _)| *l == id)
+                        .map_or(&[][..], |(_, f)| f.as_slice());
+                    let p_sides = pred_sides.get_or_insert_with(|| pred.item_sides());
+                    let ti: Vec<Item<'_, '_>> = truth.items(id, truth_sides).collect();
+                    let pi: Vec<Item<'_, '_>> = pred.items(id, p_sides).collect();
+                    grid.fill(comparer, &ti, &pi);
+                    let matches = match_items(grid, |i, j, out| {
+                        partial_credit(comparer, &ti[i], &pi[j], out)
+                    });
+                    out.items.truth_items += ti.len() as u64;
+                    out.items.pred_items += pi.len() as u64;
+                    out.items.recognised += matches
+                        .iter()
+                        .filter(|x| x.f1 >= config.item_f1_threshold)
+                        .count() as u64;
+                    let mut t_matched = vec![false; ti.len()];
+                    let mut p_matched = vec![false; pi.len()];
+                    for x in &matches {
+                        t_matched[x.truth] = true;
+                        p_matched[x.pred] = true;
+                        for &s in sub {
+                            self.record(
+                                own,
+                                s,
+                                ti[x.truth].get(s).map(|l| (l, ti[x.truth].text)),
+                                pi[x.pred].get(s).map(|l| (l, pi[x.pred].text)),
+                                (Some(x.truth), Some(x.pred)),
+                                out,
+                            );
+                        }
+                    }
+                    for (i, item) in ti.iter().enumerate().filter(|(i, _)| !t_matched[*i]) {
+                        for &s in sub {
+                            self.record(
+                                own,
+                                s,
+                                item.get(s).map(|l| (l, item.text)),
+                                None,
+                                (Some(i), None),
+                                out,
+                            );
+                        }
+                    }
+                    for (j, item) in pi.iter().enumerate().filter(|(j, _)| !p_matched[*j]) {
+                        for &s in sub {
+                            self.record(
+                                own,
+                                s,
+                                None,
+                                item.get(s).map(|l| (l, item.text)),
+                                (None, Some(j)),
+                                out,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One model's evaluation in progress: what has been counted so far.
+pub(super) struct ModelRun<'p, 'c> {
+    pub(super) fields: FieldSet,
+    /// The fields of the per-field table, in its (sorted) order.
+    pub(super) row_ids: Vec<PathId>,
+    pub(super) paths: &'p Paths,
+    pub(super) config: &'c Config,
+    /// Keep per-document details and tallies.
+    pub(super) details: bool,
+    pub(super) acc: Vec<FieldAcc>,
+    /// With details: this document's counts per field (indexed by path).
+    pub(super) doc_fields: Option<Vec<Counts>>,
+    pub(super) numeric_exact: u64,
+    pub(super) numeric_total: u64,
+    pub(super) sets: BTreeMap<PathId, SetAcc>,
+    pub(super) doc_counts: Vec<Counts>,
+    pub(super) tallies: Vec<ItemTally>,
+    pub(super) doc_details: Vec<DocumentDetail>,
+    /// With details: what each document contributes to the scores.
+    pub(super) doc_tallies: Vec<DocumentTally>,
+    /// Per document: the prediction is schema-valid; there is one.
+    pub(super) valid: Vec<bool>,
+    pub(super) has_prediction: Vec<bool>,
+    /// With several schemas (SPEC §7.2): the rows, known once every
+    /// document has said which paths it evaluates.
+    pub(super) own: Option<OwnRows>,
+}
+
+/// The per-field table of a model evaluated with several schemas (SPEC
+/// §7.2): its rows are the paths some document evaluates, and each
+/// document's counts per row are kept by path until the rows are known.
+#[derive(Debug, Default)]
+pub(super) struct OwnRows {
+    /// Per path: some document evaluates it.
+    in_rows: Vec<bool>,
+    /// Some document evaluates an item list.
+    items: bool,
+    /// With details: each document's counts of the paths it evaluates.
+    doc_fields: Vec<Vec<(u32, Counts)>>,
+}
+
+impl<'p, 'c> ModelRun<'p, 'c> {
+    pub(super) fn new(
+        paths: &'p Paths,
+        config: &'c Config,
+        m: usize,
+        details: bool,
+        documents: usize,
+    ) -> Self {
+        let fields = field_set(paths, m);
+        let row_ids = row_ids(paths, &fields);
+        ModelRun {
+            fields,
+            row_ids,
+            paths,
+            config,
+            details,
+            acc: vec![FieldAcc::default(); paths.table.len()],
+            doc_fields: details.then(|| vec![Counts::default(); paths.table.len()]),
+            numeric_exact: 0,
+            numeric_total: 0,
+            sets: BTreeMap::new(),
+            doc_counts: Vec::with_capacity(documents),
+            tallies: Vec::with_capacity(documents),
+            doc_details: Vec::new(),
+            valid: Vec::with_capacity(documents),
+            has_prediction: Vec::with_capacity(documents),
+            doc_tallies: Vec::new(),
+            own: paths.several.is_some().then(|| OwnRows {
+                in_rows: vec![false; paths.table.len()],
+                ..OwnRows::default()
+            }),
+        }
+    }
+
+    /// Adds what the next document (`id`; documents come in order)
+    /// contributes, `out` from [`Recorder::compare_document`] (its field
+    /// details are taken). Integer counts add up in any order; each
+    /// floating-point sum (a field's Σ CER, a set field's Σ scores) takes
+    /// its terms in document order and, within a document, in comparison
+    /// order — the order of one pass — whoever compared them (SPEC §3).
+    pub(super) fn absorb(&mut self, id: &str, out: &mut DocOut) -> Result<(), Error> {
+        let bad = || {
+            Error::new(
+                ErrorKind::Input,
+                format!("document {id:?}: a count names a field that was not learnt"),
+            )
+        };
+        self.valid.push(out.valid);
+        self.has_prediction.push(out.has_prediction);
+        let mut counts = Counts::default();
+        match (&mut self.doc_fields, &self.own) {
+            (Some(d), None) => d.fill(Counts::default()),
+            // Only the paths the last document evaluated were counted.
+            (Some(d), Some(own)) => {
+                if let Some(last) = own.doc_fields.last() {
+                    for &(p, _) in last {
+                        d[p as usize] = Counts::default();
+                    }
+                }
+            }
+            (None, _) => {}
+        }
+        if let Some(own) = &mut self.own {
+            for &p in &out.own_rows {
+                *own.in_rows.get_mut(p as usize).ok_or_else(bad)? = true;
+            }
+            own.items |= out.own_items;
+        }
+        for e in &out.events {
+            let path = e.path as usize;
+            let a = self.acc.get_mut(path).ok_or_else(bad)?;
+            a.counts.record(e.outcome);
+            counts.record(e.outcome);
+            if let Some(d) = &mut self.doc_fields {
+                d[path].record(e.outcome);
+            }
+            if let Some((edits, len, rate)) = e.cer {
+                a.add_cer(edits, len, rate);
+            }
+        }
+        let top_k = self.config.top_k.len();
+        for s in &out.sets {
+            let path = s.path as usize;
+            let [pred_in_true, true_in_pred, truth_len, pred_len] = s.counts.map(|n| n as usize);
+            let sc = SetCounts {
+                pred_in_true,
+                true_in_pred,
+                truth_len,
+                pred_len,
+            };
+            let oc = sc.outcome_counts();
+            self.acc.get_mut(path).ok_or_else(bad)?.counts += oc;
+            counts += oc;
+            if let Some(d) = &mut self.doc_fields {
+                d[path] += oc;
+            }
+            let acc = self.sets.entry(path).or_insert_with(|| SetAcc {
+                hits: vec![0.0; top_k],
+                ..SetAcc::default()
+            });
+            if let Some(r) = &s.scores {
+                if r.hits.len() != top_k {
+                    return Err(bad());
+                }
+                acc.precision += r.precision;
+                acc.recall += r.recall;
+                acc.f1 += r.f1;
+                acc.accuracy += r.accuracy;
+                acc.legacy_accuracy += r.legacy_accuracy;
+                for (h, v) in acc.hits.iter_mut().zip(&r.hits) {
+                    *h += v;
+                }
+                acc.documents += 1;
+            }
+        }
+        self.numeric_exact += out.numeric_exact;
+        self.numeric_total += out.numeric_total;
+        let tally = out.items;
+        if self.details {
+            let s = document_scores(&counts, self.config);
+            let exact = document_exact_match(out.valid, &counts, &tally);
+            self.doc_details.push(DocumentDetail {
+                id: id.to_string(),
+                has_prediction: out.has_prediction,
+                schema_valid: out.valid,
+                exact_match: exact,
+                counts,
+                precision: s.precision,
+                recall: s.recall,
+                f1: s.f1,
+                accuracy: s.accuracy,
+                fields: std::mem::take(&mut out.fields),
+            });
+        }
+        if let Some(per_field) = &self.doc_fields {
+            let fields = match &mut self.own {
+                None => self.row_ids.iter().map(|&id| per_field[id]).collect(),
+                Some(own) => {
+                    let mut mine: Vec<(u32, Counts)> = out
+                        .own_rows
+                        .iter()
+                        .map(|&p| (p, per_field[p as usize]))
+                        .collect();
+                    mine.sort_unstable_by_key(|&(p, _)| p);
+                    own.doc_fields.push(mine);
+                    Vec::new()
+                }
+            };
+            self.doc_tallies.push(DocumentTally {
+                counts,
+                fields,
+                numeric_exact: out.numeric_exact,
+                numeric_total: out.numeric_total,
+                schema_valid: out.valid,
+                items: tally,
+            });
+        }
+        self.doc_counts.push(counts);
+        self.tallies.push(tally);
+        Ok(())
+    }
+    /// The model's report, from the counts (SPEC §3).
+    pub(super) fn finish(
+        self,
+        warnings: &mut Vec<String>,
+        name: &str,
+        provisional: bool,
+    ) -> ModelReport {
+        let ModelRun {
+            fields,
+            row_ids: mut field_ids,
+            paths,
+            config,
+            details,
+            acc,
+            doc_fields: _,
+            numeric_exact,
+            numeric_total,
+            sets,
+            doc_counts,
+            tallies,
+            doc_details,
+            mut doc_tallies,
+            valid,
+            has_prediction: _,
+            own,
+        } = self;
+        // Several schemas (SPEC §7.2): the rows are the paths some
+        // document evaluates; each document's tally gets its counts per
+        // row (zero where it does not evaluate the path).
+        let several = own.is_some();
+        let mut has_items = !fields.item_fields.is_empty();
+        if let Some(own) = own {
+            field_ids = (0..own.in_rows.len())
+                .filter(|&id| own.in_rows[id])
+                .collect();
+            field_ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
+            has_items = own.items;
+            let mut row_of = vec![usize::MAX; own.in_rows.len()];
+            for (row, &id) in field_ids.iter().enumerate() {
+                row_of[id] = row;
+            }
+            for (tally, mine) in doc_tallies.iter_mut().zip(own.doc_fields) {
+                let mut dense = vec![Counts::default(); field_ids.len()];
+                for (p, c) in mine {
+                    if let Some(slot) = row_of.get(p as usize).and_then(|&r| dense.get_mut(r)) {
+                        *slot = c;
+                    }
+                }
+                tally.fields = dense;
+            }
+        }
+        let valid = &valid;
+        let numeric = (numeric_exact, numeric_total);
+        let zd = config.zero_division;
+        let total: Counts = doc_counts.iter().copied().sum();
+        let micro = strict_scores(&total, config);
+        let partial = partial_scores(&total, config);
+
+        // Macro over documents (SPEC §3.2, M4).
+        let macro_documents = macro_over_documents(&doc_counts, config);
+
+        // Per-field rows and the macro over fields (SPEC §3.2, M0).
+        let mut field_reports = Vec::with_capacity(field_ids.len());
+        let mut weighted: Vec<(f64, Scores)> = Vec::new();
+        for &id in &field_ids {
+            let a = &acc[id];
+            let s = strict_scores(&a.counts, config);
+            if is_kept_field(&a.counts) {
+                let name = paths.table.name(id);
+                weighted.push((config.field_weights.get(name).copied().unwrap_or(1.0), s));
+            }
+            // (A set field has no CER values; with several schemas a path
+            // may be a set in some documents only, so only that counts.)
+            let is_set = !several && paths.kind(id) == Kind::Set && paths.info[id].list.is_none();
+            let (cer, mean_cer) = if is_set || a.cer_values == 0 {
+                (None, None)
+            } else {
+                (
+                    Some(pooled_cer(a.cer_edits, a.cer_len, zd)),
+                    Some(a.cer_sum / a.cer_values as f64),
+                )
+            };
+            field_reports.push(FieldReport {
+                field: paths.table.name(id).to_string(),
+                counts: a.counts,
+                precision: s.precision,
+                recall: s.recall,
+                f1: s.f1,
+                accuracy: s.accuracy,
+                cer,
+                mean_cer,
+            });
+        }
+        let macro_fields = macro_over_fields(field_ids.iter().map(|&id| &acc[id].counts), config);
+        // Weighted macro over fields: Σ w·s / Σ w over the same fields
+        // (zero_division when the weights sum to 0).
+        let weighted_fields = (!config.field_weights.is_empty()).then(|| {
+            let total: f64 = weighted.iter().map(|(w, _)| w).sum();
+            let avg = |get: fn(&Scores) -> f64| {
+                ratio(weighted.iter().map(|(w, s)| w * get(s)).sum(), total, zd)
+            };
+            Scores {
+                precision: avg(|s| s.precision),
+                recall: avg(|s| s.recall),
+                f1: avg(|s| s.f1),
+                accuracy: avg(|s| s.accuracy),
+            }
+        });
+
+        // Set fields (SPEC §3.3).
+        let set_reports: BTreeMap<String, SetReport> = sets
+            .iter()
+            .map(|(&id, s)| {
+                let avg = |sum: f64| ratio(sum, s.documents as f64, zd);
+                let hit_at_k = config
+                    .top_k
+                    .iter()
+                    .zip(&s.hits)
+                    .map(|(k, h)| (k.to_string(), avg(*h)))
+                    .collect();
+                (
+                    paths.table.name(id).to_string(),
+                    SetReport {
+                        precision: avg(s.precision),
+                        recall: avg(s.recall),
+                        f1: avg(s.f1),
+                        accuracy: avg(s.accuracy),
+                        legacy_accuracy: avg(s.legacy_accuracy),
+                        hit_at_k,
+                        documents: s.documents,
+                    },
+                )
+            })
+            .collect();
+
+        // Line items (SPEC §3.4).
+        let items = has_items.then(|| items_summary(&tallies, config));
+
+        // Document-level scores (SPEC §3.5).
+        let schema_validity_rate = mean(valid.iter().map(|&v| f64::from(u8::from(v))), zd);
+        let exact_match_rate = mean(
+            doc_counts
+                .iter()
+                .zip(&tallies)
+                .zip(valid)
+                .map(|((c, t), &v)| f64::from(u8::from(document_exact_match(v, c, t)))),
+            zd,
+        );
+        let numeric_precision = numeric_precision(numeric.0, numeric.1);
+        if numeric_precision.is_none() {
+            warnings.push(format!(
+                "model {name:?}: numeric_precision is null (no numeric truth value is present), so its weight {} in document_extraction_score is spread over field_f1_partial and schema_validity in proportion",
+                config.document_extraction_score.weights.numeric_precision
+            ));
+        }
+        let document_extraction_score =
+            document_extraction_score(numeric_precision, partial.f1, schema_validity_rate, config);
+        let exact_if_valid = provisional.then(|| {
+            doc_counts
+                .iter()
+                .zip(&tallies)
+                .map(|(c, t)| document_exact_match(true, c, t))
+                .collect()
+        });
+
+        // Model CER pooled over every scalar and item field (SPEC §2.2).
+        let (edits, len, values) = field_ids
+            .iter()
+            .filter(|&&id| {
+                several || !(paths.kind(id) == Kind::Set && paths.info[id].list.is_none())
+            })
+            .map(|&id| &acc[id])
+            .fold((0u64, 0u64, 0u64), |(e, l, n), a| {
+                (e + a.cer_edits, l + a.cer_len, n + a.cer_values)
+            });
+        let cer = (values > 0).then(|| pooled_cer(edits, len, zd));
+
+        ModelReport {
+            name: name.to_string(),
+            cost: None,
+            counts: total,
+            truth_count: total.truth_count(),
+            pred_count: total.pred_count(),
+            m_total: total.credit(),
+            micro,
+            macro_documents,
+            macro_fields,
+            weighted_fields,
+            partial,
+            hallucination_rate: hallucination_rate(&total, zd),
+            abstention_rate: abstention_rate(&total, zd),
+            numeric_precision,
+            field_f1_partial: partial.f1,
+            schema_validity_rate,
+            exact_match_rate,
+            document_extraction_score,
+            cer,
+            fields: field_reports,
+            sets: set_reports,
+            items,
+            document_details: details.then_some(doc_details),
+            literature: None,
+            document_tallies: details.then_some(doc_tallies),
+            exact_if_valid,
+        }
+    }
+}
+
+/// The fields of a model's per-field table, sorted by name: its scalar and
+/// set fields, then every item field.
+pub(super) fn row_ids(paths: &Paths, fields: &FieldSet) -> Vec<PathId> {
+    let mut ids: Vec<PathId> = fields
+        .top
+        .iter()
+        .filter(|&&id| paths.kind(id) != Kind::Items)
+        .copied()
+        .chain(
+            fields
+                .item_fields
+                .iter()
+                .flat_map(|(_, f)| f.iter().copied()),
+        )
+        .collect();
+    ids.sort_by(|a, b| paths.table.name(*a).cmp(paths.table.name(*b)));
+    ids
+}
+
+/// Σ edits / Σ len t (SPEC §2.2); when every truth value normalises to the
+/// empty string, 0/0 gives `zero_division`.
+pub(super) fn pooled_cer(edits: u64, len: u64, zero_division: f64) -> f64 {
+    if len == 0 && edits > 0 {
+        1.0
+    } else {
+        ratio(edits as f64, len as f64, zero_division)
+    }
+}
+
+/// `exact_match` (SPEC §3.5): valid, every outcome exact or true negative,
+/// every truth item recognised and no extra items.
+pub(super) fn document_exact_match(valid: bool, c: &Counts, t: &ItemTally) -> bool {
+    valid
+        && c.partial + c.incorrect + c.missed + c.spurious == 0
+        && t.recognised == t.truth_items
+        && t.pred_items == t.truth_items
+}
