@@ -479,10 +479,12 @@ pub async fn render_text_export(json: &str) -> Result<Vec<u8>, String> {
 pub async fn schema_validity(job: &ValidityJob) -> Result<SchemaValidity, Error> {
     let message = js_sys::Array::new();
     let transfer = js_sys::Array::new();
-    message.push(&match &job.id_field {
-        Some(id) => wasm_bindgen::JsValue::from_str(id),
-        None => wasm_bindgen::JsValue::NULL,
-    });
+    for text in [&job.id_field, &job.schema_by] {
+        message.push(&match text {
+            Some(t) => wasm_bindgen::JsValue::from_str(t),
+            None => wasm_bindgen::JsValue::NULL,
+        });
+    }
     for (name, role, bytes) in &job.files {
         let array = js_sys::Uint8Array::from(bytes.as_slice());
         message.push(&wasm_bindgen::JsValue::from_str(name));
