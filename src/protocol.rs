@@ -182,6 +182,8 @@ pub enum Answer {
     Files {
         files: Vec<FileSummary>,
         shows_example: bool,
+        /// With several schemas (SPEC §7.2): what the file list shows.
+        schemas: Option<Box<crate::session::SchemaOverview>>,
         /// The settings of a bundle just opened (`None` otherwise).
         settings: Option<Map<String, Value>>,
     },
@@ -193,6 +195,7 @@ pub enum Answer {
         version: u64,
         files: Vec<(u32, String, Role)>,
         id_field: Option<String>,
+        schema_by: Option<String>,
     },
     /// The bundle asked for, or why there is none.
     Bundle {

@@ -120,6 +120,7 @@ pub enum Command {
         version: u64,
         files: Vec<(u32, String, Role)>,
         id_field: Option<String>,
+        schema_by: Option<String>,
     },
     /// Give the panel that asked its answer (progress, result, failure).
     ToPanel(Answer),
@@ -127,6 +128,7 @@ pub enum Command {
     ShowFiles {
         files: Vec<FileSummary>,
         settings: Option<Map<String, Value>>,
+        schemas: Option<Box<crate::session::SchemaOverview>>,
     },
     /// Say this in the notice line.
     Notice(String),
@@ -299,19 +301,26 @@ impl Page {
                     files,
                     shows_example,
                     settings,
+                    schemas,
                 } => {
                     self.files = files.clone();
                     self.shows_example = shows_example;
-                    commands.push(Command::ShowFiles { files, settings });
+                    commands.push(Command::ShowFiles {
+                        files,
+                        settings,
+                        schemas,
+                    });
                 }
                 Answer::ValidityJob {
                     version,
                     files,
                     id_field,
+                    schema_by,
                 } => commands.push(Command::CheckSchema {
                     version,
                     files,
                     id_field,
+                    schema_by,
                 }),
                 Answer::Notice { message } => commands.push(Command::Notice(message)),
                 Answer::Bundle { for_html, bundle } => {
@@ -509,6 +518,7 @@ mod tests {
             version: 1,
             files: vec![(0, "truth.jsonl".into(), Role::Truth)],
             id_field: None,
+            schema_by: None,
         };
         let (page, c) = page.on(Event::Answer(job));
         assert!(matches!(c[..], [Command::CheckSchema { version: 1, .. }]));
@@ -585,6 +595,7 @@ mod tests {
             files,
             shows_example: false,
             settings: None,
+            schemas: None,
         }));
         let (page, _) = page.on(ready(g, 1, ValidityStatus::Final));
         let (page, c) = page.on(Event::Panel(Task::Bootstrap));

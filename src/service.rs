@@ -132,6 +132,7 @@ impl Service {
             files,
             shows_example: self.session.shows_example,
             settings,
+            schemas: self.session.schema_overview().map(Box::new),
         }
     }
 
@@ -272,6 +273,7 @@ impl Service {
             version,
             files,
             id_field: job.id_field.clone(),
+            schema_by: job.schema_by.clone(),
         };
         self.job = Some((version, job));
         Some(answer)
@@ -758,6 +760,7 @@ mod tests {
                     version,
                     files,
                     id_field,
+                    ..
                 } => Some((*version, files.clone(), id_field.clone())),
                 _ => None,
             })
@@ -775,7 +778,7 @@ mod tests {
             .zip(bytes)
             .map(|((_, name, role), b)| (name.clone(), *role, b))
             .collect();
-        let answer = validity_answer_to_json(&compute_validity(&files, job.2.as_deref()));
+        let answer = validity_answer_to_json(&compute_validity(&files, job.2.as_deref(), None));
         let (answers, again) = ask(
             &mut service,
             Request::Validity {

@@ -25,7 +25,8 @@ use crate::eval::evaluate::{prepare_paced, Prepared, STORED_LIMIT_BYTES};
 use crate::eval::literature;
 use crate::eval::pace::{run_now, NoPause, Pace};
 use crate::eval::{
-    schema_validity, Config, ConfigBuilder, DocFile, EvalInput, ModelInput, Report, SchemaValidity,
+    schema_stem, schema_validity_by, Config, ConfigBuilder, DocFile, EvalInput, ModelInput,
+    NamedSchema, Report, SchemaValidity,
 };
 use crate::io::{parse_docs, parse_docs_paced, parse_json_value};
 use crate::synth::{generate, SynthOptions};
@@ -33,7 +34,9 @@ use serde_json::{Map, Value};
 use std::sync::Arc;
 
 mod field_types;
+mod schemas;
 pub use field_types::{declared_type, declared_types};
+pub use schemas::SchemaOverview;
 
 /// What a loaded file is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -234,6 +237,8 @@ pub struct ValidityJob {
     /// In the session's order.
     pub files: Vec<JobFile>,
     pub id_field: Option<String>,
+    /// The config's `schema_by` (SPEC §7.2), for several schemas.
+    pub schema_by: Option<String>,
 }
 
 impl ValidityJob {
@@ -315,33 +320,62 @@ pub fn validity_answer_from_json(text: &str) -> Result<SchemaValidity, Error> {
 pub fn compute_validity(
     files: &[JobFile],
     id_field: Option<&str>,
+    schema_by: Option<&str>,
 ) -> Result<SchemaValidity, Error> {
     let mut truth = None;
     let mut models = Vec::new();
-    let mut schema = None;
+    let mut schemas = Vec::new();
     for (name, role, bytes) in files {
         match (role, parse_as(name, bytes, *role)?) {
             (Role::Truth, Parsed::Records(r)) => truth = Some(r),
             (Role::Predictions, Parsed::Records(r)) => models.push(ModelInput::new(name, r)),
-            // The first schema, as `Session::inputs` takes.
-            (Role::Schema, Parsed::Json(v)) if schema.is_none() => schema = Some(v),
+            (Role::Schema, Parsed::Json(v)) => schemas.push(NamedSchema::new(schema_stem(name), v)),
             _ => {}
         }
     }
     let truth = truth.ok_or_else(|| Error::new(ErrorKind::Input, "no ground-truth file"))?;
-    schema_validity(
+    let schema_files: Vec<&str> = files
+        .iter()
+        .filter(|f| f.1 == Role::Schema)
+        .map(|f| f.0.as_str())
+        .collect();
+    let (schema, schemas) = one_or_several(schemas);
+    schema_validity_by(
         EvalInput {
             truth,
             models,
             schema,
-            schemas: Vec::new(),
+            schemas,
         },
         id_field,
+        schema_by,
     )
-    .map_err(|e| match files.iter().find(|f| f.1 == Role::Schema) {
-        Some((name, ..)) if e.kind == ErrorKind::Schema => e.in_file(name.clone()),
+    .map_err(|e| match schema_file_of(&e, &schema_files) {
+        Some(name) if e.kind == ErrorKind::Schema => e.in_file(name.to_string()),
         _ => e,
     })
+}
+
+/// One schema as `EvalInput::schema` (the dataset-wide field set of SPEC
+/// §1.2), several as `EvalInput::schemas` (SPEC §7.2).
+fn one_or_several(mut schemas: Vec<NamedSchema>) -> (Option<Value>, Vec<NamedSchema>) {
+    if schemas.len() == 1 {
+        (schemas.pop().map(|s| s.schema), Vec::new())
+    } else {
+        (None, schemas)
+    }
+}
+
+/// The schema file a schema error is about: the only one, or, among
+/// several, the one whose stem the error names.
+fn schema_file_of<'a>(e: &Error, schema_files: &[&'a str]) -> Option<&'a str> {
+    match schema_files {
+        [only] => Some(only),
+        several => several
+            .iter()
+            .find(|name| e.file.as_deref() == Some(schema_stem(name).as_str()))
+            .copied(),
+    }
 }
 
 /// What the schema validity of an evaluation depends on: every file (the
@@ -355,10 +389,12 @@ struct ValidityKey {
     /// Bytes, name, role, and whether it parsed (or waits to be parsed).
     files: Vec<(Arc<Vec<u8>>, String, Role, bool)>,
     id_field: Option<String>,
+    /// How a document names its schema among several (SPEC §7.2).
+    schema_by: Option<String>,
 }
 
 impl ValidityKey {
-    fn new(files: &[LoadedFile], id_field: Option<&str>) -> Self {
+    fn new(files: &[LoadedFile], config: &Config) -> Self {
         ValidityKey {
             files: files
                 .iter()
@@ -371,12 +407,14 @@ impl ValidityKey {
                     )
                 })
                 .collect(),
-            id_field: id_field.map(str::to_owned),
+            id_field: config.id_field.clone(),
+            schema_by: config.schema_by.clone(),
         }
     }
 
     fn same(&self, other: &ValidityKey) -> bool {
         self.id_field == other.id_field
+            && self.schema_by == other.schema_by
             && self.files.len() == other.files.len()
             && self
                 .files
@@ -749,19 +787,18 @@ impl Session {
     pub fn evaluation(&mut self, details: bool) -> Result<Evaluation, String> {
         self.truth_records()?;
         let config = self.config()?;
-        let schema_name = self
-            .files
-            .iter()
-            .find(|f| f.role == Role::Schema)
-            .map(|f| f.name.clone());
+        let schema_name = self.schema_name().map(str::to_owned);
         let input = self.input()?;
-        let validity = match (&input.schema, self.stored_validity(&config)) {
-            (None, _) => SchemaValidity::NoSchema,
-            (Some(_), Some(Ok(validity))) => validity,
+        let validity = match (
+            input.schema.is_some() || !input.schemas.is_empty(),
+            self.stored_validity(&config),
+        ) {
+            (false, _) => SchemaValidity::NoSchema,
+            (true, Some(Ok(validity))) => validity,
             // Not known yet, or the worker failed: the report without it
             // (the page says why and shows and exports none of what
             // depends on it).
-            (Some(_), Some(Err(_)) | None) => SchemaValidity::Pending,
+            (true, Some(Err(_)) | None) => SchemaValidity::Pending,
         };
         let prepared_key = self.prepared_key(&config);
         // Taken if it fits; otherwise dropped (what it holds is of other
@@ -788,14 +825,14 @@ impl Session {
     /// of (the settings aside, which it checks itself).
     fn prepared_key(&self, config: &Config) -> PreparedKey {
         PreparedKey {
-            files: ValidityKey::new(&self.files, config.id_field.as_deref()),
+            files: ValidityKey::new(&self.files, config),
             models: self.files.iter().map(|f| f.model.clone()).collect(),
         }
     }
 
     /// The stored validity for the current files and `config`'s id field.
     fn stored_validity(&self, config: &Config) -> Option<Result<SchemaValidity, String>> {
-        let key = ValidityKey::new(&self.files, config.id_field.as_deref());
+        let key = ValidityKey::new(&self.files, config);
         self.validity
             .as_ref()
             .filter(|(k, _)| k.same(&key))
@@ -845,6 +882,7 @@ impl Session {
         if !self.has_parsed(Role::Truth) || !self.has_parsed(Role::Schema) {
             return None;
         }
+        self.check_schema_by().ok()?;
         let config = self.config().ok()?;
         if self.stored_validity(&config).is_some() {
             return None;
@@ -856,9 +894,10 @@ impl Session {
             .map(|f| (f.name.clone(), f.role, Arc::clone(&f.bytes)))
             .collect();
         Some(ValidityJob {
-            key: ValidityKey::new(&self.files, config.id_field.as_deref()),
+            key: ValidityKey::new(&self.files, &config),
             files,
             id_field: config.id_field,
+            schema_by: config.schema_by,
         })
     }
 
@@ -869,7 +908,11 @@ impl Session {
     pub fn store_validity(&mut self, job: ValidityJob, answer: Result<SchemaValidity, Error>) {
         let answer = match answer {
             Err(e) if e.kind == ErrorKind::Schema => {
-                let schema = job.files.iter().find(|f| f.1 == Role::Schema);
+                let schema = job
+                    .files
+                    .iter()
+                    .filter(|f| f.1 == Role::Schema)
+                    .find(|f| e.file.as_deref().is_none_or(|file| file == f.0));
                 if let Some((_, _, bytes)) = schema {
                     for f in &mut self.files {
                         if f.role == Role::Schema && Arc::ptr_eq(&f.bytes, bytes) {
@@ -889,7 +932,11 @@ impl Session {
     /// schema worker would (the native tests; the page never calls it).
     pub fn compute_validity_now(&mut self) {
         if let Some(job) = self.validity_job() {
-            let answer = compute_validity(&job.files, job.id_field.as_deref());
+            let answer = compute_validity(
+                &job.files,
+                job.id_field.as_deref(),
+                job.schema_by.as_deref(),
+            );
             self.store_validity(job, answer);
         }
     }
@@ -944,10 +991,8 @@ impl Session {
     /// file's records (shared), and the schema.
     fn input(&self) -> Result<EvalInput<Arc<DocFile>>, String> {
         let truth = Arc::clone(self.truth_records()?);
-        let schema = self.files.iter().find_map(|f| match (&f.role, &f.parsed) {
-            (Role::Schema, Ok(Parsed::Json(v))) => Some(v.clone()),
-            _ => None,
-        });
+        self.check_schema_by()?;
+        let (schema, schemas) = one_or_several(self.named_schemas());
         let models = self
             .files
             .iter()
@@ -965,7 +1010,7 @@ impl Session {
             truth,
             models,
             schema,
-            schemas: Vec::new(),
+            schemas,
         })
     }
 
@@ -987,12 +1032,7 @@ impl Session {
     /// An evaluation error as a message; a schema error names the schema
     /// file.
     pub fn schema_error(&self, e: crate::error::Error) -> String {
-        let schema_name = self
-            .files
-            .iter()
-            .find(|f| f.role == Role::Schema)
-            .map(|f| f.name.as_str());
-        error_message(schema_name, e)
+        error_message(self.schema_name(), e)
     }
 }
 
@@ -1634,7 +1674,11 @@ mod tests {
             // The worker's job, with every file, before any is parsed.
             let job = s.validity_job().unwrap();
             assert_eq!(job.files.len(), 5);
-            let answer = compute_validity(&job.files, job.id_field.as_deref());
+            let answer = compute_validity(
+                &job.files,
+                job.id_field.as_deref(),
+                job.schema_by.as_deref(),
+            );
             assert_eq!(
                 answer.is_err(),
                 broken,

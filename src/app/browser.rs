@@ -388,19 +388,23 @@ pub async fn render_text_export(json: &str) -> Result<Vec<u8>, String> {
 
 /// The schema worker's answer (`session::validity_answer_to_json`'s
 /// text) for `files` (names and roles, their bytes in `buffers`, handed
-/// over as the evaluation worker sent them) and `id_field`; a worker that
+/// over as the evaluation worker sent them), `id_field` and `schema_by`
+/// (SPEC §7.2); a worker that
 /// cannot start answers with that error.
 pub async fn schema_check(
     files: Vec<(String, Role)>,
     buffers: Vec<JsValue>,
     id_field: Option<String>,
+    schema_by: Option<String>,
 ) -> String {
     let message = js_sys::Array::new();
     let transfer = js_sys::Array::new();
-    message.push(&match &id_field {
-        Some(id) => JsValue::from_str(id),
-        None => JsValue::NULL,
-    });
+    for text in [&id_field, &schema_by] {
+        message.push(&match text {
+            Some(t) => JsValue::from_str(t),
+            None => JsValue::NULL,
+        });
+    }
     for ((name, role), bytes) in files.iter().zip(buffers) {
         message.push(&JsValue::from_str(name));
         message.push(&JsValue::from_str(role.name()));

@@ -66,7 +66,15 @@ pub struct Link {
     schema_next: Option<SchemaJob>,
 }
 
-type SchemaJob = (u64, Vec<(String, Role)>, Vec<JsValue>, Option<String>);
+/// A schema worker's job: its version, files (names and roles) and their
+/// bytes, the id field and `schema_by`.
+type SchemaJob = (
+    u64,
+    Vec<(String, Role)>,
+    Vec<JsValue>,
+    Option<String>,
+    Option<String>,
+);
 
 /// Starts the evaluation worker; its messages become events.
 fn start_worker(state: AppState) -> Option<EvalWorker> {
@@ -280,6 +288,7 @@ fn carry_out(state: AppState, command: Command) {
             version,
             files,
             id_field,
+            schema_by,
         } => {
             let buffers = state
                 .link
@@ -289,7 +298,7 @@ fn carry_out(state: AppState, command: Command) {
                 .into_iter()
                 .map(|(_, name, role)| (name, role))
                 .collect();
-            check_schema(state, (version, files, buffers, id_field));
+            check_schema(state, (version, files, buffers, id_field, schema_by));
         }
         Command::ToPanel(answer) => {
             let sink = answer.generation().and_then(|g| {
@@ -304,7 +313,14 @@ fn carry_out(state: AppState, command: Command) {
                 sink(answer);
             }
         }
-        Command::ShowFiles { files, settings } => show_files(state, files, settings),
+        Command::ShowFiles {
+            files,
+            settings,
+            schemas,
+        } => {
+            state.schemas.set(schemas.map(|s| *s));
+            show_files(state, files, settings);
+        }
         Command::Notice(message) => state.notice.set(Some(message)),
         Command::Bundle { bundle, .. } => {
             let then = state.link.try_update_value(|l| l.bundle.take()).flatten();
@@ -406,9 +422,9 @@ fn check_schema(state: AppState, job: SchemaJob) {
         return;
     }
     leptos::task::spawn_local(async move {
-        let (version, files, buffers, id_field) = job;
+        let (version, files, buffers, id_field, schema_by) = job;
         browser::mark("fieldscope:validity-start");
-        let answer = browser::schema_check(files, buffers, id_field).await;
+        let answer = browser::schema_check(files, buffers, id_field, schema_by).await;
         browser::mark("fieldscope:validity-end");
         dispatch(state, Event::SchemaAnswered { version, answer });
         let next = state

@@ -6,7 +6,7 @@
 use super::evaluation::{drop_files, edit};
 use super::{browser, AppState};
 use crate::protocol::Request;
-use crate::session::Role;
+use crate::session::{Role, SchemaOverview};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -125,6 +125,7 @@ pub fn FilePanel(state: AppState) -> impl IntoView {
             .files
             .with(|f| f.iter().map(|f| f.id).collect::<Vec<_>>())
     };
+    let overview = Memo::new(move |_| state.schemas.get());
     view! {
         <section class="panel files" aria-labelledby="files-heading">
             <h2 id="files-heading">"Data"</h2>
@@ -145,17 +146,74 @@ pub fn FilePanel(state: AppState) -> impl IntoView {
                 </button>
             </div>
             {move || state.notice.get().map(|n| view! { <p class="notice" role="status">{n}</p> })}
+            <SchemaBy state=state overview=overview />
             <ul class="file-list">
                 <For each=ids key=|id| *id let:id>
-                    <FileEntry state=state id=id />
+                    <FileEntry state=state id=id overview=overview />
                 </For>
             </ul>
         </section>
     }
 }
 
+/// With several schemas (SPEC §7.2): how a document names its schema
+/// (`schema_by`: its id or a top-level truth field) and how many documents
+/// name none.
 #[component]
-fn FileEntry(state: AppState, id: u32) -> impl IntoView {
+fn SchemaBy(state: AppState, overview: Memo<Option<SchemaOverview>>) -> impl IntoView {
+    move || {
+        overview.get().map(|o| {
+            let current = o.schema_by.clone().unwrap_or_default();
+            let options = o
+                .choices
+                .iter()
+                .map(|c| {
+                    let text = if c == "id" { "its id".to_string() } else { format!("field {c}") };
+                    view! { <option value=c.clone() selected=*c == current>{text}</option> }
+                })
+                .collect_view();
+            let (count, first) = o.unserved.clone();
+            view! {
+                <div class="schema-by" data-testid="schema-by-panel">
+                    <label class="setting">
+                        <span>"Several schemas: each document's schema is named by"</span>
+                        <select data-testid="schema-by" prop:value=current.clone()
+                            on:change=move |ev| {
+                                let v = event_target_value(&ev);
+                                state.session.update(|s| s.set_setting("schema_by", (!v.is_empty()).then(|| serde_json::Value::String(v))));
+                            }>
+                            <option value="" selected=current.is_empty()>"— choose —"</option>
+                            {options}
+                        </select>
+                    </label>
+                    <p class="hint">"Its value, trimmed, is the schema's file name without the last extension (SPEC §7.2). Each document is evaluated on its own schema's fields and the fields it or the prediction has."</p>
+                    {(o.schema_by.is_some() && count > 0).then(|| view! {
+                        <p class="hint" data-testid="schema-unserved" data-count=count>
+                            {format!(
+                                "{count} document{} name{} no loaded schema ({}{}) and {} evaluated without one.",
+                                if count == 1 { "" } else { "s" },
+                                if count == 1 { "s" } else { "" },
+                                first.join(", "),
+                                if count > first.len() { ", …" } else { "" },
+                                if count == 1 { "is" } else { "are" },
+                            )}
+                        </p>
+                    })}
+                </div>
+            }
+        })
+    }
+}
+
+#[component]
+fn FileEntry(state: AppState, id: u32, overview: Memo<Option<SchemaOverview>>) -> impl IntoView {
+    // How many documents this schema serves, among several.
+    let serves = move || {
+        overview.with(|o| {
+            o.as_ref()
+                .and_then(|o| o.served.iter().find(|(f, _)| *f == id).map(|(_, n)| *n))
+        })
+    };
     let file = move || {
         state
             .files
@@ -218,7 +276,18 @@ fn FileEntry(state: AppState, id: u32) -> impl IntoView {
                             (None, true) => "waiting to be parsed…".to_string(),
                             (None, false) => "loaded".to_string(),
                         };
-                        view! { <p class="file-ok">{what}</p> }.into_any()
+                        view! {
+                            <p class="file-ok">{what}
+                                {move || serves().map(|n| match n {
+                                    Some(n) => view! {
+                                        <span data-testid="schema-serves" data-count=n>
+                                            {format!(" · serves {n} document{}", if n == 1 { "" } else { "s" })}
+                                        </span>
+                                    }.into_any(),
+                                    None => view! { <span data-testid="schema-serves">" · choose how documents name it"</span> }.into_any(),
+                                })}
+                            </p>
+                        }.into_any()
                     }
                 })
             }}

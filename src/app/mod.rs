@@ -75,6 +75,8 @@ pub struct AppState {
     pub session: RwSignal<Session>,
     /// The files as the evaluation worker lists them.
     pub files: RwSignal<Vec<FileSummary>>,
+    /// With several schemas (SPEC §7.2): what the file list shows.
+    pub schemas: RwSignal<Option<crate::session::SchemaOverview>>,
     /// The one report state (`crate::report_state`), changed only by
     /// `evaluation::dispatch`.
     pub page: StoredValue<Page, LocalStorage>,
@@ -123,6 +125,7 @@ impl AppState {
         AppState {
             session: RwSignal::new(session),
             files: RwSignal::new(Vec::new()),
+            schemas: RwSignal::new(None),
             page: StoredValue::new_local(Page::default()),
             link: StoredValue::new_local(evaluation::Link::default()),
             report: RwSignal::new(Err("Loading the example…".to_string())),

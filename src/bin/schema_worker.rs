@@ -8,7 +8,8 @@
 //!
 //! Protocol (`fieldscope::worker::serve`): once loaded, the worker posts
 //! `"ready"`; then the page posts a job at a time, an array `[id_field |
-//! null, name, role, bytes, name, role, bytes, …]` (role as in
+//! null, schema_by | null, name, role, bytes, name, role, bytes, …]`
+//! (`schema_by`: SPEC §7.2's, for several schemas; role as in
 //! `data-role`, bytes a `Uint8Array`), and the worker answers with
 //! `crate::session::validity_answer_to_json`'s text.
 //! The work is `crate::session::compute_validity`, tested natively.
@@ -18,7 +19,9 @@ fn main() {
     use fieldscope::session::{compute_validity, validity_answer_to_json};
     fieldscope::worker::serve(|data| {
         let answer = match read_job(&data) {
-            Some((files, id_field)) => compute_validity(&files, id_field.as_deref()),
+            Some((files, id_field, schema_by)) => {
+                compute_validity(&files, id_field.as_deref(), schema_by.as_deref())
+            }
             None => Err(fieldscope::error::Error::new(
                 fieldscope::error::ErrorKind::Input,
                 "the schema validator was sent something that is not a job",
@@ -28,19 +31,25 @@ fn main() {
     });
 }
 
-/// A job's files and id field, or `None` when `data` is not a job.
+/// A job's files, id field and `schema_by`, or `None` when `data` is not
+/// a job.
 #[cfg(target_arch = "wasm32")]
 fn read_job(
     data: &wasm_bindgen::JsValue,
-) -> Option<(Vec<fieldscope::session::JobFile>, Option<String>)> {
+) -> Option<(
+    Vec<fieldscope::session::JobFile>,
+    Option<String>,
+    Option<String>,
+)> {
     use wasm_bindgen::JsCast;
     let parts: &js_sys::Array = data.dyn_ref()?;
-    if parts.length() == 0 || (parts.length() - 1) % 3 != 0 {
+    if parts.length() < 2 || (parts.length() - 2) % 3 != 0 {
         return None;
     }
     let id_field = parts.get(0).as_string();
+    let schema_by = parts.get(1).as_string();
     let mut files = Vec::new();
-    let mut i = 1;
+    let mut i = 2;
     while i + 2 < parts.length() {
         let name = parts.get(i).as_string()?;
         let role = fieldscope::session::Role::parse(&parts.get(i + 1).as_string()?)?;
@@ -48,7 +57,7 @@ fn read_job(
         files.push((name, role, std::sync::Arc::new(bytes.to_vec())));
         i += 3;
     }
-    Some((files, id_field))
+    Some((files, id_field, schema_by))
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -60,7 +60,7 @@ pub use partial::{
 pub use prepared::{prepare_paced, prepare_settings, Prepared, STORED_LIMIT_BYTES};
 use prepared::{StoredForest, Storing};
 use record::{ModelRun, Recorder};
-pub use several::schema_stem;
+pub use several::{documents_by_schema, schema_stem};
 use shard::DocOut;
 pub use validity::{complete_provisional, schema_validity, schema_validity_by, SchemaValidity};
 use validity::{Known, ValidityOracle};

@@ -55,9 +55,9 @@ pub use config::{
     Config, ConfigBuilder, DateOrder, IncorrectCountsAs, MacroF1, MatchMethod, Preset,
 };
 pub use evaluate::{
-    compile_schema, complete_provisional, evaluate, evaluate_owned, evaluate_owned_known,
-    evaluate_owned_known_paced, schema_stem, schema_validity, schema_validity_by, EvalInput,
-    ModelInput, NamedSchema, SchemaValidity,
+    compile_schema, complete_provisional, documents_by_schema, evaluate, evaluate_owned,
+    evaluate_owned_known, evaluate_owned_known_paced, schema_stem, schema_validity,
+    schema_validity_by, EvalInput, ModelInput, NamedSchema, SchemaValidity,
 };
 pub use model::{DocFile, DocRecord, Record, RecordFile};
 pub use report::{Counts, ModelReport, Outcome, Report, Scores};

@@ -195,6 +195,28 @@ pub(super) fn choose_all<S: RecordSource>(
         .collect()
 }
 
+/// Which schema each truth document names by `schema_by` (SPEC §7.2),
+/// with its id, in the truth's order: an index into `schemas`, `None` when
+/// it names none (evaluated without a schema). The documents are those of
+/// the truth read with `id_field`, as the evaluation reads them; what the
+/// app's file list counts per schema.
+pub fn documents_by_schema<S: RecordSource>(
+    truth: S,
+    id_field: Option<&str>,
+    schemas: &[NamedSchema],
+    schema_by: &str,
+) -> Result<Vec<(String, Option<usize>)>, Error> {
+    let mut warnings = Vec::new();
+    let mut truth = crate::eval::dataset::read_truth(truth, id_field, &mut warnings)?;
+    let chosen = choose_all(&mut truth, schemas, schema_by)?;
+    Ok(truth
+        .documents
+        .iter()
+        .map(|d| d.id.clone())
+        .zip(chosen)
+        .collect())
+}
+
 /// Checks several named schemas (SPEC §7.2): more than one needs
 /// `schema_by`, and each name is given once. The error says which rule
 /// was broken.
