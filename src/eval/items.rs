@@ -272,6 +272,9 @@ pub fn match_items(
     if let Some(forced) = forced_assignment(f1) {
         return forced;
     }
+    if let Some(best) = distinct_best_assignment(f1) {
+        return best;
+    }
     // Only items with a non-zero partner can be matched: the others are
     // left out of the solved problem (an unmatched truth item is
     // unmatched in every assignment, so the order is unchanged).
@@ -438,6 +441,65 @@ fn forced_assignment(f1: &F1Grid) -> Option<Vec<ItemMatch>> {
     Some(pairs)
 }
 
+/// When every truth item with a non-zero partner has one strictly best
+/// partner (its item F1 compared as exact fractions) and no two truth
+/// items share it, matching each with it is the only assignment with the
+/// maximal total item F1: each truth item then gets its own maximum, and
+/// an assignment that gave any of them another partner would total
+/// strictly less. So no solve and no partial credit is needed (SPEC §3.4
+/// and §7.3 pick this very assignment). `None` when that does not hold
+/// or a value has no exact form.
+fn distinct_best_assignment(f1: &F1Grid) -> Option<Vec<ItemMatch>> {
+    let exact = |i: usize, j: usize| {
+        let v = f1.at(i, j);
+        if v > 0.0 {
+            f1.exact_f1(i, j).or_else(|| dyadic(v)).map(Some)
+        } else {
+            Some(None)
+        }
+    };
+    let mut col_used = vec![false; f1.cols];
+    let mut pairs = Vec::new();
+    for i in 0..f1.rows {
+        // The row's best (numerator, denominator, column) and whether
+        // another column equals it.
+        let mut best: Option<(u128, u128, usize)> = None;
+        let mut tied = false;
+        for j in 0..f1.cols {
+            let Some((num, den)) = exact(i, j)? else {
+                continue;
+            };
+            match best {
+                Some((b_num, b_den, _)) => {
+                    // a/b vs c/d as a·d vs c·b: numerators and
+                    // denominators are small (counts of fields, or
+                    // dyadic fractions up to 2⁶⁰ from a hand-built grid).
+                    let (l, r) = (num.checked_mul(b_den)?, b_num.checked_mul(den)?);
+                    if l > r {
+                        best = Some((num, den, j));
+                        tied = false;
+                    } else if l == r {
+                        tied = true;
+                    }
+                }
+                None => best = Some((num, den, j)),
+            }
+        }
+        if let Some((_, _, j)) = best {
+            if tied || col_used[j] {
+                return None;
+            }
+            col_used[j] = true;
+            pairs.push(ItemMatch {
+                truth: i,
+                pred: j,
+                f1: f1.at(i, j),
+            });
+        }
+    }
+    Some(pairs)
+}
+
 /// Least common multiple, `None` on overflow.
 fn lcm(a: u128, b: u128) -> Option<u128> {
     fn gcd(mut a: u128, mut b: u128) -> u128 {
@@ -581,6 +643,31 @@ mod tests {
             }
         };
         assert_eq!(pairs(&super::match_items(&f1, credit)), [(0, 39)]);
+    }
+
+    #[test]
+    fn distinct_strict_bests_are_the_only_maximal_assignment() {
+        // t0's best is p1 (0.75 > 0.5), t1's is p0 (1 > 0.25): distinct,
+        // so the answer needs no solve; it is the brute-force optimum.
+        let g = grid(&[vec![0.5, 0.75], vec![1.0, 0.25]]);
+        assert_eq!(
+            distinct_best_assignment(&g).as_deref().map(pairs),
+            Some(vec![(0, 1), (1, 0)])
+        );
+        assert_eq!(
+            pairs(&match_items(&[vec![0.5, 0.75], vec![1.0, 0.25]])),
+            [(0, 1), (1, 0)]
+        );
+        // A row whose best is tied, or two rows with one best, are left to
+        // the solver (the assignment there is decided by §7.3).
+        assert!(distinct_best_assignment(&grid(&[vec![0.5, 0.5], vec![0.0, 0.25]])).is_none());
+        assert!(distinct_best_assignment(&grid(&[vec![1.0, 0.75], vec![0.5, 0.25]])).is_none());
+        // A row of zeros stays unmatched.
+        let g = grid(&[vec![0.0, 0.0], vec![0.25, 0.5]]);
+        assert_eq!(
+            distinct_best_assignment(&g).as_deref().map(pairs),
+            Some(vec![(1, 1)])
+        );
     }
 
     #[test]

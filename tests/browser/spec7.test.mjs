@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   assertClose, CLI, dropFiles, openApp as openPage, readTable, ROOT, SHOTS, startApp, stopApp, waitForLoaded,
@@ -207,6 +207,72 @@ test('a link with field types in its fragment opens with them set', async (t) =>
   const { page, assertNoErrors } = await openApp(t, { url });
   assert.deepEqual(await typedFields(page), [['total', 'number'], ['vendor.name', 'string']]);
   assert.equal(await page.$eval('[data-testid=field-table] tr[data-field="total"] [data-testid=field-type]', (s) => s.value), 'number');
+  assertNoErrors();
+});
+
+/**
+ * SPEC §7.2: two document types, each with its schema, named by the
+ * truth's `kind` (" invoice " trimmed); d4 names none. The receipt schema
+ * requires `store` to be a string, so m's d3 (`store`: 7) is invalid.
+ */
+const TYPED_TRUTH = [
+  { id: 'd1', kind: ' invoice ', total: 10, due: '2023-01-05' },
+  { id: 'd2', kind: 'invoice', total: 20, due: '2023-02-01' },
+  { id: 'd3', kind: 'receipt', store: 'Aldi', paid: 4.5 },
+  { id: 'd4', kind: 'memo', note: 'hello' },
+];
+const TYPED_MODEL = [
+  { id: 'd1', kind: 'invoice', total: 10, due: '05.01.2023' },
+  { id: 'd2', kind: 'invoice', total: 21 },
+  { id: 'd3', kind: 'receipt', store: 7, paid: 4.5 },
+  { id: 'd4', kind: 'memo', note: 'hello' },
+];
+const SCHEMAS = {
+  'invoice.json': { type: 'object', properties: { kind: { type: 'string' }, total: { type: 'number' }, due: { type: 'string', format: 'date' }, vat: { type: 'number' } } },
+  'receipt.json': { type: 'object', properties: { kind: { type: 'string' }, store: { type: 'string' }, paid: { type: 'number' } } },
+};
+
+test('several schemas: a selector picks schema_by, each schema says how many documents it serves, the numbers are the CLI’s', async (t) => {
+  const dir = join(tmp, 'typed');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'truth.jsonl'), jsonl(TYPED_TRUTH));
+  writeFileSync(join(dir, 'm.jsonl'), jsonl(TYPED_MODEL));
+  for (const [name, schema] of Object.entries(SCHEMAS)) writeFileSync(join(dir, name), JSON.stringify(schema));
+  const { page, assertNoErrors } = await openApp(t);
+  const names = ['truth.jsonl', 'm.jsonl', 'invoice.json', 'receipt.json'];
+  await dropFiles(page, names.map((name) => ({ name, bytes: readFileSync(join(dir, name)) })));
+  // Two schemas and no schema_by: no report, and the page says where to choose.
+  await page.waitForSelector('[data-testid=schema-by-panel]');
+  await page.waitForFunction(() => /2 schemas are loaded/.test(document.querySelector('[data-testid=no-report]')?.textContent ?? ''));
+  assert.deepEqual(await page.$$eval('[data-testid=schema-by] option', (os) => os.map((o) => o.value)), ['', 'id', 'due', 'kind', 'note', 'paid', 'store', 'total']);
+  await page.selectOption('[data-testid=schema-by]', 'kind');
+  await waitForLoaded(page, 4, ['m']);
+  const served = await page.$$eval('[data-testid=file-entry][data-role=schema]', (els) =>
+    els.map((el) => [el.querySelector('.file-name').textContent, Number(el.querySelector('[data-testid=schema-serves]').dataset.count)]),
+  );
+  assert.deepEqual(served, [['invoice.json', 2], ['receipt.json', 1]]);
+  assert.match(await page.textContent('[data-testid=schema-unserved]'), /^1 document names no loaded schema \(d4\)/);
+  const report = cliJson(['--truth', 'truth.jsonl', '--pred', 'm.jsonl', '--schema', 'invoice.json', '--schema', 'receipt.json', '--schema-by', 'kind'], dir);
+  // By hand: d3's store 7 breaks the receipt schema; the others are valid.
+  assert.equal(report.models[0].schema_validity_rate, 0.75);
+  await assertScoresMatch(page, report, 'several schemas');
+  const metrics = ['document_extraction_score', 'numeric_precision', 'field_f1_partial', 'schema_validity_rate', 'exact_match_rate', 'cer'];
+  assertClose(
+    await readTable(page, 'document-scores'),
+    report.models.map((m) => ({ model: m.name, values: Object.fromEntries(metrics.map((k) => [k, m[k]])) })),
+    'document-level scores with several schemas',
+  );
+  // Own field sets: `vat` (only in the invoice schema) is compared in d1
+  // and d2 alone — two true negatives, none from the receipt or the memo.
+  assert.deepEqual((await fieldRow(page, 'vat')).counts, cliCounts(report, 'vat'));
+  assert.equal(cliCounts(report, 'vat').true_negative, 2);
+  for (const field of ['kind', 'total', 'due', 'store', 'paid', 'note']) {
+    assert.deepEqual((await fieldRow(page, field)).counts, cliCounts(report, field), field);
+  }
+  await page.locator('aside.sidebar').screenshot({ path: join(SHOTS, 'spec7-schemas.png') });
+  // schema_by by id: no document is named by its id, so none has a schema.
+  await page.selectOption('[data-testid=schema-by]', 'id');
+  await page.waitForFunction(() => document.querySelector('[data-testid=schema-unserved]')?.dataset.count === '4');
   assertNoErrors();
 });
 
