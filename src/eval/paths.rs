@@ -215,27 +215,43 @@ impl PathCache {
     }
 }
 
+/// The top-level members of a record that are not evaluated (SPEC §1.1,
+/// §1.2). `keys` answers for the whole file (the id field, metadata): its
+/// answer is cached per key in the [`PathCache`], so it must be the same
+/// function for every record flattened with one cache. `record` is one
+/// record's own: the key its fallback id came from, asked afresh for
+/// every record (a cached answer would carry one record's fallback key
+/// over to the next record, which may hold that key as a field).
+#[derive(Clone, Copy)]
+pub struct TopSkip<'s> {
+    pub keys: &'s dyn Fn(&str) -> bool,
+    pub record: Option<&'s str>,
+}
+
 /// The leaves of an object: every value that is not an object, with its
 /// dotted path (below `prefix`, see [`PathCache::prefix`]) interned in
 /// `table`. Objects recurse; arrays are leaves (their kind is decided
-/// later). Ignored paths are skipped, and so are the top-level members for
-/// which `skip` (given for a record's top level only) is true.
+/// later). Ignored paths are skipped, and so are the top-level members
+/// that `skip` (given for a record's top level only) names.
 pub fn flatten<'a>(
     fields: Json<'a>,
     prefix: u32,
     cache: &mut PathCache,
     table: &mut impl Interner,
     ignored: &Ignored,
-    skip: Option<&dyn Fn(&str) -> bool>,
+    skip: Option<TopSkip<'_>>,
     out: &mut Vec<(PathId, Json<'a>)>,
 ) {
     for (key_id, key, value) in fields.entries_with_key_ids() {
+        if skip.is_some_and(|skip| skip.record == Some(key)) {
+            continue;
+        }
         let slot = *cache.slot(prefix, key_id);
         let skipped = if slot.known {
             slot.skipped
         } else {
-            let skipped =
-                skip.is_some_and(|skip| skip(key)) || ignored.covers(&cache.path(prefix, key));
+            let skipped = skip.is_some_and(|skip| (skip.keys)(key))
+                || ignored.covers(&cache.path(prefix, key));
             let slot = cache.slot(prefix, key_id);
             slot.known = true;
             slot.skipped = skipped;
@@ -467,7 +483,10 @@ mod tests {
                 &mut cache,
                 &mut table,
                 &ignored,
-                Some(&skip),
+                Some(TopSkip {
+                    keys: &skip,
+                    record: None,
+                }),
                 &mut out,
             );
             let names: Vec<&str> = out.iter().map(|(p, _)| table.name(*p)).collect();

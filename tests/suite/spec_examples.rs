@@ -155,3 +155,36 @@ fn example_4_cer() {
     close(f.mean_cer.unwrap(), (2.0 / 12.0 + 1.0 / 12.0) / 2.0);
     close(r.models[0].cer.unwrap(), 3.0 / 24.0);
 }
+
+/// SPEC §1.1/§1.2: the key a prediction's fallback id came from is not a
+/// field of *that* record only. Record `a` has no `id` and is matched by
+/// its `doc_id`, which is then not evaluated; record `b` has an `id`, so
+/// its `doc_id` is an ordinary field compared with the truth's. Either
+/// order of the records gives the same counts.
+#[test]
+fn a_fallback_id_key_is_skipped_in_its_own_record_only() {
+    let truth = vec![
+        json!({"id": "a", "doc_id": "A-1", "x": "1"}),
+        json!({"id": "b", "doc_id": "B-2", "x": "2"}),
+    ];
+    let fallback = json!({"doc_id": "a", "x": "1"});
+    let with_id = json!({"id": "b", "doc_id": "B-2", "x": "2"});
+    for preds in [
+        vec![fallback.clone(), with_id.clone()],
+        vec![with_id.clone(), fallback.clone()],
+    ] {
+        let r = run(truth.clone(), vec![("m", preds)], None, &Config::default());
+        let doc_id = r.models[0]
+            .fields
+            .iter()
+            .find(|f| f.field == "doc_id")
+            .expect("doc_id is a field");
+        // a: the truth's "A-1" missed (the prediction's doc_id is its id);
+        // b: "B-2" = "B-2".
+        assert_eq!(doc_id.counts.exact, 1);
+        assert_eq!(doc_id.counts.missed, 1);
+        assert_eq!(doc_id.counts.spurious, 0);
+        assert_eq!(r.models[0].counts.exact, 3);
+        assert_eq!(r.models[0].counts.missed, 1);
+    }
+}

@@ -14,7 +14,7 @@ use crate::eval::dataset::IdScheme;
 use crate::eval::items::{sort_fields, Item};
 use crate::eval::paths::{
     find_leaf, flatten, kind_of_value, Ignored, Kind, Leaf, PathCache, PathId, PathTable,
-    SchemaInfo,
+    SchemaInfo, TopSkip,
 };
 use crate::eval::report::Suggestion;
 use crate::eval::suggest::{suggest, PathTally};
@@ -251,7 +251,11 @@ impl Paths {
     ) {
         let mut out = Vec::new();
         let scheme = &self.scheme;
-        let skip = |k: &str| !scheme.is_evaluated(k) || Some(k) == extra_skip;
+        let keys = |k: &str| !scheme.is_evaluated(k);
+        let skip = TopSkip {
+            keys: &keys,
+            record: extra_skip,
+        };
         let top = cache.prefix("");
         flatten(
             forest.get(root),
@@ -259,7 +263,7 @@ impl Paths {
             cache,
             &mut self.table,
             &self.ignored,
-            Some(&skip),
+            Some(skip),
             &mut out,
         );
         // Noted in flattening order, as kinds are first come, first served.
@@ -415,7 +419,11 @@ impl Paths {
         let mut out = std::mem::take(&mut doc.raw);
         let mut fields = std::mem::take(&mut doc.fields);
         let mut table = &self.table;
-        let skip = |k: &str| !self.scheme.is_evaluated(k) || Some(k) == extra_skip;
+        let keys = |k: &str| !self.scheme.is_evaluated(k);
+        let skip = TopSkip {
+            keys: &keys,
+            record: extra_skip,
+        };
         let top = cache.prefix("");
         flatten(
             forest.get(root),
@@ -423,7 +431,7 @@ impl Paths {
             cache,
             &mut table,
             &self.ignored,
-            Some(&skip),
+            Some(skip),
             &mut out,
         );
         for &(id, value) in &out {
