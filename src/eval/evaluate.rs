@@ -27,7 +27,8 @@
 //! * `record` — one document compared for one model (`Recorder`) and a
 //!   model's counts and report (`ModelRun`);
 //! * `shard` — a document's contribution (`DocOut`) and the pass on
-//!   several threads; `prepared` — [`Prepared`]; `partial` — learnt
+//!   several threads; `learn_threads` — the kinds and item-fields passes
+//!   on several threads, learning what the one-thread passes learn; `prepared` — [`Prepared`]; `partial` — learnt
 //!   fields, partial results and their merge.
 
 use crate::error::{Error, ErrorKind};
@@ -46,6 +47,7 @@ use crate::eval::validate::ForestValidator;
 use serde_json::Value;
 
 mod fields;
+mod learn_threads;
 mod partial;
 mod prepared;
 mod record;
@@ -553,6 +555,29 @@ async fn learn_paced<S: RecordSource>(
     let (truth_cache, model_caches) = caches.split_at_mut(1);
     let truth_cache = &mut truth_cache[0];
     let documents = truth.documents.len();
+    let threads = shard::threads();
+    if learn_threads::applies(threads, &truth, &inputs, several.is_some()) {
+        let (truth_lists, model_lists) =
+            learn_threads::note_tops(&mut paths, comparer, &mut truth, &mut inputs, threads)?;
+        learn_threads::note_items(
+            &mut paths,
+            comparer,
+            &truth,
+            &inputs,
+            &truth_lists,
+            &model_lists,
+            threads,
+        );
+        let learnt = Learnt {
+            truth,
+            models: inputs,
+            warnings,
+            suggestions: Vec::new(),
+            paths,
+            caches,
+        };
+        return Ok(Some(finish_learning(learnt, comparer, None)));
+    }
     let kinds_pass = forests * records;
     // The truth's present values decide kinds before any prediction's.
     let mut truth_lists = Vec::new();
@@ -617,21 +642,34 @@ async fn learn_paced<S: RecordSource>(
         }
     }
     drop(model_lists);
-    paths.mark_parents();
-    paths.fix_types(comparer);
-    if let Some(mut several) = several {
-        several::fix_schema_types(&mut several, &paths, comparer);
-        paths.several = Some(Box::new(several));
-    }
-    let suggestions = paths.suggestions();
-    Ok(Some(Learnt {
+    let learnt = Learnt {
         truth,
         models: inputs,
         warnings,
-        suggestions,
+        suggestions: Vec::new(),
         paths,
         caches,
-    }))
+    };
+    Ok(Some(finish_learning(learnt, comparer, several)))
+}
+
+/// Once the passes have seen every document: which paths have others
+/// beneath them, the fixed comparison types (then, with several schemas,
+/// each schema's own) and §7.4's suggestions.
+fn finish_learning<S>(
+    mut learnt: Learnt<S>,
+    comparer: &Comparer<'_>,
+    several: Option<several::Several>,
+) -> Learnt<S> {
+    let paths = &mut learnt.paths;
+    paths.mark_parents();
+    paths.fix_types(comparer);
+    if let Some(mut several) = several {
+        several::fix_schema_types(&mut several, paths, comparer);
+        paths.several = Some(Box::new(several));
+    }
+    learnt.suggestions = paths.suggestions();
+    learnt
 }
 
 /// Where the comparison pass takes each document from.

@@ -358,6 +358,67 @@ impl Paths {
         }
     }
 
+    /// Empty paths of the same dataset (models, ignored paths, id scheme)
+    /// for one share of a pass on several threads (sibling
+    /// `learn_threads`), to be added back with [`Self::then`].
+    pub(super) fn share(&self) -> Paths {
+        Paths {
+            table: PathTable::default(),
+            info: Vec::new(),
+            models: self.models,
+            ignored: self.ignored.clone(),
+            scheme: self.scheme.clone(),
+            buf: String::new(),
+            raw: Vec::new(),
+            several: None,
+        }
+    }
+
+    /// [`Self::share`] that knows every path and its final kind (and
+    /// nothing else), for the item-fields pass.
+    pub(super) fn share_with_kinds(&self) -> Paths {
+        let mut share = self.share();
+        share.table = self.table.clone();
+        share.info = self
+            .info
+            .iter()
+            .map(|info| PathInfo {
+                kind: info.kind,
+                items_in_a_schema: info.items_in_a_schema,
+                in_model: vec![false; self.models],
+                ..PathInfo::default()
+            })
+            .collect();
+        share
+    }
+
+    /// Adds what `later` (a [`Self::share`]) learnt after what these
+    /// paths learnt, as if one pass had seen both in order: `later`'s
+    /// paths in the order it first saw them (new ones get the next ids),
+    /// a kind only where none is known yet, presence or'ed, tallies by
+    /// [`PathTally::then`]. Returns each of `later`'s path ids' id here.
+    pub(super) fn then(&mut self, later: Paths) -> Vec<PathId> {
+        let ids: Vec<PathId> = (0..later.table.len())
+            .map(|id| self.table.id(later.table.name(id)))
+            .collect();
+        for (id, info) in later.info.into_iter().enumerate() {
+            let here = self.info_mut(ids[id]);
+            here.in_truth |= info.in_truth;
+            for (a, b) in here.in_model.iter_mut().zip(&info.in_model) {
+                *a |= *b;
+            }
+            here.any_present |= info.any_present;
+            if here.kind.is_none() {
+                here.kind = info.kind;
+            }
+            if let Some(list) = info.list {
+                here.list = Some(ids[list]);
+            }
+            here.tally = here.tally.then(info.tally);
+        }
+        ids
+    }
+
     /// Decides the comparison type of paths whose type does not depend on
     /// their values.
     pub(super) fn fix_types(&mut self, comparer: &Comparer<'_>) {
