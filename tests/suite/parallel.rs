@@ -615,3 +615,94 @@ fn merged_suggestions_are_the_single_runs_not_a_shards() {
         fields(&evaluate_owned(input(&first), &config, false).unwrap())
     );
 }
+
+/// The passes that learn paths, kinds, item fields and §7.4's tallies
+/// learn on several threads exactly what they learn on one (the bytes of
+/// `fieldscope learn`'s file: every path in id order with its kind,
+/// presence, item list and tally), with and without a schema — 300
+/// documents, so that every forest is cut into several runs at 2, 3 and 8
+/// threads — and on a field whose strings turn into a number midway,
+/// where the tally must stop reading strings at that document.
+#[test]
+fn learning_on_threads_learns_what_one_thread_learns() {
+    let data = generate(&SynthOptions {
+        documents: 300,
+        seed: 5,
+        ..SynthOptions::default()
+    });
+    let config = ConfigBuilder::new().build().unwrap();
+    let file = |name: &str, text: &str| parse_docs(name, text.as_bytes()).unwrap();
+    let input = |schema: bool| EvalInput {
+        truth: file("truth.jsonl", &data.truth_jsonl),
+        models: data
+            .predictions
+            .iter()
+            .map(|(name, text)| ModelInput::new(name.clone(), file(name, text)))
+            .collect(),
+        schema: schema.then(|| serde_json::from_str(&data.schema_json).unwrap()),
+        schemas: Vec::new(),
+    };
+    for schema in [false, true] {
+        let one = on_threads(1, || learn(input(schema), &config).unwrap());
+        for threads in [2, 3, 8] {
+            let many = on_threads(threads, || learn(input(schema), &config).unwrap());
+            assert!(
+                many.to_bytes() == one.to_bytes(),
+                "{threads} threads, schema {schema}"
+            );
+        }
+    }
+
+    // "amount": strings that read as numbers, one JSON number at document
+    // 150, strings again; "tags" first absent, a set from document 200.
+    let lines = |model: bool| -> String {
+        (0..300)
+            .map(|i| {
+                let amount = if i == 150 {
+                    serde_json::json!(7)
+                } else {
+                    serde_json::json!(format!("{i}.5"))
+                };
+                let tags = if i >= 200 && !model {
+                    serde_json::json!(["a", "b"])
+                } else {
+                    serde_json::json!(null)
+                };
+                serde_json::json!({"id": format!("d{i}"), "amount": amount, "tags": tags})
+                    .to_string()
+                    + "\n"
+            })
+            .collect()
+    };
+    let tallied = |threads: usize| {
+        on_threads(threads, || {
+            let input = EvalInput {
+                truth: file("truth.jsonl", &lines(false)),
+                models: vec![ModelInput::new("m", file("m.jsonl", &lines(true)))],
+                schema: None,
+                schemas: Vec::new(),
+            };
+            learn(input, &config).unwrap()
+        })
+    };
+    let one = tallied(1);
+    let amount = one.paths.iter().find(|p| p.name == "amount").unwrap();
+    // 300 present; 1 not a string; the 150 strings before it read as
+    // numbers, none after it is read.
+    assert_eq!(
+        (
+            amount.tally.present,
+            amount.tally.non_strings,
+            amount.tally.numbers
+        ),
+        (300, 1, 150)
+    );
+    let tags = one.paths.iter().find(|p| p.name == "tags").unwrap();
+    assert_eq!(tags.kind.as_deref(), Some("set"));
+    for threads in [2, 3, 8] {
+        assert!(
+            tallied(threads).to_bytes() == one.to_bytes(),
+            "{threads} threads"
+        );
+    }
+}
