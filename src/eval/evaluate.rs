@@ -494,16 +494,23 @@ async fn learn_paced<S: RecordSource>(
             ));
         }
     }
-    let mut inputs: Vec<(String, Option<f64>, Predictions<S>)> = Vec::with_capacity(models.len());
-    for (i, m) in models.into_iter().enumerate() {
-        let progress = in_pass((i + 1) * records);
-        let read =
-            read_predictions_paced(&m.name, m.file, &truth, &mut warnings, pace, progress).await?;
-        let Some(preds) = read else {
-            return Ok(None);
-        };
-        inputs.push((m.name, m.cost, preds));
-    }
+    let threads = shard::threads();
+    let mut inputs: Vec<(String, Option<f64>, Predictions<S>)> = if threads > 1 {
+        learn_threads::read_models(models, &truth, &mut warnings)?
+    } else {
+        let mut inputs = Vec::with_capacity(models.len());
+        for (i, m) in models.into_iter().enumerate() {
+            let progress = in_pass((i + 1) * records);
+            let read =
+                read_predictions_paced(&m.name, m.file, &truth, &mut warnings, pace, progress)
+                    .await?;
+            let Some(preds) = read else {
+                return Ok(None);
+            };
+            inputs.push((m.name, m.cost, preds));
+        }
+        inputs
+    };
 
     let scheme = truth.scheme.clone();
     let skip_top = |k: &str| !scheme.is_evaluated(k);
@@ -555,7 +562,6 @@ async fn learn_paced<S: RecordSource>(
     let (truth_cache, model_caches) = caches.split_at_mut(1);
     let truth_cache = &mut truth_cache[0];
     let documents = truth.documents.len();
-    let threads = shard::threads();
     if learn_threads::applies(threads, &truth, &inputs, several.is_some()) {
         let (truth_lists, model_lists) =
             learn_threads::note_tops(&mut paths, comparer, &mut truth, &mut inputs, threads)?;

@@ -55,7 +55,9 @@ impl RecordInfo<'_> {
 
 /// The records of one file, read by position (see the [module
 /// docs](self) for the contract).
-pub trait RecordSource {
+/// `Send + Sync`: the passes on several threads (`--jobs`) read
+/// different files on different threads and share the truth's.
+pub trait RecordSource: Send + Sync {
     /// The file name as the user gave it (used in errors and warnings).
     fn name(&self) -> &str;
 

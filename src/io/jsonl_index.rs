@@ -58,7 +58,7 @@ pub struct JsonlIndex<R> {
     buf: Vec<u8>,
 }
 
-impl<R: Read + Seek> JsonlIndex<R> {
+impl<R: Read + Seek + Send + Sync> JsonlIndex<R> {
     /// Reads `reader` (a JSONL file named `file_name`, used in errors and
     /// warnings) once from its start, checking every record as
     /// [`crate::io::parse_docs`] would, and keeps where each record is.
@@ -173,7 +173,7 @@ impl<R: Read + Seek> JsonlIndex<R> {
     }
 }
 
-impl<R: Read + Seek> RecordSource for JsonlIndex<R> {
+impl<R: Read + Seek + Send + Sync> RecordSource for JsonlIndex<R> {
     fn name(&self) -> &str {
         &self.name
     }

@@ -2,7 +2,9 @@
 //! §1.2) on several threads (`--jobs N`), learning exactly what the
 //! parent's one-thread passes learn.
 //!
-//! Owns: [`note_tops`] (the kinds pass: every forest's documents, the
+//! Owns: [`read_models`] (the ids pass of the prediction files, one file
+//! per thread: each reads its own file against the truth, which it only
+//! reads; the warnings then taken in model order), [`note_tops`] (the kinds pass: every forest's documents, the
 //! truth's first) and [`note_items`] (the item fields, once kinds are
 //! final), each cut into shares — one forest's run of consecutive
 //! documents — that the current rayon pool notes into fresh [`Paths`] of
@@ -15,16 +17,18 @@
 //! suggests, which is the first share's that has one (a schema's kind
 //! noted before comes first still); presence is an "or"; §7.4's tallies
 //! follow [`PathTally::then`](crate::eval::suggest::PathTally::then),
-//! exact for any cut. Only for resident sources (every root known
+//! exact for any cut. The kinds passes only for resident sources (every root known
 //! without reading) and one schema or none (several schemas choose each
 //! document's schema in the kinds pass, in order); otherwise the parent
 //! runs its one-thread passes. Pure: rayon's current pool is the
 //! caller's; rayon is not compiled for wasm32 (one thread, never here).
 
 use super::fields::Paths;
-use crate::error::Error;
+use super::ModelInput;
+use crate::error::{Error, ErrorKind};
 use crate::eval::compare::Comparer;
-use crate::eval::dataset::{Predictions, Truth};
+use crate::eval::dataset::{read_predictions_paced, Predictions, Progress, Truth};
+use crate::eval::pace::{run_now, NoPause};
 use crate::eval::paths::{PathCache, PathId};
 use crate::eval::source::RecordSource;
 use crate::eval::tree::{Forest, NodeId};
@@ -32,6 +36,9 @@ use crate::eval::tree::{Forest, NodeId};
 /// An item list a record holds: (document, list path, list node); see
 /// [`Paths::note_top`].
 pub(super) type ListAt = (usize, PathId, NodeId);
+
+/// A model as the passes read it: its name, its cost and its predictions.
+pub(super) type ModelRead<S> = (String, Option<f64>, Predictions<S>);
 
 /// One forest's documents, as the kinds pass reads them: the forest, and
 /// per document its root (`None`: no prediction) and its fallback id key
@@ -43,12 +50,43 @@ struct Records<'f> {
     docs: Vec<Option<(NodeId, Option<&'static str>)>>,
 }
 
+/// The ids pass of every prediction file (SPEC §1.1), one file per
+/// thread of the current pool: what the parent's one-thread loop reads,
+/// the warnings added to `warnings` in model order, the first error in
+/// model order returned.
+pub(super) fn read_models<S: RecordSource>(
+    models: Vec<ModelInput<S>>,
+    truth: &Truth<S>,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<ModelRead<S>>, Error> {
+    let read = on_pool_owned(models, |m| {
+        let mut said = Vec::new();
+        let read = run_now(read_predictions_paced(
+            &m.name,
+            m.file,
+            truth,
+            &mut said,
+            &mut NoPause,
+            Progress::NONE,
+        ));
+        (m.name, m.cost, read, said)
+    });
+    let mut inputs = Vec::with_capacity(read.len());
+    for (name, cost, read, said) in read {
+        let paused = || Error::new(ErrorKind::Input, "the evaluation was paused");
+        let preds = read.ok_or_else(paused)??.ok_or_else(paused)?;
+        warnings.extend(said);
+        inputs.push((name, cost, preds));
+    }
+    Ok(inputs)
+}
+
 /// Whether the passes of this module can run: more than one thread,
 /// every file resident, one schema or none.
 pub(super) fn applies<S: RecordSource>(
     threads: usize,
     truth: &Truth<S>,
-    models: &[(String, Option<f64>, Predictions<S>)],
+    models: &[ModelRead<S>],
     several: bool,
 ) -> bool {
     threads > 1
@@ -65,7 +103,7 @@ pub(super) fn note_tops<S: RecordSource>(
     paths: &mut Paths,
     comparer: &Comparer<'_>,
     truth: &mut Truth<S>,
-    models: &mut [(String, Option<f64>, Predictions<S>)],
+    models: &mut [ModelRead<S>],
     threads: usize,
 ) -> Result<(Vec<ListAt>, Vec<Vec<ListAt>>), Error> {
     let documents = truth.documents.len();
@@ -144,7 +182,7 @@ pub(super) fn note_items<S: RecordSource>(
     paths: &mut Paths,
     comparer: &Comparer<'_>,
     truth: &Truth<S>,
-    models: &[(String, Option<f64>, Predictions<S>)],
+    models: &[ModelRead<S>],
     truth_lists: &[ListAt],
     model_lists: &[Vec<ListAt>],
     threads: usize,
@@ -188,6 +226,19 @@ pub(super) fn note_items<S: RecordSource>(
 /// 64 (the cost of a share's fresh paths).
 fn share_size(n: usize, threads: usize) -> usize {
     n.div_ceil(threads.max(1) * 4).max(64)
+}
+
+/// `work` of every item on the current pool, the results in order.
+fn on_pool_owned<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        items.into_par_iter().map(work).collect()
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        items.into_iter().map(work).collect()
+    }
 }
 
 /// `work` of every share on the current pool, the results in order.
