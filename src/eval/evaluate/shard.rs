@@ -19,7 +19,7 @@
 //! ([`CHUNK`] × [`CHUNKS_PER_THREAD`] × threads documents) of [`DocOut`]s
 //! and, for a source that is not resident (a streamed JSONL file), that
 //! batch's records copied out of the file (the source's one-record forest
-//! cannot be shared): at most `jobs × 512` documents of each file at once.
+//! cannot be shared): at most `jobs × 128` documents of each file at once.
 //!
 //! Pure, like the rest of `eval`: the threads are the caller's (rayon's
 //! current pool; the CLI installs one of `--jobs` threads); rayon is not
@@ -171,8 +171,11 @@ mod tally {
     }
 }
 
-/// Documents per unit of work of the parallel pass.
-pub const CHUNK: usize = 64;
+/// Documents per unit of work of the parallel pass. Small, so that a
+/// batch's [`DocOut`]s (a few KB per document and model) stay in the
+/// cores' caches until they are absorbed: 16 was faster than 64 and held
+/// less memory (docs/partial-results.md).
+pub const CHUNK: usize = 16;
 /// Units of work per thread in one batch (so that a slow unit, one with
 /// long line-item lists, does not leave the other threads idle).
 pub const CHUNKS_PER_THREAD: usize = 8;
