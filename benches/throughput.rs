@@ -19,7 +19,8 @@
 //! 3. Whole CLI run: `target/release/fieldscope eval …` under
 //!    `/usr/bin/time`, when that binary exists.
 //! 4. `--jobs 1` against `--jobs 2` (issue 16; target: ≥ 1.7× faster at 2
-//!    jobs, peak memory ≤ 1.2×), at this size and at ten times it
+//!    jobs, peak memory ≤ 1.2×; five alternating runs each, medians), at
+//!    this size and at ten times it
 //!    (`FIELDSCOPE_BENCH_LARGE=0` skips the larger one).
 //! 5. Partial results on the larger data: `fieldscope learn`, ten
 //!    `eval --partial` shards of a tenth each, `fieldscope merge` of the ten
@@ -390,29 +391,49 @@ fn eval_args(dir: &Path, truth: &str, suffix: &str) -> Vec<String> {
 
 /// 4. `eval --jobs 1` against `--jobs 2` on the files in `dir`.
 fn jobs(binary: &Path, dir: &Path, documents: usize) {
+    // Alternating runs, medians: one run each is at the mercy of whatever
+    // else the machine does for that second.
+    const RUNS: usize = 5;
     println!(
-        "--jobs 1 against --jobs 2 ({documents} documents × {} models, whole CLI run)",
+        "--jobs 1 against --jobs 2 ({documents} documents × {} models, whole CLI run, {RUNS} alternating runs each, medians)",
         MODELS.len()
     );
-    let mut runs = Vec::new();
+    let mut times = [Vec::new(), Vec::new()];
+    let mut peaks = [0.0f64, 0.0f64];
     let mut reports = Vec::new();
-    for jobs in ["1", "2"] {
-        let out = dir.join(format!("report-{jobs}.json"));
-        let mut args = vec!["eval".to_string()];
-        args.extend(eval_args(dir, "truth.jsonl", ""));
-        args.extend(["--jobs", jobs, "--out"].map(String::from));
-        args.push(out.display().to_string());
-        let Some((secs, rss)) = timed(binary, &args) else {
-            return;
-        };
-        println!(
-            "  --jobs {jobs}   {secs:7.2} s   {:8.0} documents/s   peak RSS {rss:7.1} MB",
-            documents as f64 / secs.max(0.01)
-        );
-        runs.push((secs, rss));
-        reports.push(std::fs::read(&out).unwrap_or_default());
+    for run in 0..RUNS {
+        for (k, jobs) in ["1", "2"].into_iter().enumerate() {
+            let out = dir.join(format!("report-{jobs}.json"));
+            let mut args = vec!["eval".to_string()];
+            args.extend(eval_args(dir, "truth.jsonl", ""));
+            args.extend(["--jobs", jobs, "--out"].map(String::from));
+            args.push(out.display().to_string());
+            let Some((secs, rss)) = timed(binary, &args) else {
+                return;
+            };
+            times[k].push(secs);
+            peaks[k] = peaks[k].max(rss);
+            if run == 0 {
+                reports.push(std::fs::read(&out).unwrap_or_default());
+            }
+        }
     }
-    let (speedup, memory) = (runs[0].0 / runs[1].0.max(0.01), runs[1].1 / runs[0].1);
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    for (k, jobs) in ["1", "2"].into_iter().enumerate() {
+        let runs: Vec<String> = times[k].iter().map(|t| format!("{t:.2}")).collect();
+        let secs = median(&mut times[k]);
+        println!(
+            "  --jobs {jobs}   {secs:7.2} s   {:8.0} documents/s   peak RSS {:7.1} MB   (runs: {} s)",
+            documents as f64 / secs.max(0.01),
+            peaks[k],
+            runs.join(", ")
+        );
+    }
+    let speedup = times[0][RUNS / 2] / times[1][RUNS / 2].max(0.01);
+    let memory = peaks[1] / peaks[0];
     println!(
         "  speed-up {speedup:.2}× (target ≥ 1.7×{}), memory {memory:.2}× (target ≤ 1.2×{}); reports identical: {}",
         verdict(speedup >= 1.7),
