@@ -574,108 +574,92 @@ async fn learn_paced<S: RecordSource>(
             &model_lists,
             threads,
         );
-        let learnt = Learnt {
-            truth,
-            models: inputs,
-            warnings,
-            suggestions: Vec::new(),
-            paths,
-            caches,
-        };
-        return Ok(Some(finish_learning(learnt, comparer, None)));
-    }
-    let kinds_pass = forests * records;
-    // The truth's present values decide kinds before any prediction's.
-    let mut truth_lists = Vec::new();
-    for d in 0..documents {
-        if should_stop(pace, kinds_pass + d, total).await {
-            return Ok(None);
-        }
-        let root = truth.fetch(d)?;
-        if let Some(several) = &mut several {
-            let chosen = several.choose(truth.source.forest().get(root), &truth.documents[d].id);
-            several.of_doc[d] = chosen;
-        }
-        paths.note_top(
-            comparer,
-            truth.source.forest(),
-            root,
-            None,
-            truth_cache,
-            &mut truth_lists,
-            None,
-            d,
-        );
-    }
-    if let Some(several) = &several {
-        let ids = truth.documents.iter().map(|doc| doc.id.clone());
-        warnings.extend(several.warning(ids));
-    }
-    // Then each model's, in the truth's order.
-    let mut model_lists = vec![Vec::new(); inputs.len()];
-    for (m, ((_, _, preds), cache)) in inputs.iter_mut().zip(model_caches.iter_mut()).enumerate() {
+    } else {
+        let kinds_pass = forests * records;
+        // The truth's present values decide kinds before any prediction's.
+        let mut truth_lists = Vec::new();
         for d in 0..documents {
-            if should_stop(pace, kinds_pass + (m + 1) * records + d, total).await {
+            if should_stop(pace, kinds_pass + d, total).await {
                 return Ok(None);
             }
-            let Some(root) = preds.fetch(d)? else {
-                continue;
-            };
-            let skip = preds.by_truth[d].as_ref().and_then(|p| p.skip());
+            let root = truth.fetch(d)?;
+            if let Some(several) = &mut several {
+                let chosen =
+                    several.choose(truth.source.forest().get(root), &truth.documents[d].id);
+                several.of_doc[d] = chosen;
+            }
             paths.note_top(
                 comparer,
-                preds.source.forest(),
+                truth.source.forest(),
                 root,
-                Some(m),
-                cache,
-                &mut model_lists[m],
-                skip,
+                None,
+                truth_cache,
+                &mut truth_lists,
+                None,
                 d,
             );
         }
-    }
-    // Kinds are final: item fields, in the same order (each document read
-    // again, which gives the nodes noted above).
-    for lists in truth_lists.chunk_by(|a, b| a.0 == b.0) {
-        truth.fetch(lists[0].0)?;
-        paths.note_items(comparer, truth.source.forest(), lists, None, truth_cache);
-    }
-    drop(truth_lists);
-    for (m, ((_, _, preds), cache)) in inputs.iter_mut().zip(model_caches.iter_mut()).enumerate() {
-        for lists in model_lists[m].chunk_by(|a, b| a.0 == b.0) {
-            preds.fetch(lists[0].0)?;
-            paths.note_items(comparer, preds.source.forest(), lists, Some(m), cache);
+        if let Some(several) = &several {
+            let ids = truth.documents.iter().map(|doc| doc.id.clone());
+            warnings.extend(several.warning(ids));
         }
+        // Then each model's, in the truth's order.
+        let mut model_lists = vec![Vec::new(); inputs.len()];
+        for (m, ((_, _, preds), cache)) in
+            inputs.iter_mut().zip(model_caches.iter_mut()).enumerate()
+        {
+            for d in 0..documents {
+                if should_stop(pace, kinds_pass + (m + 1) * records + d, total).await {
+                    return Ok(None);
+                }
+                let Some(root) = preds.fetch(d)? else {
+                    continue;
+                };
+                let skip = preds.by_truth[d].as_ref().and_then(|p| p.skip());
+                paths.note_top(
+                    comparer,
+                    preds.source.forest(),
+                    root,
+                    Some(m),
+                    cache,
+                    &mut model_lists[m],
+                    skip,
+                    d,
+                );
+            }
+        }
+        // Kinds are final: item fields, in the same order (each document read
+        // again, which gives the nodes noted above).
+        for lists in truth_lists.chunk_by(|a, b| a.0 == b.0) {
+            truth.fetch(lists[0].0)?;
+            paths.note_items(comparer, truth.source.forest(), lists, None, truth_cache);
+        }
+        drop(truth_lists);
+        for (m, ((_, _, preds), cache)) in
+            inputs.iter_mut().zip(model_caches.iter_mut()).enumerate()
+        {
+            for lists in model_lists[m].chunk_by(|a, b| a.0 == b.0) {
+                preds.fetch(lists[0].0)?;
+                paths.note_items(comparer, preds.source.forest(), lists, Some(m), cache);
+            }
+        }
+        drop(model_lists);
     }
-    drop(model_lists);
-    let learnt = Learnt {
-        truth,
-        models: inputs,
-        warnings,
-        suggestions: Vec::new(),
-        paths,
-        caches,
-    };
-    Ok(Some(finish_learning(learnt, comparer, several)))
-}
-
-/// Once the passes have seen every document: which paths have others
-/// beneath them, the fixed comparison types (then, with several schemas,
-/// each schema's own) and §7.4's suggestions.
-fn finish_learning<S>(
-    mut learnt: Learnt<S>,
-    comparer: &Comparer<'_>,
-    several: Option<several::Several>,
-) -> Learnt<S> {
-    let paths = &mut learnt.paths;
     paths.mark_parents();
     paths.fix_types(comparer);
     if let Some(mut several) = several {
-        several::fix_schema_types(&mut several, paths, comparer);
+        several::fix_schema_types(&mut several, &paths, comparer);
         paths.several = Some(Box::new(several));
     }
-    learnt.suggestions = paths.suggestions();
-    learnt
+    let suggestions = paths.suggestions();
+    Ok(Some(Learnt {
+        truth,
+        models: inputs,
+        warnings,
+        suggestions,
+        paths,
+        caches,
+    }))
 }
 
 /// Where the comparison pass takes each document from.
