@@ -113,13 +113,23 @@ fn every_case_gives_the_same_report_on_1_2_3_and_8_threads() {
     }
 }
 
-/// Writes `synth` data of `documents` invoices into `dir`.
-fn synth(dir: &Path, documents: usize, seed: u64) -> fieldscope::synth::SynthData {
-    let data = generate(&SynthOptions {
+/// `synth` data of `documents` invoices, in memory.
+fn synth_data(documents: usize, seed: u64) -> fieldscope::synth::SynthData {
+    generate(&SynthOptions {
         documents,
         seed,
         ..SynthOptions::default()
-    });
+    })
+}
+
+/// A records file parsed from `text`.
+fn doc_file(name: &str, text: &str) -> fieldscope::eval::DocFile {
+    parse_docs(name, text.as_bytes()).unwrap()
+}
+
+/// Writes `synth` data of `documents` invoices into `dir`.
+fn synth(dir: &Path, documents: usize, seed: u64) -> fieldscope::synth::SynthData {
+    let data = synth_data(documents, seed);
     std::fs::write(dir.join("truth.jsonl"), &data.truth_jsonl).unwrap();
     for (name, text) in &data.predictions {
         std::fs::write(dir.join(format!("{name}.jsonl")), text).unwrap();
@@ -345,13 +355,9 @@ fn merged_shards_give_the_single_runs_report_byte_for_byte() {
 
 #[test]
 fn the_library_merges_partial_bytes_without_files() {
-    let data = generate(&SynthOptions {
-        documents: 40,
-        seed: 3,
-        ..SynthOptions::default()
-    });
+    let data = synth_data(40, 3);
     let config = ConfigBuilder::new().build().unwrap();
-    let file = |name: &str, text: &str| parse_docs(name, text.as_bytes()).unwrap();
+    let file = doc_file;
     let input = |truth: &str, preds: Vec<String>| EvalInput {
         truth: file("truth.jsonl", truth),
         models: data
@@ -625,13 +631,9 @@ fn merged_suggestions_are_the_single_runs_not_a_shards() {
 /// where the tally must stop reading strings at that document.
 #[test]
 fn learning_on_threads_learns_what_one_thread_learns() {
-    let data = generate(&SynthOptions {
-        documents: 300,
-        seed: 5,
-        ..SynthOptions::default()
-    });
+    let data = synth_data(300, 5);
     let config = ConfigBuilder::new().build().unwrap();
-    let file = |name: &str, text: &str| parse_docs(name, text.as_bytes()).unwrap();
+    let file = doc_file;
     let input = |schema: bool| EvalInput {
         truth: file("truth.jsonl", &data.truth_jsonl),
         models: data
