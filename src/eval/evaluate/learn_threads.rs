@@ -1,27 +1,28 @@
-//! The passes that learn the paths, their kinds and the item fields (SPEC
-//! §1.2) on several threads (`--jobs N`), learning exactly what the
-//! parent's one-thread passes learn.
+//! The passes before the comparison on several threads (`--jobs N`),
+//! learning exactly what the parent's one-thread passes learn.
 //!
-//! Owns: [`read_models`] (the ids pass of the prediction files, one file
-//! per thread: each reads its own file against the truth, which it only
-//! reads; the warnings then taken in model order), [`note_tops`] (the kinds pass: every forest's documents, the
-//! truth's first) and [`note_items`] (the item fields, once kinds are
-//! final), each cut into shares — one forest's run of consecutive
+//! Owns: [`read_models`] (the ids pass of the prediction files, SPEC
+//! §1.1: one file per thread, each read against the truth, which it only
+//! reads; the warnings then taken in model order), [`note_tops`] (the
+//! kinds pass of SPEC §1.2: every forest's documents, the truth's first)
+//! and [`note_items`] (the item fields, once kinds are final). The last
+//! two cut the work into shares — one forest's run of consecutive
 //! documents — that the current rayon pool notes into fresh [`Paths`] of
-//! their own, and that are then added to the dataset's paths one after
-//! the other in the one-thread pass's order ([`Paths::then`]).
+//! their own, then added to the dataset's paths one after the other in
+//! the one-thread pass's order ([`Paths::then`]).
 //!
 //! Why that is the one-thread result: a path's id is its place in the
 //! order paths are first seen, and the shares, taken in order, see them
 //! in that order; a path's kind is the first one a present value
-//! suggests, which is the first share's that has one (a schema's kind
-//! noted before comes first still); presence is an "or"; §7.4's tallies
+//! suggests, which is the first share's that has one (a schema's kind,
+//! noted before, comes first still); presence is an "or"; §7.4's tallies
 //! follow [`PathTally::then`](crate::eval::suggest::PathTally::then),
-//! exact for any cut. The kinds passes only for resident sources (every root known
-//! without reading) and one schema or none (several schemas choose each
-//! document's schema in the kinds pass, in order); otherwise the parent
-//! runs its one-thread passes. Pure: rayon's current pool is the
-//! caller's; rayon is not compiled for wasm32 (one thread, never here).
+//! exact for any cut. The kinds passes run here only for resident
+//! sources (every root known without reading) and one schema or none
+//! (several schemas choose each document's schema in the kinds pass, in
+//! order); otherwise the parent runs its one-thread passes. Pure:
+//! rayon's current pool is the caller's; rayon is not compiled for
+//! wasm32, where the parent never calls this module (one thread).
 
 use super::fields::Paths;
 use super::ModelInput;
