@@ -2061,28 +2061,31 @@ mod tests {
                 None
             }
         }
-        let held = |s: &Session| s.prepared.lock().unwrap().prepared.is_some();
-        let mut s = Session::example();
-        s.compute_validity_now();
-        assert!(!held(&s));
-        evaluated(&s, false);
-        assert!(held(&s));
-        let schema = s.files.iter().find(|f| f.role == Role::Schema).unwrap().id;
-        s.remove(schema);
-        assert!(!held(&s));
-        assert_eq!(evaluated(&s, false).1, 450, "prepared anew");
-        assert!(held(&s));
-        // Cleared while the comparison runs (pause 20 of its 50): the
-        // report is made, the prepared evaluation not kept.
-        let mut pace = ClearAt {
-            at: 20,
-            seen: 0,
-            session: s.clone(),
-        };
-        let report = run_now(s.evaluation(true).unwrap().run(&mut pace)).flatten();
-        assert!(matches!(report, Some(Ok(_))));
-        assert_eq!(pace.seen, 50, "it reused the prepared evaluation");
-        assert!(!held(&s));
+        // On one thread, as the page runs: its pauses are counted.
+        on_page(|| {
+            let held = |s: &Session| s.prepared.lock().unwrap().prepared.is_some();
+            let mut s = Session::example();
+            s.compute_validity_now();
+            assert!(!held(&s));
+            evaluated(&s, false);
+            assert!(held(&s));
+            let schema = s.files.iter().find(|f| f.role == Role::Schema).unwrap().id;
+            s.remove(schema);
+            assert!(!held(&s));
+            assert_eq!(evaluated(&s, false).1, 450, "prepared anew");
+            assert!(held(&s));
+            // Cleared while the comparison runs (pause 20 of its 50): the
+            // report is made, the prepared evaluation not kept.
+            let mut pace = ClearAt {
+                at: 20,
+                seen: 0,
+                session: s.clone(),
+            };
+            let report = run_now(s.evaluation(true).unwrap().run(&mut pace)).flatten();
+            assert!(matches!(report, Some(Ok(_))));
+            assert_eq!(pace.seen, 50, "it reused the prepared evaluation");
+            assert!(!held(&s));
+        });
     }
 
     /// Prepared without keeping the flattened documents (over the limit),

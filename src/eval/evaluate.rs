@@ -784,8 +784,9 @@ async fn compare_pass<S: RecordSource, V: ValidityOracle>(
     let documents = truth.documents.len();
     let forests = inputs.len() + 1;
     oracle.fits(inputs.len(), documents)?;
-    if shard::threads() > 1 && !matches!(docs, Docs::Flatten(Some(_))) {
-        return shard::compare_parallel(truth, inputs, pass, &docs, oracle, pace, progress, sink)
+    let resident = truth.source.resident() && inputs.iter().all(|(_, _, p)| p.source.resident());
+    if shard::threads() > 1 && (resident || !matches!(docs, Docs::Flatten(Some(_)))) {
+        return shard::compare_parallel(truth, inputs, pass, docs, oracle, pace, progress, sink)
             .await;
     }
     let (truth_cache, model_caches) = caches.split_at_mut(1);

@@ -162,6 +162,37 @@ impl StoredForest {
         });
     }
 
+    /// Appends every document of `other` (documents kept on another
+    /// thread, in order), as if each had been pushed here.
+    pub(super) fn append(&mut self, other: &StoredForest) {
+        let base = self.starts.last().copied().unwrap_or_default();
+        self.leaves.extend_from_slice(&other.leaves);
+        self.lists.extend(other.lists.iter().cloned());
+        self.items.extend(other.items.iter().cloned());
+        self.item_leaves.extend_from_slice(&other.item_leaves);
+        self.item_types.extend_from_slice(&other.item_types);
+        self.text.push_str(&other.text);
+        self.starts
+            .extend(other.starts.iter().skip(1).map(|s| DocStart {
+                leaves: base.leaves + s.leaves,
+                lists: base.lists + s.lists,
+                items: base.items + s.items,
+                item_leaves: base.item_leaves + s.item_leaves,
+                text: base.text + s.text,
+            }));
+    }
+
+    /// Forgets every document, keeping the memory.
+    pub(super) fn clear(&mut self) {
+        self.starts.truncate(1);
+        self.leaves.clear();
+        self.lists.clear();
+        self.items.clear();
+        self.item_leaves.clear();
+        self.item_types.clear();
+        self.text.clear();
+    }
+
     /// Documents pushed.
     pub(super) fn documents(&self) -> usize {
         self.starts.len() - 1
@@ -490,6 +521,13 @@ impl Storing {
     pub(super) fn push(&mut self, f: usize, doc: &FlatDoc<'_>) {
         if let Some(forest) = self.forests.get_mut(f) {
             forest.push(doc);
+        }
+    }
+
+    /// Appends the documents of forest `f` kept on another thread.
+    pub(super) fn append(&mut self, f: usize, other: &StoredForest) {
+        if let Some(forest) = self.forests.get_mut(f) {
+            forest.append(other);
         }
     }
 

@@ -210,19 +210,23 @@ struct Unit {
     own_plan: FieldSet,
     /// Per document, per model.
     outs: Vec<Vec<DocOut>>,
+    /// The unit's documents flattened, one per forest, when the pass
+    /// keeps them (a [`super::Storing`]; empty otherwise).
+    kept: Vec<super::StoredForest>,
 }
 
 /// The comparison pass on the current pool's threads, in batches: the
 /// calling thread fetches a batch's records (copying them when a source
 /// is not resident), the threads compare its units, and the calling thread
-/// hands each document's [`DocOut`]s to `sink` in order. `docs` is
-/// [`Docs::Load`] or [`Docs::Flatten`] without storing.
+/// hands each document's [`DocOut`]s to `sink` in order — and, when the
+/// pass keeps the flattened documents ([`Docs::Flatten`] with a
+/// [`super::Storing`]), adds each unit's to them in order.
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
     truth: &mut Truth<S>,
     inputs: &mut [(String, Option<f64>, Predictions<S>)],
     pass: &Pass<'_, '_>,
-    docs: &Docs<'_>,
+    docs: Docs<'_>,
     oracle: &V,
     pace: &mut dyn Pace,
     progress: Progress,
@@ -232,17 +236,11 @@ pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
     let models = inputs.len();
     let forests = models + 1;
     let resident = truth.source.resident() && inputs.iter().all(|(_, _, p)| p.source.resident());
-    let stored = match docs {
-        Docs::Load(stored) => Some(*stored),
-        Docs::Flatten(None) => None,
-        Docs::Flatten(Some(_)) => {
-            return Err(Error::new(
-                ErrorKind::Input,
-                "the parallel pass does not keep flattened documents",
-            ))
-        }
+    let (stored, mut storing) = match docs {
+        Docs::Load(stored) => (Some(stored), None),
+        Docs::Flatten(storing) => (None, storing),
     };
-    if stored.is_some() && !resident {
+    if (stored.is_some() || storing.is_some()) && !resident {
         return Err(Error::new(
             ErrorKind::Input,
             "stored documents need resident files",
@@ -257,6 +255,10 @@ pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
                 (0..forests).map(|_| Forest::default()).collect()
             },
             caches: (0..forests).map(|_| PathCache::default()).collect(),
+            kept: match storing {
+                Some(_) => (0..forests).map(|_| super::StoredForest::new()).collect(),
+                None => Vec::new(),
+            },
             ..Unit::default()
         })
         .collect();
@@ -317,13 +319,25 @@ pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
         }
         #[cfg(target_arch = "wasm32")]
         units[..used].iter_mut().for_each(work);
-        // Hand on the results in document order.
+        // Hand on the results (and keep the documents) in document order.
         for unit in &mut units[..used] {
+            if let Some(storing) = storing.as_deref_mut() {
+                for (f, kept) in unit.kept.iter_mut().enumerate() {
+                    storing.append(f, kept);
+                    kept.clear();
+                }
+            }
             for (i, outs) in unit.outs.iter_mut().enumerate() {
                 let d = unit.start + i;
                 sink(d, &truth_docs[d].id, outs)?;
+                if let Some(storing) = storing.as_deref_mut() {
+                    storing.after(d, documents);
+                }
             }
         }
+    }
+    if let Some(storing) = storing {
+        storing.check();
     }
     Ok(Some(()))
 }
@@ -354,6 +368,7 @@ fn compare_unit<V: ValidityOracle>(
         grid,
         own_plan,
         outs,
+        kept,
     } = unit;
     let paths = pass.paths;
     let comparer = pass.comparer;
@@ -380,6 +395,9 @@ fn compare_unit<V: ValidityOracle>(
                 None,
                 own,
             ),
+        }
+        if let Some(kept) = kept.first_mut() {
+            kept.push(&truth_doc);
         }
         let truth_sides = truth_doc.item_sides();
         let doc_outs = &mut outs[i];
@@ -408,6 +426,9 @@ fn compare_unit<V: ValidityOracle>(
                 }
                 _ => false,
             };
+            if let Some(kept) = kept.get_mut(m + 1) {
+                kept.push(&pred_doc);
+            }
             recorder.compare_document(
                 &pass.fields[m],
                 own,
