@@ -26,10 +26,11 @@
 //!   and the oracle the comparison pass asks;
 //! * `record` — one document compared for one model (`Recorder`) and a
 //!   model's counts and report (`ModelRun`);
-//! * `shard` — a document's contribution (`DocOut`) and the pass on
-//!   several threads; `learn_threads` — the kinds and item-fields passes
-//!   on several threads, learning what the one-thread passes learn; `prepared` — [`Prepared`]; `partial` — learnt
-//!   fields, partial results and their merge.
+//! * `shard` — a document's contribution (`DocOut`) and the comparison
+//!   pass on several threads; `learn_threads` — the ids, kinds and
+//!   item-fields passes on several threads, learning what the one-thread
+//!   passes learn; `prepared` — [`Prepared`]; `partial` — learnt fields,
+//!   partial results and their merge.
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::compare::Comparer;
@@ -784,8 +785,8 @@ async fn compare_pass<S: RecordSource, V: ValidityOracle>(
     let documents = truth.documents.len();
     let forests = inputs.len() + 1;
     oracle.fits(inputs.len(), documents)?;
-    let resident = truth.source.resident() && inputs.iter().all(|(_, _, p)| p.source.resident());
-    if shard::threads() > 1 && (resident || !matches!(docs, Docs::Flatten(Some(_)))) {
+    let keeps = matches!(docs, Docs::Flatten(Some(_)));
+    if shard::threads() > 1 && (!keeps || all_resident(truth, inputs)) {
         return shard::compare_parallel(truth, inputs, pass, docs, oracle, pace, progress, sink)
             .await;
     }
@@ -880,6 +881,15 @@ async fn compare_pass<S: RecordSource, V: ValidityOracle>(
         storing.check();
     }
     Ok(Some(()))
+}
+
+/// Whether every file is held whole (each record's nodes readable at any
+/// time, without fetching), as the passes on several threads need.
+fn all_resident<S: RecordSource>(
+    truth: &Truth<S>,
+    models: &[(String, Option<f64>, Predictions<S>)],
+) -> bool {
+    truth.source.resident() && models.iter().all(|(_, _, p)| p.source.resident())
 }
 
 /// The report of SPEC §5 from each model's counts: `models` are the

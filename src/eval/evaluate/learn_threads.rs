@@ -60,7 +60,7 @@ pub(super) fn read_models<S: RecordSource>(
     truth: &Truth<S>,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<ModelRead<S>>, Error> {
-    let read = on_pool_owned(models, |m| {
+    let read = on_pool(models, |m| {
         let mut said = Vec::new();
         let read = run_now(read_predictions_paced(
             &m.name,
@@ -90,10 +90,7 @@ pub(super) fn applies<S: RecordSource>(
     models: &[ModelRead<S>],
     several: bool,
 ) -> bool {
-    threads > 1
-        && !several
-        && truth.source.resident()
-        && models.iter().all(|(_, _, p)| p.source.resident())
+    threads > 1 && !several && super::all_resident(truth, models)
 }
 
 /// The kinds pass of every forest on the current pool: `paths` learns
@@ -142,7 +139,7 @@ pub(super) fn note_tops<S: RecordSource>(
         })
         .collect();
     let base = &*paths;
-    let learnt = on_pool(&shares, |(f, range)| {
+    let learnt = on_pool(shares.iter().collect(), |(f, range)| {
         let records = &forests[*f];
         let mut share = base.share();
         let mut cache = PathCache::default();
@@ -208,7 +205,7 @@ pub(super) fn note_items<S: RecordSource>(
         }
     }
     let base = &*paths;
-    let learnt = on_pool(&shares, |(f, range)| {
+    let learnt = on_pool(shares.iter().collect(), |(f, range)| {
         let (forest, source, lists) = all[*f];
         let mut share = base.share_with_kinds();
         let mut cache = PathCache::default();
@@ -230,7 +227,7 @@ fn share_size(n: usize, threads: usize) -> usize {
 }
 
 /// `work` of every item on the current pool, the results in order.
-fn on_pool_owned<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
+fn on_pool<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
     #[cfg(not(target_arch = "wasm32"))]
     {
         use rayon::prelude::*;
@@ -239,18 +236,5 @@ fn on_pool_owned<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync +
     #[cfg(target_arch = "wasm32")]
     {
         items.into_iter().map(work).collect()
-    }
-}
-
-/// `work` of every share on the current pool, the results in order.
-fn on_pool<T: Sync, R: Send>(shares: &[T], work: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        use rayon::prelude::*;
-        shares.par_iter().map(work).collect()
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        shares.iter().map(work).collect()
     }
 }

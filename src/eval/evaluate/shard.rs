@@ -235,7 +235,7 @@ pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
     let documents = truth.documents.len();
     let models = inputs.len();
     let forests = models + 1;
-    let resident = truth.source.resident() && inputs.iter().all(|(_, _, p)| p.source.resident());
+    let resident = super::all_resident(truth, inputs);
     let (stored, mut storing) = match docs {
         Docs::Load(stored) => (Some(stored), None),
         Docs::Flatten(storing) => (None, storing),
