@@ -54,6 +54,9 @@ pub mod export;
 pub mod io;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod pipeline;
+pub mod protocol;
+pub mod report_state;
+pub mod service;
 pub mod session;
 pub mod synth;
 #[cfg(target_arch = "wasm32")]

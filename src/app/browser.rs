@@ -1,65 +1,15 @@
-//! The only file that touches the browser's APIs (web_sys, gloo): reading
-//! dropped or picked files, downloading exports, the URL fragment that
-//! holds the settings, and the app's two Web Workers (the exporter and the
-//! schema validator). Nothing here panics: every browser call that can
+//! The only file that touches the browser's APIs (web_sys, gloo):
+//! downloading exports, the URL fragment that holds the settings, and the
+//! app's three Web Workers (the evaluation worker, which reads the dropped
+//! files itself; the exporter; the schema validator). Nothing here panics: every browser call that can
 //! fail returns an `Option`/`Result` that the caller turns into a message.
 
 use crate::error::{Error, ErrorKind};
-use crate::eval::SchemaValidity;
-use crate::session::{validity_answer_from_json, ValidityJob};
-use gloo::file::callbacks::FileReader;
+use crate::session::{validity_answer_to_json, Role};
 use std::cell::RefCell;
-use wasm_bindgen::JsCast;
-
-thread_local! {
-    /// Readers in flight; a `FileReader` dropped early cancels its read.
-    static READERS: RefCell<Vec<FileReader>> = const { RefCell::new(Vec::new()) };
-}
-
-/// One read file: its name and its bytes, or why the browser could not
-/// read it.
-pub type ReadFile = (String, Result<Vec<u8>, String>);
-
-/// Reads every file of a `FileList` and calls `done` once, with the files in
-/// the order the user gave them (reads finish in any order).
-pub fn read_files(files: Vec<web_sys::File>, done: impl Fn(Vec<ReadFile>) + 'static) {
-    use std::rc::Rc;
-    if files.is_empty() {
-        return;
-    }
-    let slots: Rc<RefCell<Vec<Option<ReadFile>>>> = Rc::new(RefCell::new(vec![None; files.len()]));
-    let done = Rc::new(done);
-    for (index, file) in files.into_iter().enumerate() {
-        let name = file.name();
-        let gfile = gloo::file::File::from(file);
-        let slots = slots.clone();
-        let done = done.clone();
-        let reader = gloo::file::callbacks::read_as_bytes(&gfile, move |result| {
-            let complete = {
-                let mut slots = slots.borrow_mut();
-                if let Some(slot) = slots.get_mut(index) {
-                    *slot = Some((
-                        name,
-                        result.map_err(|e| format!("the browser could not read the file: {e}")),
-                    ));
-                }
-                slots.iter().all(Option::is_some)
-            };
-            if complete {
-                let all: Vec<ReadFile> = slots.borrow_mut().drain(..).flatten().collect();
-                done(all);
-            }
-        });
-        READERS.with(|r| {
-            let mut r = r.borrow_mut();
-            // Finished readers are harmless to keep; bound the list anyway.
-            if r.len() > 256 {
-                r.drain(..128);
-            }
-            r.push(reader);
-        });
-    }
-}
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Offers `contents` as a download named `name`.
 pub fn download(name: &str, mime: &str, contents: &[u8]) -> Result<(), String> {
@@ -224,43 +174,6 @@ pub fn mark(name: &str) {
     if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
         let _ = performance.mark(name);
     }
-}
-
-/// Milliseconds on the page's clock (`performance.now()`, else
-/// `Date.now()`), for measuring slices of work.
-pub fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or_else(js_sys::Date::now, |p| p.now())
-}
-
-/// Gives the browser its turn — input, timers, a paint if one is due —
-/// and comes back as soon as it has had it: a message to itself through a
-/// `MessageChannel`, which, unlike a zero timeout, is not clamped to 4 ms
-/// when repeated. (A zero timeout if the channel cannot be made.)
-pub async fn yield_now() {
-    let Ok(channel) = web_sys::MessageChannel::new() else {
-        gloo_timers::future::TimeoutFuture::new(0).await;
-        return;
-    };
-    let arrived = js_sys::Promise::new(&mut |resolve, _reject| {
-        channel.port1().set_onmessage(Some(&resolve));
-        if channel
-            .port2()
-            .post_message(&wasm_bindgen::JsValue::UNDEFINED)
-            .is_err()
-        {
-            let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(arrived).await;
-    channel.port1().set_onmessage(None);
-}
-
-/// Gives the browser a moment to paint (and handle input) before the next
-/// slice of synchronous work.
-pub async fn yield_to_browser() {
-    gloo_timers::future::TimeoutFuture::new(20).await;
 }
 
 /// Total size of files in a human unit (`12.4 MB`).
@@ -473,28 +386,173 @@ pub async fn render_text_export(json: &str) -> Result<Vec<u8>, String> {
     export_in_worker("text", json).await
 }
 
-/// Computes a [`ValidityJob`] in the schema worker (a separate wasm
-/// module, loaded the first time; see `src/bin/schema_worker.rs`): the
-/// files' bytes are copied into the job, whose buffers are handed over.
-pub async fn schema_validity(job: &ValidityJob) -> Result<SchemaValidity, Error> {
+/// The schema worker's answer (`session::validity_answer_to_json`'s
+/// text) for `files` (names and roles, their bytes in `buffers`, handed
+/// over as the evaluation worker sent them), `id_field` and `schema_by`
+/// (SPEC §7.2); a worker that
+/// cannot start answers with that error.
+pub async fn schema_check(
+    files: Vec<(String, Role)>,
+    buffers: Vec<JsValue>,
+    id_field: Option<String>,
+    schema_by: Option<String>,
+) -> String {
     let message = js_sys::Array::new();
     let transfer = js_sys::Array::new();
-    for text in [&job.id_field, &job.schema_by] {
+    for text in [&id_field, &schema_by] {
         message.push(&match text {
-            Some(t) => wasm_bindgen::JsValue::from_str(t),
-            None => wasm_bindgen::JsValue::NULL,
+            Some(t) => JsValue::from_str(t),
+            None => JsValue::NULL,
         });
     }
-    for (name, role, bytes) in &job.files {
-        let array = js_sys::Uint8Array::from(bytes.as_slice());
-        message.push(&wasm_bindgen::JsValue::from_str(name));
-        message.push(&wasm_bindgen::JsValue::from_str(role.name()));
-        transfer.push(&array.buffer());
-        message.push(&array);
+    for ((name, role), bytes) in files.iter().zip(buffers) {
+        message.push(&JsValue::from_str(name));
+        message.push(&JsValue::from_str(role.name()));
+        if let Some(array) = bytes.dyn_ref::<js_sys::Uint8Array>() {
+            transfer.push(&array.buffer());
+        }
+        message.push(&bytes);
     }
-    let answer = SCHEMA
-        .ask(message.into(), transfer)
-        .await
-        .map_err(|e| Error::new(ErrorKind::Input, e))?;
-    validity_answer_from_json(&answer.as_string().unwrap_or_default())
+    match SCHEMA.ask(message.into(), transfer).await {
+        Ok(answer) => answer.as_string().unwrap_or_default(),
+        Err(e) => validity_answer_to_json(&Err(Error::new(ErrorKind::Input, e))),
+    }
+}
+
+/// What the evaluation worker sent: its answer's bytes and the buffers
+/// beside it, or why it stopped (it could not start, or panicked).
+pub type WorkerMessage = Result<(Vec<u8>, Vec<JsValue>), String>;
+
+/// The evaluation worker (`src/bin/eval_worker.rs`), started when the page
+/// loads. Messages posted before it is ready wait here; dropping it
+/// stops the worker.
+pub struct EvalWorker {
+    worker: web_sys::Worker,
+    /// `Some` until the worker says it is ready.
+    waiting: Rc<RefCell<Option<Vec<js_sys::Array>>>>,
+    _on_message: Closure<dyn Fn(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn Fn(JsValue)>,
+}
+
+impl EvalWorker {
+    /// Starts the worker — takes over the one `start-eval-worker.js`
+    /// started while the page loaded, the first time — and `on` gets each
+    /// of its messages (those it sent before, first).
+    pub fn start(on: impl Fn(WorkerMessage) + 'static) -> Result<EvalWorker, String> {
+        let (worker, early) = match early_worker() {
+            Some(started) => started,
+            None => (
+                web_sys::Worker::new("./worker-loader.js?worker=fieldscope-eval")
+                    .map_err(|_| "the browser could not start the evaluation worker".to_string())?,
+                js_sys::Array::new(),
+            ),
+        };
+        let waiting: Rc<RefCell<Option<Vec<js_sys::Array>>>> =
+            Rc::new(RefCell::new(Some(Vec::new())));
+        let on: Rc<dyn Fn(WorkerMessage)> = Rc::new(on);
+        let (target, queue, on_answer) = (worker.clone(), Rc::clone(&waiting), Rc::clone(&on));
+        let receive = move |data: JsValue| {
+            if let Some(text) = data.as_string() {
+                if text == crate::worker::READY {
+                    let queued = queue.borrow_mut().take().unwrap_or_default();
+                    for message in queued {
+                        post_to(&target, &message);
+                    }
+                } else {
+                    on_answer(Err(text
+                        .strip_prefix("failed: ")
+                        .unwrap_or(&text)
+                        .to_string()));
+                }
+                return;
+            }
+            let Some(parts) = data.dyn_ref::<js_sys::Array>() else {
+                return;
+            };
+            let Ok(bytes) = parts.get(0).dyn_into::<js_sys::Uint8Array>() else {
+                return;
+            };
+            let rest = (1..parts.length()).map(|i| parts.get(i)).collect();
+            on_answer(Ok((bytes.to_vec(), rest)));
+        };
+        let failed = move |event: &JsValue| {
+            let message = js_sys::Reflect::get(event, &JsValue::from_str("message"))
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_else(|| "the evaluation worker stopped".to_string());
+            on(Err(message));
+        };
+        let receive = Rc::new(receive);
+        let failed = Rc::new(failed);
+        let (r, f) = (Rc::clone(&receive), Rc::clone(&failed));
+        let on_message =
+            Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+                r(event.data())
+            });
+        let on_error = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| f(&event));
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        for event in early.iter() {
+            match event.dyn_ref::<web_sys::MessageEvent>() {
+                Some(message) => receive(message.data()),
+                None => failed(&event),
+            }
+        }
+        Ok(EvalWorker {
+            worker,
+            waiting,
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    }
+
+    /// Posts a request's bytes and the `File`s it names (which the worker
+    /// reads; nothing of them is read here).
+    pub fn post(&self, request: &[u8], files: &[web_sys::File]) {
+        let message = js_sys::Array::new();
+        message.push(&js_sys::Uint8Array::from(request));
+        for file in files {
+            message.push(file);
+        }
+        match self.waiting.borrow_mut().as_mut() {
+            Some(queue) => queue.push(message),
+            None => post_to(&self.worker, &message),
+        }
+    }
+}
+
+impl Drop for EvalWorker {
+    fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
+/// The evaluation worker `start-eval-worker.js` started while the page
+/// loaded, and what it said since; taken once (a restart starts anew).
+fn early_worker() -> Option<(web_sys::Worker, js_sys::Array)> {
+    let window = web_sys::window()?;
+    let key = JsValue::from_str("fieldscopeEvalWorker");
+    let started = js_sys::Reflect::get(&window, &key).ok()?;
+    let _ = js_sys::Reflect::delete_property(&window, &key);
+    let worker = js_sys::Reflect::get(&started, &JsValue::from_str("worker"))
+        .ok()?
+        .dyn_into::<web_sys::Worker>()
+        .ok()?;
+    let early = js_sys::Reflect::get(&started, &JsValue::from_str("early"))
+        .ok()?
+        .dyn_into::<js_sys::Array>()
+        .ok()?;
+    Some((worker, early))
+}
+
+/// Posts `message`, handing over its request's buffer.
+fn post_to(worker: &web_sys::Worker, message: &js_sys::Array) {
+    let transfer = js_sys::Array::new();
+    if let Ok(bytes) = message.get(0).dyn_into::<js_sys::Uint8Array>() {
+        transfer.push(&bytes.buffer());
+    }
+    // A failure to post shows as the worker's error.
+    let _ = worker.post_message_with_transfer(message, &transfer);
 }

@@ -3,21 +3,21 @@
 //! macro-document F1 and every field's F1 (`crate::eval::gate`, the
 //! numbers of `fieldscope gate --baseline B` with its defaults: 2,000
 //! resamples, seed 1, Holm over the candidate's checks, alpha 0.05),
-//! computed a slice of resamples at a time between frames; the flipped
-//! documents; the gate's Markdown summary to copy. Owns no computation.
+//! computed by the evaluation worker; the flipped documents; the gate's
+//! Markdown summary to copy. Owns no computation.
 
+use super::evaluation::{dispatch, run_panel};
 use super::progress::{status_line, Progress};
 use super::{browser, AppState};
 use crate::eval::gate::flips::Flip;
-use crate::eval::gate::{CheckKind, GateOptions, GateReport, GateRun, GateSpec};
+use crate::eval::gate::{CheckKind, GateOptions, GateReport};
 use crate::eval::report::Report;
-use crate::eval::Config;
 use crate::export::{gate as gate_export, ExportOptions};
+use crate::protocol::{Answer, Task};
+use crate::report_state::Event;
 use leptos::prelude::*;
+use std::rc::Rc;
 use std::sync::Arc;
-
-/// Resamples per slice of work (one slice between two frames).
-const SLICE: usize = 25;
 
 /// Flipped documents listed each way.
 const FLIPS_SHOWN: usize = 20;
@@ -28,69 +28,6 @@ fn fixed(x: Option<f64>) -> String {
 
 fn exact(x: Option<f64>) -> String {
     x.map_or("null".to_string(), |x| x.to_string())
-}
-
-/// The gate's report of `baseline` against `candidate`, a slice at a time.
-async fn compare(
-    state: AppState,
-    baseline: String,
-    candidate: String,
-    progress: RwSignal<Progress<Arc<GateReport>>>,
-    cancel: RwSignal<bool>,
-) {
-    let options = GateOptions::default();
-    browser::yield_to_browser().await;
-    // Each document's counts and fields come with the details.
-    let detailed = match super::evaluation::evaluate_with_details(state).await {
-        Some(Ok(r)) => r,
-        Some(Err(e)) => {
-            progress.try_set(Progress::Failed(e));
-            return;
-        }
-        None => return,
-    };
-    let config = match Config::from_json(&detailed.config) {
-        Ok(c) => c,
-        Err(e) => {
-            progress.try_set(Progress::Failed(e.to_string()));
-            return;
-        }
-    };
-    // The two models only: a model's numbers do not depend on the others.
-    let mut pair = detailed;
-    pair.models
-        .retain(|m| m.name == baseline || m.name == candidate);
-    let spec = GateSpec {
-        baseline: Some(baseline),
-        ..GateSpec::default()
-    };
-    let mut run = match GateRun::new(&pair, &config, &spec, &options) {
-        Ok(run) => run,
-        Err(e) => {
-            progress.try_set(Progress::Failed(e.to_string()));
-            return;
-        }
-    };
-    loop {
-        match cancel.try_get_untracked() {
-            None => return,
-            Some(true) => {
-                progress.try_set(Progress::Cancelled(run.done(), run.resamples()));
-                return;
-            }
-            Some(false) => {}
-        }
-        let done = run.step(SLICE);
-        progress.try_set(Progress::Running(done, run.resamples()));
-        if done >= run.resamples() {
-            break;
-        }
-        browser::yield_to_browser().await;
-    }
-    match run.finish() {
-        Ok(g) => progress.try_set(Progress::Done(Arc::new(g))),
-        Err(e) => progress.try_set(Progress::Failed(e.to_string())),
-    };
 }
 
 fn flip_rows(state: AppState, flips: &[Flip]) -> impl IntoView {
@@ -220,7 +157,6 @@ pub fn ComparePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
     let baseline = RwSignal::new(names.first().cloned().unwrap_or_default());
     let candidate = RwSignal::new(names.get(1).cloned().unwrap_or_default());
     let progress = RwSignal::new(Progress::<Arc<GateReport>>::Idle);
-    let cancel = RwSignal::new(false);
     let total = GateOptions::default().resamples;
     let start = move |_| {
         let (b, c) = (baseline.get_untracked(), candidate.get_untracked());
@@ -228,9 +164,22 @@ pub fn ComparePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             progress.set(Progress::Failed("Pick two different models.".into()));
             return;
         }
-        cancel.set(false);
         progress.set(Progress::Running(0, total));
-        leptos::task::spawn_local(compare(state, b, c, progress, cancel));
+        // The panel is made again with each new report: the answers of
+        // an older run find its signals gone (`try_`).
+        let sink = move |answer: Answer| match answer {
+            Answer::Gate { result, .. } => {
+                progress.try_set(Progress::Done(Arc::new(*result)));
+            }
+            other => {
+                progress.try_update(|p| p.answer(other));
+            }
+        };
+        let task = Task::Gate {
+            baseline: b,
+            candidate: c,
+        };
+        run_panel(state, task, Rc::new(sink));
     };
     let running = move || progress.with(Progress::is_running);
     let options = |selected: RwSignal<String>| {
@@ -264,7 +213,7 @@ pub fn ComparePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                     <button type="button" class="button primary" data-testid="compare-start" on:click=start disabled=move || few || running() || state.validity_unknown.get()>
                         "Compare"
                     </button>
-                    <button type="button" data-testid="compare-cancel" on:click=move |_| cancel.set(true) disabled=move || !running()>"Cancel"</button>
+                    <button type="button" data-testid="compare-cancel" on:click=move |_| dispatch(state, Event::CancelPanel) disabled=move || !running()>"Cancel"</button>
                 </div>
             </div>
             <p class="hint">"Is the candidate worse than the baseline beyond noise? The same test and numbers as fieldscope gate --baseline with its defaults, and the documents whose fields went from exact to wrong or back."</p>

@@ -3,11 +3,14 @@
 //! item by item, with a character-level diff for near misses. Only one page
 //! of rows is in the DOM at a time.
 
+use super::evaluation::run_panel;
 use super::format::{opt_ratio, shown};
 use crate::eval::report::{DocumentDetail, FieldDetail, Outcome, Report};
+use crate::protocol::{Answer, Task};
 use crate::session::{char_diff, DiffPart};
 use leptos::prelude::*;
 use serde_json::Value;
+use std::rc::Rc;
 use std::sync::Arc;
 
 const PAGE: usize = 25;
@@ -52,38 +55,27 @@ pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl Into
         return view! { <DocumentBrowser report=report pending=pending open_request=state.open_document /> }.into_any();
     }
     let detailed = RwSignal::new(None::<Arc<Report>>);
-    // Details computed on demand are freed a slice at a time once a new
-    // report replaces this section.
-    on_cleanup(move || {
-        if let Some(Some(report)) = detailed.try_get_untracked() {
-            super::evaluation::release_later(report);
-        }
-    });
     let failed = RwSignal::new(None::<String>);
     let (documents, models) = (report.documents, report.models.len());
+    let loading = RwSignal::new(false);
     let load = move |_| {
-        leptos::task::spawn_local(async move {
-            state.busy.set(Some(format!(
-                "Computing the details of {documents} documents × {models} model{}…",
-                if models == 1 { "" } else { "s" }
-            )));
-            super::browser::yield_to_browser().await;
-            let result = super::evaluation::evaluate_with_details(state).await;
-            // The section is made again with each new report: the signals
-            // of an older one are gone (`try_`).
-            match result {
-                Some(Ok(r)) => {
-                    detailed.try_set(Some(Arc::new(r)));
+        loading.set(true);
+        // The section is made again with each new report: the answers of
+        // an older run find its signals gone (`try_`).
+        let sink = move |answer: Answer| {
+            match answer {
+                Answer::Report { report, .. } => {
+                    detailed.try_set(Some(Arc::new(*report)));
                 }
-                Some(Err(e)) => {
-                    failed.try_set(Some(e));
+                Answer::Failed { reason, .. } => {
+                    failed.try_set(Some(reason));
                 }
-                // The files or settings changed meanwhile: this section is
-                // made again for the new report.
-                None => {}
+                Answer::Progress { .. } => return,
+                _ => {}
             }
-            state.busy.set(None);
-        });
+            loading.try_set(false);
+        };
+        run_panel(state, Task::Details, Rc::new(sink));
     };
     view! {
         {move || match detailed.get() {
@@ -95,7 +87,11 @@ pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl Into
                         "With more than {} documents the report is computed without each document's details, which roughly halves the time to the report. Compute them to browse the documents, filter them by model, field and outcome, and compare the truth with every model's prediction.",
                         super::DETAILS_UP_TO
                     )}</p>
-                    <button type="button" class="button primary" data-testid="load-document-details" on:click=load>"Compute document details"</button>
+                    <button type="button" class="button primary" data-testid="load-document-details" on:click=load disabled=move || loading.get()>"Compute document details"</button>
+                    {move || loading.get().then(|| view! { <p class="hint">{format!(
+                        "Computing the details of {documents} documents × {models} model{}…",
+                        if models == 1 { "" } else { "s" }
+                    )}</p> })}
                     {move || failed.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 </section>
             }.into_any(),

@@ -1,49 +1,27 @@
-//! Running evaluations (and reading files) on the page without freezing
-//! it.
-//!
-//! Owns: the report's evaluation loop ([`request_report`]: the latest
-//! files and settings win; an evaluation made stale by a change stops at
-//! its next pause, one that only waits for the schema validity is let
-//! finish and then completed), the page's [`Pace`] ([`PagePace`]: after
-//! every [`SLICE_MS`] of work the page paints and handles input, and the
-//! status bar's progress moves; also used to read a dropped file and for
-//! each value of a sweep) and [`evaluate_with_details`] for the
-//! evaluations a panel asks for (the document details of a large dataset,
-//! the bootstrap's per-document counts). The evaluation itself is
-//! `crate::session::Evaluation`, which knows nothing of the page. May
-//! depend on leptos, `browser.rs` and `session`.
+//! The page's side of the evaluation worker: every event goes through
+//! [`dispatch`] into the one report state (`crate::report_state::Page`,
+//! pure and tested natively), and the commands it returns are carried out
+//! here — posting to the worker (with the dropped `File`s it names),
+//! restarting it, handing the schema worker its job, giving a panel its
+//! answer — and the signals the views read are set from the state. No
+//! pacing, no computation: the worker runs, the page renders. May depend
+//! on leptos, `browser.rs`, `protocol`, `report_state`.
 
-use super::{browser, AppState, LAST_EVALUATION_MS};
-use crate::eval::pace::{Pace, PauseFuture};
-use crate::eval::Report;
-use crate::session::{Evaluation, Work};
+use super::browser::{self, EvalWorker, WorkerMessage};
+use super::AppState;
+use crate::protocol::{decode, encode, Answer, Generation, Lane, NewFile, Request, ValidityStatus};
+use crate::report_state::{Command, Event, Page, ReportState};
+use crate::session::Role;
 use leptos::prelude::*;
-use std::cell::{Cell, RefCell};
-use std::ops::ControlFlow;
 use std::rc::Rc;
-use std::sync::Arc;
-
-/// Work between two pauses, in milliseconds: short enough that typing, a
-/// click or a scroll waits no longer than a few frames, long enough that
-/// the pauses cost little.
-pub const SLICE_MS: f64 = 50.0;
-
-/// The clock is read at every this many pauses asked for (a pause is
-/// asked for every document and forest, some tens of microseconds of
-/// work).
-const CLOCK_EVERY: u32 = 16;
-
-/// The progress shown moves at most this often (each move redraws a
-/// little of the page, which a pause then paints).
-pub const PROGRESS_EVERY_MS: f64 = 200.0;
+use wasm_bindgen::JsValue;
 
 /// How far an evaluation got, for the status bar.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EvaluationProgress {
     pub documents: usize,
     pub models: usize,
-    /// `done` of `total` units (see `crate::eval::pace`); `(0, 0)` before
-    /// the first pause.
+    /// `done` of `total` units; `(0, 0)` before the worker has said.
     pub done: usize,
     pub total: usize,
 }
@@ -60,252 +38,410 @@ impl EvaluationProgress {
     }
 }
 
-thread_local! {
-    /// The newest report evaluation asked for (a counter).
-    static LATEST: Cell<u64> = const { Cell::new(0) };
-    /// Evaluations older than this one stop at their next pause.
-    static STOP_BEFORE: Cell<u64> = const { Cell::new(0) };
-    /// The request waiting to run after the evaluation running.
-    static QUEUED: Cell<Option<u64>> = const { Cell::new(None) };
-    /// Whether the report loop runs.
-    static LOOPING: Cell<bool> = const { Cell::new(false) };
-    /// What the running report evaluation evaluates.
-    static RUNNING: RefCell<Option<Work>> = const { RefCell::new(None) };
+/// What a panel does with the answers to its run.
+pub type PanelSink = Rc<dyn Fn(Answer)>;
+
+/// What to do with a bundle the worker made (or why it made none).
+type BundleSink = Box<dyn FnOnce(Result<String, String>)>;
+
+/// What the page holds beside the [`Page`]: web objects, callbacks.
+#[derive(Default)]
+pub struct Link {
+    worker: Option<EvalWorker>,
+    /// The user's dropped files, by id: posted to the worker, and again
+    /// to a restarted one.
+    files: Vec<(u32, web_sys::File)>,
+    /// The files of the last drop, in order (for "Parsing … (2 of 5)").
+    dropped: Vec<u32>,
+    /// The sink of the panel run asked for next, and those of the runs
+    /// under way.
+    next_panel: Option<PanelSink>,
+    panels: Vec<(Generation, PanelSink)>,
+    /// What to do with the bundle asked for.
+    bundle: Option<BundleSink>,
+    /// The buffers beside the last schema job.
+    job_buffers: Vec<JsValue>,
+    /// Whether the schema worker is checking, and the job waiting.
+    schema_busy: bool,
+    schema_next: Option<SchemaJob>,
 }
 
-/// The page's pace: after [`SLICE_MS`] of work, it reports the progress,
-/// gives the browser its turn, and stops the evaluation if `stop` says so
-/// by then.
-pub struct PagePace {
-    /// Pauses asked for since the clock was last read (reading it from
-    /// wasm costs about as much as the work between two pauses).
-    asked: u32,
-    slice_start: Rc<Cell<f64>>,
-    /// When the progress shown last moved.
-    shown_at: f64,
-    progress: Box<dyn Fn(usize, usize)>,
-    stop: Rc<dyn Fn() -> bool>,
-}
+/// A schema worker's job: its version, files (names and roles) and their
+/// bytes, the id field and `schema_by`.
+type SchemaJob = (
+    u64,
+    Vec<(String, Role)>,
+    Vec<JsValue>,
+    Option<String>,
+    Option<String>,
+);
 
-impl PagePace {
-    pub fn new(
-        progress: impl Fn(usize, usize) + 'static,
-        stop: impl Fn() -> bool + 'static,
-    ) -> Self {
-        PagePace {
-            asked: 0,
-            slice_start: Rc::new(Cell::new(js_sys::Date::now())),
-            shown_at: f64::NEG_INFINITY,
-            progress: Box::new(progress),
-            stop: Rc::new(stop),
-        }
-    }
-}
-
-impl Pace for PagePace {
-    fn pause(&mut self, done: usize, total: usize) -> Option<PauseFuture> {
-        self.asked += 1;
-        if self.asked < CLOCK_EVERY {
-            return None;
-        }
-        self.asked = 0;
-        let now = js_sys::Date::now();
-        if now - self.slice_start.get() < SLICE_MS {
-            return None;
-        }
-        if now - self.shown_at >= PROGRESS_EVERY_MS {
-            self.shown_at = now;
-            (self.progress)(done, total);
-        }
-        let (slice_start, stop) = (Rc::clone(&self.slice_start), Rc::clone(&self.stop));
-        Some(Box::pin(async move {
-            browser::yield_now().await;
-            slice_start.set(js_sys::Date::now());
-            if stop() {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
+/// Starts the evaluation worker; its messages become events.
+fn start_worker(state: AppState) -> Option<EvalWorker> {
+    let on = move |message: WorkerMessage| match message {
+        Err(reason) => dispatch(state, Event::WorkerFailed { reason }),
+        Ok((bytes, buffers)) => match decode::<Answer>(&bytes) {
+            Ok(answer) => {
+                if matches!(answer, Answer::ValidityJob { .. }) {
+                    state.link.update_value(|l| l.job_buffers = buffers);
+                }
+                dispatch(state, Event::Answer(answer));
             }
-        }))
-    }
-}
-
-/// Asks for the report of the session's files and settings as they are
-/// now (`work`: what that is, `None` when there is no report to make; see
-/// `Session::work`). The newest request wins: a running evaluation of
-/// other work stops at its next pause; one of the same work (only the
-/// schema validity arrived since) finishes, and the request then
-/// completes it. The evaluation is made from the session when it starts,
-/// so a request costs no copy of the files.
-pub fn request_report(state: AppState, work: Option<Work>) {
-    let generation = LATEST.get() + 1;
-    LATEST.set(generation);
-    let same_work = RUNNING.with_borrow(|running| match (running, &work) {
-        (Some(running), Some(work)) => running.same(work),
-        _ => false,
-    });
-    if !same_work {
-        STOP_BEFORE.set(generation);
-    }
-    QUEUED.set(Some(generation));
-    if !LOOPING.replace(true) {
-        leptos::task::spawn_local(report_loop(state));
-    }
-}
-
-/// Stops the report evaluation under way, if any, and forgets the one
-/// waiting: the report stays as it is until the next request.
-pub fn stop_reports() {
-    let generation = LATEST.get() + 1;
-    LATEST.set(generation);
-    STOP_BEFORE.set(generation);
-    QUEUED.set(None);
-}
-
-/// The page's pace for `evaluation`, its progress shown in the status bar
-/// (from now on: before its first pause, as having started), stopping it
-/// when `stop` says so.
-fn evaluation_pace(
-    state: AppState,
-    evaluation: &Evaluation,
-    stop: impl Fn() -> bool + 'static,
-) -> PagePace {
-    let (documents, models) = evaluation.size();
-    let shown = EvaluationProgress {
-        documents,
-        models,
-        done: 0,
-        total: 0,
+            Err(e) => state.notice.set(Some(e)),
+        },
     };
-    state.evaluating.set(Some(shown));
-    PagePace::new(
-        move |done, total| {
+    match EvalWorker::start(on) {
+        Ok(worker) => Some(worker),
+        Err(reason) => {
+            // Said once the state is there.
+            leptos::task::spawn_local(async move {
+                dispatch(state, Event::WorkerFailed { reason });
+            });
+            None
+        }
+    }
+}
+
+/// Starts the worker and asks for the first report (the example's, which
+/// the worker loads itself).
+pub fn open(state: AppState) {
+    let worker = start_worker(state);
+    state.link.update_value(|l| l.worker = worker);
+    let settings = state.session.with_untracked(|s| s.settings.clone());
+    let (page, commands) = Page::opening(settings);
+    state.page.set_value(page);
+    carry_out_all(state, commands);
+}
+
+/// Files dropped or picked: given ids, kept, handed to the worker.
+pub fn drop_files(state: AppState, files: Vec<web_sys::File>) {
+    let base = state.link.with_value(|l| {
+        l.files
+            .iter()
+            .map(|(id, _)| *id)
+            .max()
+            .map_or(FIRST_DROPPED_ID, |m| m + 1)
+    });
+    let mut new = Vec::new();
+    state.link.update_value(|l| {
+        l.dropped.clear();
+        for (i, file) in files.into_iter().enumerate() {
+            let id = base + i as u32;
+            new.push(NewFile {
+                id,
+                name: file.name(),
+                role: None,
+                model: None,
+                cost: None,
+            });
+            l.dropped.push(id);
+            l.files.push((id, file));
+        }
+    });
+    browser::mark("fieldscope:read");
+    let settings = state.session.with_untracked(|s| s.settings.clone());
+    dispatch(
+        state,
+        Event::Dropped {
+            files: new,
+            settings,
+        },
+    );
+}
+
+/// The ids of dropped files start here (the worker numbers the example's
+/// and a bundle's files from 0).
+const FIRST_DROPPED_ID: u32 = 1 << 20;
+
+/// An edit of the files (a role, a name, a cost, a removal, the example),
+/// then a new report.
+pub fn edit(state: AppState, edit: Request) {
+    let settings = state.session.with_untracked(|s| s.settings.clone());
+    if let Request::Remove { id } = edit {
+        state
+            .link
+            .update_value(|l| l.files.retain(|(f, _)| *f != id));
+    }
+    if matches!(edit, Request::Clear | Request::LoadExample) {
+        state.link.update_value(|l| l.files.clear());
+    }
+    dispatch(
+        state,
+        Event::Edited {
+            edits: vec![edit],
+            settings,
+        },
+    );
+}
+
+/// A panel asks for `task`; `sink` gets the answers.
+pub fn run_panel(state: AppState, task: crate::protocol::Task, sink: PanelSink) {
+    state.link.update_value(|l| l.next_panel = Some(sink));
+    dispatch(state, Event::Panel(task));
+}
+
+/// Asks the worker for the bundle; `then` gets it.
+pub fn ask_bundle(
+    state: AppState,
+    for_html: bool,
+    then: impl FnOnce(Result<String, String>) + 'static,
+) {
+    state.link.update_value(|l| l.bundle = Some(Box::new(then)));
+    dispatch(state, Event::Ask(Request::Bundle { for_html }));
+}
+
+/// Runs `event` through the report state, sets the signals the views
+/// read, and carries out the commands.
+pub fn dispatch(state: AppState, event: Event) {
+    let evaluation_ms = match &event {
+        Event::Answer(Answer::Report { evaluation_ms, .. }) => Some(*evaluation_ms),
+        _ => None,
+    };
+    let Some(commands) = state.page.try_update_value(|page| {
+        let (next, commands) = std::mem::take(page).on(event);
+        *page = next;
+        commands
+    }) else {
+        return;
+    };
+    show(state, evaluation_ms);
+    carry_out_all(state, commands);
+    // Sinks of runs that ended (or were dropped with their report).
+    let live = state.page.with_value(|p| p.panel_runs().to_vec());
+    state
+        .link
+        .update_value(|l| l.panels.retain(|(g, _)| live.contains(g)));
+}
+
+fn carry_out_all(state: AppState, commands: Vec<Command>) {
+    for command in commands {
+        carry_out(state, command);
+    }
+}
+
+/// Sets the signals the views read from the report state.
+fn show(state: AppState, evaluation_ms: Option<f64>) {
+    let (report, files) = state
+        .page
+        .with_value(|p| (p.report.clone(), p.files.clone()));
+    match report {
+        ReportState::Empty => {}
+        ReportState::Evaluating { progress, .. } => {
+            let documents = files
+                .iter()
+                .find(|f| f.role == Role::Truth)
+                .and_then(|f| f.records)
+                .unwrap_or(0);
+            let models = files
+                .iter()
+                .filter(|f| f.role == Role::Predictions && f.records.is_some())
+                .count();
+            let (done, total) = progress.unwrap_or((0, 0));
             state.evaluating.set(Some(EvaluationProgress {
+                documents,
+                models,
                 done,
                 total,
-                ..shown
-            }))
-        },
-        stop,
-    )
-}
-
-/// Runs the queued requests one after another until none waits, showing
-/// each one's report unless a newer request came meanwhile.
-async fn report_loop(state: AppState) {
-    while let Some(generation) = QUEUED.take() {
-        let evaluation = state
-            .session
-            .with_untracked(|s| s.evaluation(super::wants_details(s)));
-        let evaluation = match evaluation {
-            Ok(evaluation) => evaluation,
-            Err(message) => {
-                state.report.set(Err(message));
-                continue;
-            }
-        };
-        RUNNING.set(Some(evaluation.work()));
-        let mut pace = evaluation_pace(state, &evaluation, move || STOP_BEFORE.get() > generation);
-        browser::mark("fieldscope:evaluation-start");
-        let start = browser::now_ms();
-        let result = evaluation.run(&mut pace).await;
-        browser::mark("fieldscope:evaluation-end");
-        RUNNING.set(None);
-        if let Some(report) = result {
-            if LATEST.get() == generation {
-                LAST_EVALUATION_MS.set(browser::now_ms() - start);
-                let old = state.report.get_untracked();
-                state.report.set(report.map(Arc::new));
-                if let Ok(old) = old {
-                    release_later(old);
+            }));
+        }
+        ReportState::Ready { report, validity } => {
+            let same = state
+                .report
+                .with_untracked(|r| r.as_ref().is_ok_and(|r| std::sync::Arc::ptr_eq(r, &report)));
+            if !same {
+                if let Some(ms) = evaluation_ms {
+                    state.evaluation_ms.set(ms);
                 }
-                keep_documents_later(state, generation);
+                browser::mark("fieldscope:evaluation-end");
+                state.report.set(Ok(report));
             }
+            if state.validity.with_untracked(|v| *v != validity) {
+                state.validity.set(validity);
+            }
+            state.evaluating.set(None);
+        }
+        ReportState::Failed { reason } => {
+            state.report.set(Err(reason));
+            state.evaluating.set(None);
         }
     }
-    LOOPING.set(false);
-    state.evaluating.set(None);
 }
 
-/// Documents (of every forest) kept per slice of idle work: about 30 ms
-/// of flattening for invoices like the benchmark's.
-const KEEP_PER_SLICE: usize = 1_000;
-
-/// After the report of request `generation` is shown, keeps the files'
-/// flattened documents for the next evaluations (`Session::keep_documents`)
-/// a slice at a time while the page is idle: the first evaluation of new
-/// files does not keep them, so that its report comes sooner. Stops at
-/// once when another report is asked for; an evaluation that starts
-/// meanwhile keeps them itself.
-fn keep_documents_later(state: AppState, generation: u64) {
-    leptos::task::spawn_local(async move {
-        loop {
-            // Let the report paint, then give every turn to the page.
-            browser::yield_to_browser().await;
-            if LATEST.get() != generation || LOOPING.get() {
-                return;
-            }
-            let kept = state
-                .session
-                .try_with_untracked(|s| s.keep_documents(KEEP_PER_SLICE));
-            if kept != Some(Some(false)) {
-                return;
-            }
-        }
-    });
-}
-
-/// Frees a report that is no longer shown after the new one has been
-/// drawn, a slice at a time: the report a view held is otherwise freed
-/// while the new one is drawn, and freeing 30,000 documents' details took
-/// about 200 ms at a stretch. A no-op beyond dropping this reference when
-/// someone else still holds the report.
-pub fn release_later(report: Arc<Report>) {
-    leptos::task::spawn_local(async move {
-        // Let the new report's views replace the old ones (which drop
-        // their references) and the page paint.
-        browser::yield_to_browser().await;
-        let Ok(mut report) = Arc::try_unwrap(report) else {
-            return;
-        };
-        let mut slice_start = browser::now_ms();
-        for model in &mut report.models {
-            let Some(mut details) = model.document_details.take() else {
-                continue;
+fn carry_out(state: AppState, command: Command) {
+    match command {
+        Command::Post(request) => post(state, &request),
+        Command::Restart { files, example } => {
+            state.link.update_value(|l| l.worker = None);
+            let worker = start_worker(state);
+            state.link.update_value(|l| l.worker = worker);
+            let request = if example {
+                Request::LoadExample
+            } else {
+                Request::AddFiles {
+                    files,
+                    replace_example: true,
+                }
             };
-            while !details.is_empty() {
-                details.truncate(details.len().saturating_sub(RELEASE_CHUNK));
-                if browser::now_ms() - slice_start >= SLICE_MS {
-                    browser::yield_now().await;
-                    slice_start = browser::now_ms();
-                }
+            post(state, &request);
+        }
+        Command::CheckSchema {
+            version,
+            files,
+            id_field,
+            schema_by,
+        } => {
+            let buffers = state
+                .link
+                .try_update_value(|l| std::mem::take(&mut l.job_buffers))
+                .unwrap_or_default();
+            let files = files
+                .into_iter()
+                .map(|(_, name, role)| (name, role))
+                .collect();
+            check_schema(state, (version, files, buffers, id_field, schema_by));
+        }
+        Command::ToPanel(answer) => {
+            let sink = answer.generation().and_then(|g| {
+                state.link.with_value(|l| {
+                    l.panels
+                        .iter()
+                        .find(|(run, _)| *run == g)
+                        .map(|(_, s)| Rc::clone(s))
+                })
+            });
+            if let Some(sink) = sink {
+                sink(answer);
             }
+        }
+        Command::ShowFiles {
+            files,
+            settings,
+            schemas,
+        } => {
+            state.schemas.set(schemas.map(|s| *s));
+            show_files(state, files, settings);
+        }
+        Command::Notice(message) => state.notice.set(Some(message)),
+        Command::Bundle { bundle, .. } => {
+            let then = state.link.try_update_value(|l| l.bundle.take()).flatten();
+            if let Some(then) = then {
+                then(bundle);
+            }
+        }
+    }
+}
+
+/// Posts `request` with the files it names.
+fn post(state: AppState, request: &Request) {
+    if let Request::Run { generation, task } = request {
+        if task.lane() == Lane::Report {
+            browser::mark("fieldscope:evaluation-start");
+        }
+        if task.lane() == Lane::Panel {
+            state.link.update_value(|l| {
+                if let Some(sink) = l.next_panel.take() {
+                    l.panels.push((*generation, sink));
+                }
+            });
+        }
+    }
+    let bytes = encode(request);
+    state.link.with_value(|l| {
+        let Some(worker) = &l.worker else { return };
+        let files: Vec<web_sys::File> = match request {
+            Request::AddFiles { files, .. } => files
+                .iter()
+                .filter_map(|f| l.files.iter().find(|(id, _)| *id == f.id))
+                .map(|(_, file)| file.clone())
+                .collect(),
+            _ => Vec::new(),
+        };
+        worker.post(&bytes, &files);
+    });
+}
+
+/// The file list as the worker has it: the panel's list, the config
+/// files' layers (for the settings that read them), the status line while
+/// files of a drop are parsed, and a bundle's settings.
+fn show_files(
+    state: AppState,
+    files: Vec<crate::protocol::FileSummary>,
+    settings: Option<serde_json::Map<String, serde_json::Value>>,
+) {
+    let dropped = state.link.with_value(|l| l.dropped.clone());
+    let parsing = dropped.iter().enumerate().find_map(|(i, id)| {
+        files
+            .iter()
+            .find(|f| f.id == *id && f.pending)
+            .map(|f| (i, f))
+    });
+    match parsing {
+        Some((i, f)) => state.busy.set(Some(format!(
+            "Parsing {} ({} of {}, {})…",
+            f.name,
+            i + 1,
+            dropped.len(),
+            browser::human_size(f.bytes as usize)
+        ))),
+        None if !dropped.is_empty() => {
+            browser::mark("fieldscope:parsed");
+            state.link.update_value(|l| l.dropped.clear());
+            state.busy.set(None);
+        }
+        None => {}
+    }
+    let configs: Vec<(u32, String, serde_json::Value)> = files
+        .iter()
+        .filter_map(|f| Some((f.id, f.name.clone(), f.config.clone()?)))
+        .collect();
+    state.session.update(|s| {
+        s.set_config_files(configs);
+        if let Some(settings) = settings {
+            s.settings = settings;
+        }
+    });
+    state.files.set(files);
+}
+
+/// Hands the schema worker `job`, one at a time (a newer job waits for
+/// the one it checks); its answer goes to the evaluation worker.
+fn check_schema(state: AppState, job: SchemaJob) {
+    let busy = state
+        .link
+        .try_update_value(|l| {
+            if l.schema_busy {
+                l.schema_next = Some(job.clone());
+                true
+            } else {
+                l.schema_busy = true;
+                false
+            }
+        })
+        .unwrap_or(true);
+    if busy {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        let (version, files, buffers, id_field, schema_by) = job;
+        browser::mark("fieldscope:validity-start");
+        let answer = browser::schema_check(files, buffers, id_field, schema_by).await;
+        browser::mark("fieldscope:validity-end");
+        dispatch(state, Event::SchemaAnswered { version, answer });
+        let next = state
+            .link
+            .try_update_value(|l| {
+                l.schema_busy = false;
+                l.schema_next.take()
+            })
+            .flatten();
+        if let Some(next) = next {
+            check_schema(state, next);
         }
     });
 }
 
-/// Documents' details freed between two looks at the clock.
-const RELEASE_CHUNK: usize = 256;
-
-/// The report of the session's files and settings with every document's
-/// details (what the document browser and the bootstrap need for a large
-/// dataset, whose report has none), evaluated a slice at a time with its
-/// progress in the status bar; `None` if the files or settings changed
-/// meanwhile (the result would be of other work; the schema validity
-/// arriving is no change).
-pub async fn evaluate_with_details(state: AppState) -> Option<Result<Report, String>> {
-    let evaluation = match state.session.with_untracked(|s| s.evaluation(true)) {
-        Ok(evaluation) => evaluation,
-        Err(message) => return Some(Err(message)),
-    };
-    let work = evaluation.work();
-    let mut pace = evaluation_pace(state, &evaluation, move || {
-        let now = state.session.with_untracked(|s| s.work(true));
-        now.is_none_or(|now| !now.same(&work))
-    });
-    let result = evaluation.run(&mut pace).await;
-    if !LOOPING.get() {
-        state.evaluating.set(None);
-    }
-    result
+/// Whether the report's validity-dependent values wait (pending) or are
+/// missing (the schema worker failed).
+pub fn validity_unknown(validity: &ValidityStatus) -> bool {
+    *validity != ValidityStatus::Final
 }

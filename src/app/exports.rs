@@ -11,9 +11,10 @@
 //! HTML writer.
 
 use super::browser::{download, render_text_export};
+use super::evaluation::ask_bundle;
 use super::AppState;
 use crate::eval::report::Report;
-use crate::export::{embed, json, ExportOptions, Format, HtmlInclude, TextExport};
+use crate::export::{json, ExportOptions, Format, HtmlInclude, TextExport};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -58,41 +59,38 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                     }
                     return;
                 }
-                // The inputs, when asked, exactly as the bundle has them.
-                let inputs = if format == Format::Html && embed_inputs.get_untracked() {
-                    let bundle = state.session.with_untracked(|s| {
-                        embed::check_size(s.input_bytes()).map(|()| s.to_bundle())
-                    });
-                    match bundle {
-                        Ok(bundle) => Some(bundle),
+                // The inputs, when asked, exactly as the bundle has them
+                // (which the evaluation worker, holding the files, makes).
+                let export = move |inputs: Option<String>| {
+                    let request = TextExport::new(format, &r, HtmlInclude { charts: true, inputs });
+                    let request = match serde_json::to_string(&request) {
+                        Ok(json) => json,
                         Err(e) => {
-                            state.notice.set(Some(format!(
-                                "The HTML report was not written: {e}. Export it without the inputs, or export a bundle."
-                            )));
+                            state.notice.set(Some(format!("the export could not be prepared: {e}")));
                             return;
                         }
-                    }
+                    };
+                    exporting.set(true);
+                    leptos::task::spawn_local(async move {
+                        let result = render_text_export(&request)
+                            .await
+                            .and_then(|bytes| download(&name, mime(format), &bytes));
+                        exporting.try_set(false);
+                        if let Err(e) = result {
+                            state.notice.try_set(Some(e));
+                        }
+                    });
+                };
+                if format == Format::Html && embed_inputs.get_untracked() {
+                    ask_bundle(state, true, move |bundle| match bundle {
+                        Ok(bundle) => export(Some(bundle)),
+                        Err(e) => state.notice.set(Some(format!(
+                            "The HTML report was not written: {e}. Export it without the inputs, or export a bundle."
+                        ))),
+                    });
                 } else {
-                    None
-                };
-                let request = TextExport::new(format, &r, HtmlInclude { charts: true, inputs });
-                let request = match serde_json::to_string(&request) {
-                    Ok(json) => json,
-                    Err(e) => {
-                        state.notice.set(Some(format!("the export could not be prepared: {e}")));
-                        return;
-                    }
-                };
-                exporting.set(true);
-                leptos::task::spawn_local(async move {
-                    let result = render_text_export(&request)
-                        .await
-                        .and_then(|bytes| download(&name, mime(format), &bytes));
-                    exporting.try_set(false);
-                    if let Err(e) = result {
-                        state.notice.try_set(Some(e));
-                    }
-                });
+                    export(None);
+                }
             };
             view! {
                 <button type="button" data-testid=format!("export-{}", format.name()) on:click=on_click disabled=move || state.validity_unknown.get() || exporting.get()>
@@ -108,14 +106,18 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
         })
         .collect_view();
     let on_bundle = move |_| {
-        let bundle = state.session.with(|s| s.to_bundle());
-        if let Err(e) = download(
-            "fieldscope-bundle.json",
-            "application/json",
-            bundle.as_bytes(),
-        ) {
-            state.notice.set(Some(e));
-        }
+        ask_bundle(state, false, move |bundle| {
+            let done = bundle.and_then(|bundle| {
+                download(
+                    "fieldscope-bundle.json",
+                    "application/json",
+                    bundle.as_bytes(),
+                )
+            });
+            if let Err(e) = done {
+                state.notice.set(Some(e));
+            }
+        });
     };
     view! {
         <section class="card exports" aria-labelledby="exports-heading">

@@ -1,85 +1,14 @@
 //! Loading data: the page-wide drop zone, the file picker, the example
 //! button, and the list of loaded files with their roles, model names,
-//! costs and errors.
+//! costs and errors. The files go to the evaluation worker as `File`s
+//! (it reads them); the list is the worker's (`AppState::files`).
 
-use super::browser;
-use super::evaluation::PagePace;
-use super::AppState;
-use crate::session::{Role, SchemaOverview, Session};
+use super::evaluation::{drop_files, edit};
+use super::{browser, AppState};
+use crate::protocol::Request;
+use crate::session::{Role, SchemaOverview};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-
-/// Adds read files to the session, in the order the user gave them: all at
-/// once without parsing (so their roles are known and the schema worker
-/// starts on them at once), then parsed one after another, each a slice
-/// at a time with the status line saying which and how far, and one
-/// evaluation at the end (the report is held while files are added),
-/// itself run a slice at a time. `problems` (files refused before
-/// reading) are shown with any others.
-async fn load_files(state: AppState, files: Vec<browser::ReadFile>, mut problems: Vec<String>) {
-    let total = files.len();
-    browser::mark("fieldscope:read");
-    state.hold_report.set(true);
-    let mut pending = Vec::new();
-    state.session.update(|s| {
-        for (name, result) in files {
-            match result {
-                Ok(bytes) => {
-                    let size = bytes.len();
-                    match s.load_pending(&name, bytes) {
-                        Ok(Some(id)) => pending.push((id, name, size)),
-                        Ok(None) => {}
-                        Err(e) => problems.push(e),
-                    }
-                }
-                Err(e) => problems.push(format!("{name}: {e}")),
-            }
-        }
-    });
-    for (i, (id, name, size)) in pending.into_iter().enumerate() {
-        state.busy.set(Some(format!(
-            "Parsing {name} ({} of {total}, {})…",
-            i + 1,
-            browser::human_size(size)
-        )));
-        browser::yield_to_browser().await;
-        // A slice at a time, the status bar's progress moving with the
-        // bytes read.
-        let Some(job) = state.session.with_untracked(|s| s.parse_job(id)) else {
-            continue;
-        };
-        let mut pace = PagePace::new(
-            move |done, total| state.busy_progress.set(Some((done, total))),
-            || false,
-        );
-        if let Some(parsed) = job.run(&mut pace).await {
-            state.session.update(|s| s.store_parsed(parsed));
-        }
-        state.busy_progress.set(None);
-    }
-    browser::mark("fieldscope:parsed");
-    // One evaluation of everything, a slice at a time: the status bar
-    // shows its progress (`evaluation::report_loop`) once it starts, which
-    // is before the timer of `yield_to_browser` fires.
-    state.hold_report.set(false);
-    browser::yield_to_browser().await;
-    state.busy.set(None);
-    state
-        .notice
-        .set((!problems.is_empty()).then(|| problems.join("; ")));
-}
-
-/// What a file entry shows.
-#[derive(Clone)]
-struct FileSummary {
-    name: String,
-    role: Role,
-    model: String,
-    cost: Option<f64>,
-    error: Option<String>,
-    records: Option<usize>,
-    pending: bool,
-}
 
 /// The largest file the app reads: the file, its parsed records and the
 /// evaluation all live in this tab's memory (about 3× the file, plus
@@ -88,8 +17,9 @@ pub const MAX_FILE_BYTES: f64 = 300e6;
 /// The most the app reads in one go (all files of one drop together).
 pub const MAX_TOTAL_BYTES: f64 = 600e6;
 
-/// Starts reading picked or dropped files, saying so. Files over the size
-/// limits are refused, each with a message; the others are read.
+/// Hands picked or dropped files to the evaluation worker, saying so.
+/// Files over the size limits are refused, each with a message; the
+/// others are read by the worker.
 fn read(state: AppState, list: web_sys::FileList) {
     let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
     let mut refused = Vec::new();
@@ -127,10 +57,10 @@ fn read(state: AppState, list: web_sys::FileList) {
             }
         })
         .collect();
+    state
+        .notice
+        .set((!refused.is_empty()).then(|| refused.join(" ")));
     if accepted.is_empty() {
-        state
-            .notice
-            .set((!refused.is_empty()).then(|| refused.join(" ")));
         return;
     }
     state.busy.set(Some(format!(
@@ -139,9 +69,7 @@ fn read(state: AppState, list: web_sys::FileList) {
         if accepted.len() == 1 { "" } else { "s" },
         browser::human_size(total as usize)
     )));
-    browser::read_files(accepted, move |files| {
-        leptos::task::spawn_local(load_files(state, files, refused.clone()));
-    });
+    drop_files(state, accepted);
 }
 
 /// The whole page is a drop target (`data-testid="drop-zone"`).
@@ -194,10 +122,10 @@ pub fn FilePanel(state: AppState) -> impl IntoView {
     };
     let ids = move || {
         state
-            .session
-            .with(|s| s.files.iter().map(|f| f.id).collect::<Vec<_>>())
+            .files
+            .with(|f| f.iter().map(|f| f.id).collect::<Vec<_>>())
     };
-    let overview = Memo::new(move |_| state.session.with(Session::schema_overview));
+    let overview = Memo::new(move |_| state.schemas.get());
     view! {
         <section class="panel files" aria-labelledby="files-heading">
             <h2 id="files-heading">"Data"</h2>
@@ -210,14 +138,10 @@ pub fn FilePanel(state: AppState) -> impl IntoView {
                         on:change=on_pick />
                 </label>
                 <button type="button" data-testid="load-example"
-                    on:click=move |_| state.session.update(|s| {
-                        let settings = std::mem::take(&mut s.settings);
-                        *s = Session::example();
-                        s.settings = settings;
-                    })>
+                    on:click=move |_| edit(state, Request::LoadExample)>
                     "Load example"
                 </button>
-                <button type="button" data-testid="clear-files" on:click=move |_| state.session.update(Session::clear)>
+                <button type="button" data-testid="clear-files" on:click=move |_| edit(state, Request::Clear)>
                     "Clear"
                 </button>
             </div>
@@ -290,20 +214,10 @@ fn FileEntry(state: AppState, id: u32, overview: Memo<Option<SchemaOverview>>) -
                 .and_then(|o| o.served.iter().find(|(f, _)| *f == id).map(|(_, n)| *n))
         })
     };
-    // What the entry shows, read from the session without copying the
-    // parsed records.
     let file = move || {
-        state.session.with(|s| {
-            s.files.iter().find(|f| f.id == id).map(|f| FileSummary {
-                name: f.name.clone(),
-                role: f.role,
-                model: f.model.clone(),
-                cost: f.cost,
-                error: f.error().map(ToString::to_string),
-                records: f.records(),
-                pending: f.is_pending(),
-            })
-        })
+        state
+            .files
+            .with(|files| files.iter().find(|f| f.id == id).cloned())
     };
     let role = move || file().map_or(Role::Predictions, |f| f.role);
     let status = move || match file() {
@@ -313,7 +227,7 @@ fn FileEntry(state: AppState, id: u32, overview: Memo<Option<SchemaOverview>>) -
     };
     let on_role = move |ev: web_sys::Event| {
         if let Some(r) = Role::parse(&event_target_value(&ev)) {
-            state.session.update(|s| s.set_role(id, r));
+            edit(state, Request::SetRole { id, role: r });
         }
     };
     view! {
@@ -323,7 +237,7 @@ fn FileEntry(state: AppState, id: u32, overview: Memo<Option<SchemaOverview>>) -
                     {move || file().map(|f| f.name).unwrap_or_default()}
                 </span>
                 <button type="button" class="icon" aria-label="Remove this file"
-                    on:click=move |_| state.session.update(|s| s.remove(id))>"×"</button>
+                    on:click=move |_| edit(state, Request::Remove { id })>"×"</button>
             </div>
             <label class="inline">
                 <span>"Role"</span>
@@ -338,7 +252,7 @@ fn FileEntry(state: AppState, id: u32, overview: Memo<Option<SchemaOverview>>) -
                         prop:value=move || file().map(|f| f.model).unwrap_or_default()
                         on:change=move |ev| {
                             let v = event_target_value(&ev);
-                            state.session.update(|s| s.rename_model(id, &v));
+                            edit(state, Request::RenameModel { id, name: v });
                         } />
                 </label>
                 <label class="inline">
@@ -349,7 +263,7 @@ fn FileEntry(state: AppState, id: u32, overview: Memo<Option<SchemaOverview>>) -
                         on:change=move |ev| {
                             let v = event_target_value(&ev);
                             let cost = v.trim().parse::<f64>().ok();
-                            state.session.update(|s| s.set_cost(id, cost));
+                            edit(state, Request::SetCost { id, cost });
                         } />
                 </label>
             </Show>

@@ -1,22 +1,23 @@
 //! The literature-metrics panel: ANLS\*, Donut's nTED accuracy and field
 //! F1 per model (`crate::eval::literature`, the numbers of `fieldscope eval
-//! --metrics anls_star,nted,donut_f1`), computed a few documents at a time
-//! between frames with a progress bar and a cancel button, so the page
-//! never freezes (the built-in example takes a moment). They are computed
+//! --metrics anls_star,nted,donut_f1`), computed by the evaluation worker
+//! with a progress bar and a cancel button (the built-in example takes a
+//! moment). They are computed
 //! only when asked for, like `--metrics`: then, and only then, they also
 //! go into the HTML, Markdown and LaTeX exports (`AppState::literature`),
 //! so the default exports stay the CLI's default ones.
 
+use super::evaluation::{dispatch, run_panel};
 use super::format::{full, opt_ratio, shown};
 use super::progress::{status_line, Progress};
-use super::{browser, AppState};
-use crate::eval::literature::{Metrics, MAX_WORK};
+use super::AppState;
+use crate::eval::literature::MAX_WORK;
 use crate::eval::report::{LiteratureReport, Report};
+use crate::protocol::{Answer, Task};
+use crate::report_state::Event;
 use leptos::prelude::*;
+use std::rc::Rc;
 use std::sync::Arc;
-
-/// How long one slice of work may hold the page (ms) before yielding.
-const SLICE_MS: f64 = 30.0;
 
 /// The literature metrics of every model (in the report's order) and the
 /// warnings about documents too large to score.
@@ -43,51 +44,23 @@ pub fn LiteraturePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
         Some(done) => Progress::Done(done),
         None => Progress::Idle,
     });
-    let cancel = RwSignal::new(false);
     let start = move || {
-        cancel.set(false);
         progress.set(Progress::Running(0, pairs));
-        // The panel is made again with each new report: a run of an older
-        // one finds its signals gone, and stops without a word (`try_`).
-        leptos::task::spawn_local(async move {
-            browser::yield_to_browser().await;
-            let job = state
-                .session
-                .with_untracked(|s| s.literature_job(Metrics::ALL, false));
-            let mut job = match job {
-                Ok(job) => job,
-                Err(e) => {
-                    progress.try_set(Progress::Failed(e));
-                    return;
-                }
-            };
-            let total = job.total();
-            while job.done() < total {
-                match cancel.try_get_untracked() {
-                    None => return,
-                    Some(true) => {
-                        progress.try_set(Progress::Cancelled(job.done(), total));
-                        return;
-                    }
-                    Some(false) => {}
-                }
-                let began = js_sys::Date::now();
-                while job.done() < total && js_sys::Date::now() - began < SLICE_MS {
-                    if let Err(e) = job.step(1) {
-                        progress.try_set(Progress::Failed(e.to_string()));
-                        return;
-                    }
-                }
-                progress.try_set(Progress::Running(job.done(), total));
-                browser::yield_to_browser().await;
+        // The panel is made again with each new report: the answers of
+        // an older run find its signals gone (`try_`).
+        let sink = move |answer: Answer| match answer {
+            Answer::Literature {
+                models, warnings, ..
+            } => {
+                let computed: Computed = Arc::new((models, warnings));
+                state.literature.try_set(Some(computed.clone()));
+                progress.try_set(Progress::Done(computed));
             }
-            if cancel.try_get_untracked().is_none() {
-                return;
+            other => {
+                progress.try_update(|p| p.answer(other));
             }
-            let computed: Computed = Arc::new(job.finish());
-            state.literature.set(Some(computed.clone()));
-            progress.try_set(Progress::Done(computed));
-        });
+        };
+        run_panel(state, Task::Literature, Rc::new(sink));
     };
     let running = move || progress.with(Progress::is_running);
     let body = move || match progress.get() {
@@ -107,7 +80,7 @@ pub fn LiteraturePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                     <button type="button" class="button" data-testid="literature-start" on:click=move |_| start() disabled=running>
                         "Compute ANLS*, nTED, Donut F1"
                     </button>
-                    <button type="button" data-testid="literature-cancel" on:click=move |_| cancel.set(true) disabled=move || !running()>"Cancel"</button>
+                    <button type="button" data-testid="literature-cancel" on:click=move |_| dispatch(state, Event::CancelPanel) disabled=move || !running()>"Cancel"</button>
                 </div>
             </div>
             <p class="hint">"The metrics papers report, computed exactly as their reference implementations do, on each record's evaluated fields without this page's settings (no NOT_FOUND spellings, number or date rules). Not part of SPEC.md. Same numbers as fieldscope eval --metrics anls_star,nted,donut_f1."</p>

@@ -24,6 +24,8 @@ mod sweep_view;
 mod uncertainty;
 
 use crate::eval::Report;
+use crate::protocol::{FileSummary, ValidityStatus};
+use crate::report_state::{self, Page};
 use crate::session::Session;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -61,39 +63,42 @@ impl AverageView {
 }
 
 /// Up to this many documents the report carries every document's details
-/// at once; beyond it the document browser asks for them when it is opened
-/// (they roughly double the evaluation time and its memory).
-pub const DETAILS_UP_TO: usize = 2_000;
-
-thread_local! {
-    /// How long the last evaluation took (ms), shown on the summary line as
-    /// `data-evaluation-ms` for the benchmark (evaluation versus rendering).
-    pub static LAST_EVALUATION_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
-    /// Whether a job is with the schema worker.
-    static VALIDATING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
+/// at once (the worker decides; see `crate::service`).
+pub use crate::service::DETAILS_UP_TO;
 
 /// The one app state, passed to every component (it is `Copy`).
 #[derive(Clone, Copy)]
 pub struct AppState {
+    /// The settings panel's layer (and the config files' JSON under it):
+    /// the page's part of the session. The files themselves are the
+    /// evaluation worker's (`files` lists them).
     pub session: RwSignal<Session>,
+    /// The files as the evaluation worker lists them.
+    pub files: RwSignal<Vec<FileSummary>>,
+    /// With several schemas (SPEC §7.2): what the file list shows.
+    pub schemas: RwSignal<Option<crate::session::SchemaOverview>>,
+    /// The one report state (`crate::report_state`), changed only by
+    /// `evaluation::dispatch`.
+    pub page: StoredValue<Page, LocalStorage>,
+    /// The evaluation worker and what the page keeps beside the state.
+    pub link: StoredValue<evaluation::Link, LocalStorage>,
     /// The report of the session's files and settings, or why there is
-    /// none. Set by `evaluation::request_report` when an evaluation ends;
-    /// while one runs it keeps the last report.
+    /// none; while an evaluation runs it keeps the last report. Set from
+    /// `page`.
     pub report: RwSignal<Result<Arc<Report>, String>>,
+    /// What the page knows of the report's schema validity.
+    pub validity: RwSignal<ValidityStatus>,
+    /// How long the worker took for the report shown (ms), on the summary
+    /// line as `data-evaluation-ms` for the benchmark.
+    pub evaluation_ms: RwSignal<f64>,
     /// The evaluation under way, if any, and how far it got.
     pub evaluating: RwSignal<Option<evaluation::EvaluationProgress>>,
     pub average: RwSignal<AverageView>,
     /// A message about the last action (an export, a file read).
     pub notice: RwSignal<Option<String>>,
-    /// What the app is busy with (reading, parsing, evaluating), shown in
-    /// the status bar while it lasts.
+    /// What the app is busy with (reading, parsing), shown in the status
+    /// bar while it lasts.
     pub busy: RwSignal<Option<String>>,
-    /// How far what `busy` says has got (`done` of `total`), if it says.
-    pub busy_progress: RwSignal<Option<(usize, usize)>>,
-    /// While true the report keeps its last value: files are being added
-    /// one by one and the evaluation runs once, at the end.
-    pub hold_report: RwSignal<bool>,
     /// Bootstrap intervals computed for the current report (error bars in
     /// the score chart); cleared whenever the report changes.
     pub bootstrap: RwSignal<Option<Arc<crate::eval::bootstrap::BootstrapReport>>>,
@@ -105,10 +110,9 @@ pub struct AppState {
     /// flipped document of the "Compare two models" panel): the document
     /// browser opens it, its details computed first if needed.
     pub open_document: RwSignal<Option<String>>,
-    /// Whether the schema validity of the current files is unknown — the
-    /// schema worker is still checking the predictions, or it failed: the
-    /// report is then provisional in the values that depend on validity,
-    /// which are not shown and not exported (see `Session::evaluate_with`).
+    /// Whether the schema validity of the report is unknown — the schema
+    /// worker is still checking the predictions, or it failed: the
+    /// validity-dependent values are not shown and not exported.
     pub validity_unknown: Memo<bool>,
     /// Why the schema worker could not compute the validity, if it could
     /// not.
@@ -117,38 +121,30 @@ pub struct AppState {
 
 impl AppState {
     fn new(session: Session) -> Self {
-        let session = RwSignal::new(session);
-        let hold_report = RwSignal::new(false);
-        // The first report (the example, or a bundle) is evaluated at once,
-        // so the page opens on it; later ones a slice at a time.
-        let start = js_sys::Date::now();
-        let report = session.with_untracked(|s| s.evaluate_with(wants_details(s)));
-        LAST_EVALUATION_MS.set(js_sys::Date::now() - start);
-        let report = RwSignal::new(report.map(Arc::new));
+        let validity = RwSignal::new(ValidityStatus::Final);
         AppState {
-            session,
-            report,
+            session: RwSignal::new(session),
+            files: RwSignal::new(Vec::new()),
+            schemas: RwSignal::new(None),
+            page: StoredValue::new_local(Page::default()),
+            link: StoredValue::new_local(evaluation::Link::default()),
+            report: RwSignal::new(Err("Loading the example…".to_string())),
+            validity,
+            evaluation_ms: RwSignal::new(0.0),
             evaluating: RwSignal::new(None),
             average: RwSignal::new(AverageView::MacroDocuments),
             notice: RwSignal::new(None),
             busy: RwSignal::new(None),
-            busy_progress: RwSignal::new(None),
-            hold_report,
             bootstrap: RwSignal::new(None),
             literature: RwSignal::new(None),
             open_document: RwSignal::new(None),
-            validity_unknown: Memo::new(move |_| {
-                session.with(|s| s.validity_pending() || s.validity_failure().is_some())
+            validity_unknown: Memo::new(move |_| validity.with(evaluation::validity_unknown)),
+            validity_failure: Memo::new(move |_| match validity.get() {
+                ValidityStatus::Failed(why) => Some(why),
+                _ => None,
             }),
-            validity_failure: Memo::new(move |_| session.with(Session::validity_failure)),
         }
     }
-}
-
-/// Whether the report carries every document's details: up to
-/// [`DETAILS_UP_TO`] documents.
-pub(crate) fn wants_details(session: &Session) -> bool {
-    session.truth().and_then(|t| t.records()).unwrap_or(0) <= DETAILS_UP_TO
 }
 
 /// Mounts the app on the page's body.
@@ -162,27 +158,21 @@ pub fn start() {
 
 #[component]
 fn App() -> impl IntoView {
-    let mut session = Session::example();
+    let mut session = Session::default();
     if let Some(settings) = browser::read_fragment().and_then(|f| settings::from_fragment(&f)) {
         session.settings = settings;
     }
     let state = AppState::new(session);
-    // Every change of the files or settings asks for a new report (while
-    // files are being added, once at the end). The first report is
-    // already there.
+    // The worker loads the example; its report is asked for at once.
+    evaluation::open(state);
+    // Every change of the settings asks for a new report (the files'
+    // changes ask for theirs as they are made).
+    let settings = Memo::new(move |_| state.session.with(|s| s.settings.clone()));
     Effect::new(move |first: Option<()>| {
-        let held = state.hold_report.get();
-        state.session.track();
-        if held {
-            // Files are being added: an evaluation of the files before
-            // would only slow their parsing down.
-            evaluation::stop_reports();
+        let settings = settings.get();
+        if first.is_some() {
+            evaluation::dispatch(state, report_state::Event::Changed { settings });
         }
-        if first.is_none() || held {
-            return;
-        }
-        let work = state.session.with_untracked(|s| s.work(wants_details(s)));
-        evaluation::request_report(state, work);
     });
     // Intervals belong to the report they were computed for.
     Effect::new(move |_| {
@@ -190,28 +180,10 @@ fn App() -> impl IntoView {
         state.bootstrap.set(None);
         state.literature.set(None);
     });
-    // Schema validity comes from the schema worker, a job at a time; its
-    // answer changes the session, which asks again if the files or the id
-    // field changed meanwhile.
-    Effect::new(move |_| {
-        let Some(job) = state.session.with(Session::validity_job) else {
-            return;
-        };
-        if VALIDATING.replace(true) {
-            return;
-        }
-        leptos::task::spawn_local(async move {
-            browser::mark("fieldscope:validity-start");
-            let answer = browser::schema_validity(&job).await;
-            browser::mark("fieldscope:validity-end");
-            VALIDATING.set(false);
-            state.session.try_update(|s| s.store_validity(job, answer));
-        });
-    });
     // Settings live in the URL fragment, so a link reproduces the view
     // (never the data).
     Effect::new(move |_| {
-        let fragment = state.session.with(|s| settings::to_fragment(&s.settings));
+        let fragment = settings.with(settings::to_fragment);
         browser::write_fragment(&fragment);
     });
     // The status bar's parts, each redrawn only when it changes (an
@@ -224,7 +196,7 @@ fn App() -> impl IntoView {
     });
     // The bar's `done` of `total`: what `busy` says, else the evaluation's.
     let progress = Memo::new(move |_| match state.busy.with(Option::is_some) {
-        true => state.busy_progress.get().filter(|&(_, total)| total > 0),
+        true => None,
         false => state
             .evaluating
             .with(|e| e.filter(|e| e.total > 0).map(|e| (e.done, e.total))),

@@ -1,9 +1,10 @@
-//! The state of a computation the app runs a slice at a time between
-//! frames (bootstrap intervals, literature metrics, threshold sweeps) and
-//! the line that shows how far it got. Owns no computation; used by
-//! `uncertainty.rs`, `literature.rs` and `sweep_view.rs`. May depend on
-//! leptos only.
+//! The state of a computation a panel asked the evaluation worker for
+//! (bootstrap intervals, literature metrics, threshold sweeps, the gate)
+//! and the line that shows how far it got. Owns no computation; used by
+//! `uncertainty.rs`, `literature.rs`, `sweep_view.rs` and `compare.rs`.
+//! May depend on leptos and `protocol` only.
 
+use crate::protocol::Answer;
 use leptos::prelude::*;
 
 /// Where a sliced computation is.
@@ -25,6 +26,19 @@ impl<T> Progress<T> {
     /// Whether the computation is under way.
     pub fn is_running(&self) -> bool {
         matches!(self, Progress::Running(..))
+    }
+
+    /// Takes the worker's progress, stop or failure for its run (a
+    /// result is the panel's to take).
+    pub fn answer(&mut self, answer: Answer) {
+        match answer {
+            Answer::Progress { done, total, .. } if self.is_running() => {
+                *self = Progress::Running(done, total)
+            }
+            Answer::Stopped { done, total, .. } => *self = Progress::Cancelled(done, total),
+            Answer::Failed { reason, .. } => *self = Progress::Failed(reason),
+            _ => {}
+        }
     }
 }
 

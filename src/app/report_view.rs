@@ -19,7 +19,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
                 .into_any()
         }
         Ok(report) => view! {
-            <Summary report=report.clone() />
+            <Summary state=state report=report.clone() />
             <Warnings report=report.clone() />
             <ModelTable state=state report=report.clone() />
             <ParadoxPanel state=state report=report.clone() />
@@ -45,7 +45,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
 type Shared = std::sync::Arc<Report>;
 
 #[component]
-fn Summary(report: Shared) -> impl IntoView {
+fn Summary(state: AppState, report: Shared) -> impl IntoView {
     let preset = report.config["preset"]
         .as_str()
         .unwrap_or("standard")
@@ -55,7 +55,7 @@ fn Summary(report: Shared) -> impl IntoView {
         .unwrap_or("")
         .to_string();
     view! {
-        <p class="summary" data-testid="summary" data-evaluation-ms=super::LAST_EVALUATION_MS.get().round()>
+        <p class="summary" data-testid="summary" data-evaluation-ms=state.evaluation_ms.get_untracked().round()>
             {format!(
                 "{} documents · {} model{} · preset {preset} · strings compared by {method}",
                 report.documents,

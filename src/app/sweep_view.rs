@@ -1,22 +1,23 @@
 //! The threshold-sweep panel (`crate::eval::sweep`): pick the threshold
 //! (string similarity, CER or item F1), then the whole evaluation runs
-//! once per value, one value per slice of work between frames, with a
-//! progress bar and a cancel button so the page stays responsive. The
+//! once per value in the evaluation worker, with a progress bar and a
+//! cancel button. The
 //! result is the line charts of `crate::charts::sweep_charts` (SVG / PNG / PDF
 //! downloads, like the other charts) and a table of every point, each
 //! cell's full value in `data-value` — the numbers of `fieldscope sweep
 //! --format json` on the same files.
 
-use super::browser;
 use super::charts_view::chart_options;
-use super::evaluation::PagePace;
+use super::evaluation::{dispatch, run_panel};
 use super::format::{full, opt_ratio, ratio, shown};
 use super::progress::{status_line, Progress};
 use super::AppState;
 use crate::charts::{sweep_charts, PaperSize};
-use crate::eval::sweep::{default_values, SweepParam, SweepReport, SweepRun};
-use crate::session::Session;
+use crate::eval::sweep::{default_values, SweepParam, SweepReport};
+use crate::protocol::{Answer, Task};
+use crate::report_state::Event;
 use leptos::prelude::*;
+use std::rc::Rc;
 use std::sync::Arc;
 
 fn label(param: SweepParam) -> &'static str {
@@ -31,73 +32,30 @@ fn label(param: SweepParam) -> &'static str {
 pub fn SweepPanel(state: AppState) -> impl IntoView {
     let param = RwSignal::new(SweepParam::Similarity);
     let progress = RwSignal::new(Progress::Idle);
-    let cancel = RwSignal::new(false);
     let size = RwSignal::new(PaperSize::FullWidth);
     // A result belongs to the files and settings it was computed from.
     Effect::new(move |_| {
         state.report.track();
-        cancel.set(true);
         progress.set(Progress::Idle);
     });
     let start = move |_| {
-        cancel.set(false);
         let values = default_values();
         progress.set(Progress::Running(0, values.len()));
-        let which = param.get_untracked();
-        leptos::task::spawn_local(async move {
-            browser::yield_to_browser().await;
-            let inputs = state.session.try_with_untracked(|s| s.inputs());
-            let (input, config) = match inputs {
-                None => return,
-                Some(Ok(x)) => x,
-                Some(Err(e)) => {
-                    progress.try_set(Progress::Failed(e));
-                    return;
-                }
-            };
-            let validity = match state.session.try_with_untracked(Session::known_validity) {
-                None => return,
-                Some(Ok(v)) => v,
-                Some(Err(e)) => {
-                    progress.try_set(Progress::Failed(e));
-                    return;
-                }
-            };
-            let mut run = SweepRun::new(&input, &config, which, values, validity);
-            loop {
-                // Cancelled, or the panel is gone (the files changed).
-                match cancel.try_get_untracked() {
-                    None => return,
-                    Some(true) => {
-                        if progress.try_with_untracked(Progress::is_running) == Some(true) {
-                            progress.try_set(Progress::Cancelled(run.done(), run.total()));
-                        }
-                        return;
-                    }
-                    Some(false) => {}
-                }
-                // Each value is a whole evaluation, itself run a slice at
-                // a time (stopped when cancelled or the panel is gone).
-                let mut pace =
-                    PagePace::new(|_, _| {}, move || cancel.try_get_untracked() != Some(false));
-                let finished = match run.step_paced(&input, &mut pace).await {
-                    // Stopped: the loop's check says why.
-                    None => continue,
-                    Some(Ok(f)) => f,
-                    Some(Err(e)) => {
-                        let message = state.session.try_with_untracked(|s| s.schema_error(e));
-                        progress.try_set(Progress::Failed(message.unwrap_or_default()));
-                        return;
-                    }
-                };
-                progress.try_set(Progress::Running(run.done(), run.total()));
-                if finished {
-                    break;
-                }
-                browser::yield_to_browser().await;
+        // The panel is made again with each new report: the answers of
+        // an older run find its signals gone (`try_`).
+        let sink = move |answer: Answer| match answer {
+            Answer::Sweep { result, .. } => {
+                progress.try_set(Progress::Done(Arc::new(*result)));
             }
-            progress.try_set(Progress::Done(Arc::new(run.finish())));
-        });
+            other => {
+                progress.try_update(|p| p.answer(other));
+            }
+        };
+        let task = Task::Sweep {
+            param: param.get_untracked(),
+            values,
+        };
+        run_panel(state, task, Rc::new(sink));
     };
     let running = move || progress.with(Progress::is_running);
     let body = move || match progress.get() {
@@ -131,7 +89,7 @@ pub fn SweepPanel(state: AppState) -> impl IntoView {
                     <button type="button" class="button primary" data-testid="sweep-start" on:click=start disabled=move || running() || state.validity_unknown.get()>
                         "Sweep 0 to 1 (21 values)"
                     </button>
-                    <button type="button" data-testid="sweep-cancel" on:click=move |_| cancel.set(true) disabled=move || !running()>"Cancel"</button>
+                    <button type="button" data-testid="sweep-cancel" on:click=move |_| dispatch(state, Event::CancelPanel) disabled=move || !running()>"Cancel"</button>
                 </div>
             </div>
             <p class="hint">{move || format!(

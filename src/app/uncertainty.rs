@@ -1,82 +1,39 @@
 //! The uncertainty panel: 95 % bootstrap intervals and paired tests
-//! (`crate::eval::bootstrap`), computed on demand a slice of resamples at a
-//! time between frames, with a progress bar and a cancel button, so the
-//! page never freezes. The table's text is the Markdown export's
+//! (`crate::eval::bootstrap`), computed on demand by the evaluation
+//! worker, with a progress bar and a cancel button. The table's text is the Markdown export's
 //! (`export::bootstrap_table`).
 
+use super::evaluation::{dispatch, run_panel};
 use super::progress::{status_line, Progress};
-use super::{browser, AppState};
-use crate::eval::bootstrap::{Bootstrap, BootstrapOptions, ModelTallies};
+use super::AppState;
+use crate::eval::bootstrap::BootstrapOptions;
 use crate::eval::report::Report;
-use crate::eval::Config;
 use crate::export::{bootstrap_caption, bootstrap_table, ExportOptions};
+use crate::protocol::{Answer, Task};
+use crate::report_state::Event;
 use leptos::prelude::*;
+use std::rc::Rc;
 use std::sync::Arc;
-
-/// Resamples per slice of work (one slice between two frames).
-const SLICE: usize = 25;
 
 #[component]
 pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
     let progress = RwSignal::new(Progress::Idle);
-    let cancel = RwSignal::new(false);
     let options = BootstrapOptions::default();
     let start = move |_| {
-        cancel.set(false);
         progress.set(Progress::Running(0, options.resamples));
-        // The panel is made again with each new report: a run of an older
-        // one finds its signals gone, and stops without a word (`try_`).
-        leptos::task::spawn_local(async move {
-            browser::yield_to_browser().await;
-            // Each document's counts come with the details; a large
-            // dataset's report was computed without them.
-            let detailed = super::evaluation::evaluate_with_details(state).await;
-            let detailed = match detailed {
-                Some(Ok(r)) => r,
-                Some(Err(e)) => {
-                    progress.try_set(Progress::Failed(e));
-                    return;
-                }
-                // The files or settings changed meanwhile (the panel is
-                // made again for the new report).
-                None => return,
-            };
-            let config = match Config::from_json(&detailed.config) {
-                Ok(c) => c,
-                Err(e) => {
-                    progress.try_set(Progress::Failed(e.to_string()));
-                    return;
-                }
-            };
-            let models = detailed
-                .models
-                .iter()
-                .filter_map(ModelTallies::of)
-                .collect();
-            let mut bootstrap = Bootstrap::new(models, &config, options);
-            loop {
-                match cancel.try_get_untracked() {
-                    None => return,
-                    Some(true) => {
-                        progress.try_set(Progress::Cancelled(bootstrap.done(), options.resamples));
-                        return;
-                    }
-                    Some(false) => {}
-                }
-                let done = bootstrap.step(SLICE);
-                progress.try_set(Progress::Running(done, options.resamples));
-                if done >= options.resamples {
-                    break;
-                }
-                browser::yield_to_browser().await;
+        // The panel is made again with each new report: the answers of
+        // an older run find its signals gone (`try_`).
+        let sink = move |answer: Answer| match answer {
+            Answer::Bootstrap { result, .. } => {
+                let result = Arc::new(*result);
+                state.bootstrap.try_set(Some(result.clone()));
+                progress.try_set(Progress::Done(result));
             }
-            if cancel.try_get_untracked().is_none() {
-                return;
+            other => {
+                progress.try_update(|p| p.answer(other));
             }
-            let result = Arc::new(bootstrap.finish());
-            state.bootstrap.set(Some(result.clone()));
-            progress.try_set(Progress::Done(result));
-        });
+        };
+        run_panel(state, Task::Bootstrap, Rc::new(sink));
     };
     let running = move || progress.with(Progress::is_running);
     let r = report.clone();
@@ -164,7 +121,7 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                     <button type="button" class="button primary" data-testid="bootstrap-start" on:click=start disabled=move || running() || state.validity_unknown.get()>
                         {format!("Compute 95 % intervals ({} resamples)", options.resamples)}
                     </button>
-                    <button type="button" data-testid="bootstrap-cancel" on:click=move |_| cancel.set(true) disabled=move || !running()>"Cancel"</button>
+                    <button type="button" data-testid="bootstrap-cancel" on:click=move |_| dispatch(state, Event::CancelPanel) disabled=move || !running()>"Cancel"</button>
                 </div>
             </div>
             <p class="hint">"Resamples the documents with replacement (the fields of one document are not independent) and recomputes every score, to show how much each number could move with other documents, and whether one model is really better than another. Same method and numbers as fieldscope eval --bootstrap."</p>

@@ -325,7 +325,7 @@ pub async fn evaluate_owned_known_paced<F: IntoDocFile>(
         return Some(Err(e));
     }
     let any_schema = input.schema.is_some() || input.has_several_schemas();
-    if any_schema && validity.valid.is_none() && !validity.unchecked {
+    if any_schema && *validity == SchemaValidity::NoSchema {
         return Some(Err(Error::new(
             ErrorKind::Input,
             "the schema validity of these files has not been computed",

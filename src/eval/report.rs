@@ -133,7 +133,7 @@ pub struct ModelReport {
     #[serde(skip)]
     pub document_tallies: Option<Vec<DocumentTally>>,
     /// Only in a report evaluated before the schema validity was known
-    /// (`crate::eval::SchemaValidity::unchecked`): whether each document
+    /// (`crate::eval::SchemaValidity::Pending`): whether each document
     /// would be an exact match if its payload were valid (SPEC §3.5:
     /// `exact_match` = valid ∧ this), which is what
     /// `crate::eval::complete_provisional` needs to finish the report once

@@ -13,7 +13,7 @@ use crate::eval::{documents_by_schema, schema_stem, NamedSchema};
 use std::collections::BTreeSet;
 
 /// What the file list shows when several schemas are loaded.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SchemaOverview {
     /// The config's `schema_by`, if set.
     pub schema_by: Option<String>,

@@ -777,10 +777,15 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   assertClose(await readTable(page, 'paradox-table'), expectedParadoxTable(exampleReport), 'example: paradox table');
   assertClose(await readTable(page, 'model-table'), expectedModelTable(exampleReport, 'macro_documents'), 'example: model table');
 
-  // Cancel: start, then stop after the first slice.
-  await page.click('[data-testid=bootstrap-start]');
-  await page.waitForSelector('[data-testid=bootstrap-progress]');
-  await page.click('[data-testid=bootstrap-cancel]');
+  // Cancel: start, then stop it under way. The evaluation worker resamples
+  // the example's 50 documents in a moment, so Cancel is clicked as soon
+  // as the page has drawn the progress line (in the same page task), not
+  // after a round trip of the test's.
+  await page.evaluate(async () => {
+    document.querySelector('[data-testid=bootstrap-start]').click();
+    while (!document.querySelector('[data-testid=bootstrap-progress]')) await new Promise((r) => setTimeout(r, 0));
+    document.querySelector('[data-testid=bootstrap-cancel]').click();
+  });
   const cancelled = await page.waitForSelector('[data-testid=bootstrap-cancelled]');
   assert.match(await cancelled.textContent(), /^Cancelled after \d+ resamples\.$/);
 

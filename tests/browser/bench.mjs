@@ -1,18 +1,29 @@
 // Benchmark of the browser app in headless Chromium (prints figures; it
-// asserts nothing about time). It measures what a person waits for:
+// asserts nothing about time). It measures what a person waits for, for
+// this build (dist/) and, when FIELDSCOPE_OLD_DIST names another build
+// (say, the previous round's), for that one too in the same run, side by
+// side:
 //
-//   1. drop to full report: 10,000 synthetic invoices × 3 models + schema
+//   1. page load to the example's report;
+//   2. drop to full report: 10,000 synthetic invoices × 3 models + schema
 //      (`fieldscope synth`, about 47 MB) chosen with the file input, from
 //      the input's `change` event to the model table showing all three
 //      models over 10,000 documents and the document-level scores (which
-//      wait for the schema worker's validity);
-//   2. re-evaluation after a settings change (the preset), from the
+//      wait for the schema worker's validity); beside it the native CLI's
+//      wall time on the same files (`fieldscope eval`, release build if
+//      there is one);
+//   3. re-evaluation after a settings change (the preset), from the
 //      select's `change` event to the new numbers in the model table;
-//   3. the gzipped size of the wasm + JS the page loads, and of its two
-//      workers (schema validator, exporter).
+//   4. the page's longest main-thread task (a `PerformanceObserver` for
+//      `longtask`, rendering included) while each of these runs: the
+//      drop, the re-evaluation, a threshold sweep, the bootstrap, and
+//      (with FIELDSCOPE_BENCH_LARGE=N) a drop of N documents' truth and
+//      one model, `N = 175000` being about 400 MB;
+//   5. the gzipped size of the wasm + JS the page loads, and of each
+//      worker.
 //
 // Run after `trunk build --release` and `cargo build --bin fieldscope`:
-//   node tests/browser/bench.mjs [DOCUMENTS]
+//   FIELDSCOPE_OLD_DIST=/path/to/old/dist node tests/browser/bench.mjs [DOCUMENTS]
 // Needs playwright-core in .tools/ and /usr/bin/chromium, like the tests.
 
 import { execFileSync } from 'node:child_process';
@@ -22,198 +33,223 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { startServer, DIST } from './server.mjs';
-import { benchMarks, CHROMIUM_ARGS } from './harness.mjs';
+import { CHROMIUM_ARGS } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const DOCUMENTS = Number(process.argv[2] ?? 10000);
 const RUNS = Number(process.env.FIELDSCOPE_BENCH_RUNS ?? 3);
-const CLI = [join(ROOT, 'target/debug/fieldscope'), join(ROOT, 'target/release/fieldscope')].find(existsSync);
+const LARGE = Number(process.env.FIELDSCOPE_BENCH_LARGE ?? 0);
+const OLD = process.env.FIELDSCOPE_OLD_DIST ? resolve(process.env.FIELDSCOPE_OLD_DIST) : null;
+const CLI = [join(ROOT, 'target/release/fieldscope'), join(ROOT, 'target/debug/fieldscope')].find(existsSync);
 if (!CLI) throw new Error('build the CLI first: cargo build --bin fieldscope');
-if (!existsSync(join(DIST, 'index.html'))) throw new Error(`no built app in ${DIST}: run trunk build --release`);
+const BUILDS = [['new', DIST], ...(OLD ? [['old', OLD]] : [])];
+for (const [, dist] of BUILDS) {
+  if (!existsSync(join(dist, 'index.html'))) throw new Error(`no built app in ${dist}: run trunk build --release`);
+}
 
 const { chromium } = await import(join(ROOT, '.tools/node_modules/playwright-core/index.mjs'));
 
-const fmtMs = (ms) => `${(ms / 1000).toFixed(2)} s`;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmtMs = (ms) => (ms == null ? '—' : `${(ms / 1000).toFixed(2)} s`);
+const fmtTask = (ms) => (ms == null ? '—' : `${Math.round(ms)} ms`);
+const median = (xs) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : null);
 
 // ------------------------------------------------------------ bundle size
-// What the page loads before it can show a report is its own module
-// (fieldscope-web*). The schema validator (fieldscope-schema*) is a worker
-// started when a JSON Schema is loaded — the built-in example has one, so a
-// first visit fetches it too, after the page's report is shown — and the
-// exporter (fieldscope-export*: PDF figures, tables, the HTML report) a
-// worker fetched on the first export.
-const part = (f) => (f.startsWith('fieldscope-schema') ? 'schema' : f.startsWith('fieldscope-export') ? 'export' : 'page');
-const note = { page: '', schema: ' (schema worker)', export: ' (export worker, on demand)' };
-const assets = readdirSync(DIST).filter((f) => f.endsWith('.wasm') || f.endsWith('.js'));
-const raw = { page: 0, schema: 0, export: 0 };
-const gz = { page: 0, schema: 0, export: 0 };
-console.log('bundle (dist/, gzip -9)');
-for (const f of assets) {
-  const bytes = readFileSync(join(DIST, f));
-  const z = gzipSync(bytes, { level: 9 }).length;
-  raw[part(f)] += bytes.length;
-  gz[part(f)] += z;
-  console.log(`  ${(f + note[part(f)]).padEnd(56)} ${(bytes.length / 1024).toFixed(0).padStart(6)} KB raw ${(z / 1024).toFixed(0).padStart(6)} KB gzip`);
+// The page's own module (fieldscope-web*) and each worker's: the
+// evaluation worker (fieldscope-eval*, started with the page), the schema
+// validator (fieldscope-schema*, started when a schema is loaded) and the
+// exporter (fieldscope-export*, on the first export).
+function sizes(dist) {
+  const part = (f) => ['eval', 'schema', 'export'].find((w) => f.startsWith(`fieldscope-${w}`)) ?? 'page';
+  const gz = { page: 0, eval: 0, schema: 0, export: 0 };
+  for (const f of readdirSync(dist).filter((f) => f.endsWith('.wasm') || f.endsWith('.js'))) {
+    gz[part(f)] += gzipSync(readFileSync(join(dist, f)), { level: 9 }).length;
+  }
+  return gz;
 }
-const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
-console.log(`  the page's wasm + JS: ${kb(raw.page)} raw, ${kb(gz.page)} gzipped (target < 600 KB)`);
-console.log(`  the schema worker's:  ${kb(raw.schema)} raw, ${kb(gz.schema)} gzipped (fetched once a schema is loaded)`);
-console.log(`  the export worker's: ${kb(raw.export)} raw, ${kb(gz.export)} gzipped (fetched on the first export)`);
 
 // ------------------------------------------------------------ data
 const data = mkdtempSync(join(tmpdir(), 'fieldscope-app-bench-'));
 execFileSync(CLI, ['synth', '--documents', String(DOCUMENTS), '--out', data]);
 const files = ['truth.jsonl', 'good.jsonl', 'conservative.jsonl', 'aggressive.jsonl', 'invoice.schema.json'].map((f) => join(data, f));
 const inputMB = files.reduce((s, f) => s + statSync(f).size, 0) / 1e6;
-console.log(`\ninput: ${DOCUMENTS} documents × 3 models + schema, ${inputMB.toFixed(1)} MB (fieldscope synth)`);
+console.log(`input: ${DOCUMENTS} documents × 3 models + schema, ${inputMB.toFixed(1)} MB (fieldscope synth)`);
+let largeFiles = null;
+if (LARGE) {
+  const dir = join(data, 'large');
+  execFileSync(CLI, ['synth', '--documents', String(LARGE), '--out', dir]);
+  largeFiles = ['truth.jsonl', 'good.jsonl', 'invoice.schema.json'].map((f) => join(dir, f));
+  const mb = largeFiles.reduce((s, f) => s + statSync(f).size, 0) / 1e6;
+  console.log(`large input: ${LARGE} documents × 1 model + schema, ${mb.toFixed(0)} MB`);
+}
 
-// ------------------------------------------------------------ browser
-const server = await startServer();
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  headless: true,
-  args: CHROMIUM_ARGS,
-});
-
-const dropTimes = [];
-const reevalTimes = [];
-const dropEvals = [];
-const detailTimes = [];
-const reevalEvals = [];
-const reevalBlocked = [];
-const loadTimes = [];
-const settledTimes = [];
-let heapMB = null;
-try {
+// The CLI on the same files, wall time (after the browsers: the release
+// build if there is one by then).
+const cliTimes = [];
+function timeCli() {
+  const cli = [join(ROOT, 'target/release/fieldscope'), CLI].find(existsSync);
+  console.log(`CLI timed: ${cli}`);
   for (let run = 0; run < RUNS; run++) {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    const t0 = Date.now();
-    await page.goto(server.url + '/');
-    await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 60_000 });
-    loadTimes.push(Date.now() - t0);
-    // The schema validity, from the schema worker, completes the report.
-    await page.waitForSelector('[data-testid=document-scores]', { timeout: 60_000 });
-    settledTimes.push(Date.now() - t0);
-    await page.click('[data-testid=clear-files]');
-    await page.waitForSelector('[data-testid=no-report]');
-
-    // 1. Drop to report, timed inside the page.
-    await page.evaluate(() => {
-      document.querySelector('[data-testid=file-input]').addEventListener(
-        'change',
-        () => {
-          window.__benchStart = performance.now();
-        },
-        { capture: true },
-      );
-    });
-    await page.setInputFiles('[data-testid=file-input]', files);
-    const drop = await page.waitForFunction(
-      (documents) => {
-        const rows = document.querySelectorAll('[data-testid=model-table] tbody tr[data-model]');
-        const summary = document.querySelector('[data-testid=summary]')?.textContent ?? '';
-        const busy = document.querySelector('[data-testid=busy]');
-        const settled = document.querySelector('[data-testid=document-scores]');
-        if (rows.length === 3 && summary.startsWith(`${documents} documents`) && !busy && settled) {
-          return [performance.now() - window.__benchStart];
-        }
-        return false;
-      },
-      DOCUMENTS,
-      { polling: 'raf', timeout: 300_000 },
-    );
-    const [dropMs] = await drop.jsonValue();
-    // Where the time went.
-    const { text, evaluationMs } = await benchMarks(page);
-    console.log(`  run ${run + 1}: drop ${Math.round(dropMs)} ms; marks (ms after the change event): ${text}`);
-    dropEvals.push(evaluationMs);
-    dropTimes.push(dropMs);
-    if (run === 0) await page.screenshot({ path: join(HERE, 'screenshots', 'bench-10k-report.png') }).catch(() => {});
-
-    // Document details on demand (large datasets are evaluated without them).
-    const detailsButton = await page.$('[data-testid=load-document-details]');
-    if (detailsButton) {
-      const t = Date.now();
-      await detailsButton.click();
-      await page.waitForSelector('[data-testid=document-browser] tbody tr[data-doc]', { timeout: 300_000 });
-      detailTimes.push(Date.now() - t);
-    }
-
-    // 2. Re-evaluation after a settings change.
-    const before = await page.$eval('[data-testid=model-table] tbody tr[data-model] td[data-metric=f1]', (td) => td.dataset.value);
-    const presets = await page.$$eval('[data-testid=preset-select] option', (os) => os.map((o) => o.value));
-    const target = presets.find((p) => p === 'strict') ?? presets.find((p) => p && p !== 'standard');
-    await page.evaluate((before) => {
-      window.__benchBefore = before;
-      // The longest stretch the page could not answer input ("long tasks"
-      // of 50 ms and more) while it re-evaluates and redraws.
-      window.__longest = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
-      }).observe({ type: 'longtask' });
-      document.querySelector('[data-testid=preset-select]').addEventListener(
-        'change',
-        () => {
-          window.__benchStart = performance.now();
-        },
-        { capture: true },
-      );
-    }, before);
-    await page.selectOption('[data-testid=preset-select]', target);
-    const reeval = await page.waitForFunction(
-      () => {
-        const td = document.querySelector('[data-testid=model-table] tbody tr[data-model] td[data-metric=f1]');
-        if (td && td.dataset.value !== window.__benchBefore) {
-          const evaluation = Number(document.querySelector('[data-testid=summary]').dataset.evaluationMs);
-          return [performance.now() - window.__benchStart, evaluation];
-        }
-        return false;
-      },
-      null,
-      { polling: 'raf', timeout: 120_000 },
-    );
-    const [reevalMs, reevalEval] = await reeval.jsonValue();
-    reevalTimes.push(reevalMs);
-    reevalEvals.push(reevalEval);
-    // Long tasks are reported after they end: wait for the redraw's.
-    await page.waitForTimeout(300);
-    reevalBlocked.push(await page.evaluate(() => window.__longest));
-    if (run === 0) {
-      // Not timed: a picture of a re-evaluation under way (the status
-      // bar's progress over the dimmed last report), taken at one of its
-      // pauses, the only moments the page paints.
-      await page.selectOption('[data-testid=preset-select]', 'standard');
-      await page.waitForSelector('[data-testid=busy-progress]', { timeout: 10_000 }).catch(() => {});
-      await page.screenshot({ path: join(HERE, 'screenshots', 'bench-10k-re-evaluating.png') });
-      await page.waitForSelector('[data-testid=busy]', { state: 'detached', timeout: 120_000 });
-      const cdp = await context.newCDPSession(page);
-      const { metrics } = await cdp.send('Performance.getMetrics').catch(() => ({ metrics: [] }));
-      const used = metrics.find((m) => m.name === 'JSHeapUsedSize');
-      heapMB = { js: used ? used.value / 1e6 : null };
-      console.log(`  re-evaluated with preset "${target}"`);
-    }
-    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
-    await context.close();
+    const t = process.hrtime.bigint();
+    execFileSync(cli, ['eval', '--truth', files[0], '--pred', files[1], '--pred', files[2], '--pred', files[3], '--schema', files[4]], { stdio: ['ignore', 'ignore', 'inherit'] });
+    cliTimes.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
+}
+
+/** Starts recording the page's long tasks under `window.__longest`. */
+async function watchLongTasks(page) {
+  await page.evaluate(() => {
+    window.__longest = 0;
+    if (window.__observer) return;
+    window.__observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+    });
+    window.__observer.observe({ type: 'longtask' });
+  });
+}
+
+/** The longest task since `watchLongTasks`, once the last has ended. */
+async function longest(page) {
+  await page.waitForTimeout(300);
+  return page.evaluate(() => window.__longest);
+}
+
+/** Starts the clock at the next `change` event of `selector`. */
+async function clockOnChange(page, selector) {
+  await page.evaluate((selector) => {
+    document.querySelector(selector).addEventListener('change', () => (window.__benchStart = performance.now()), { capture: true, once: true });
+  }, selector);
+}
+
+/** One build's figures, `RUNS` times. */
+async function measure(label, dist) {
+  const server = await startServer(dist);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const f = { load: [], drop: [], reeval: [], dropTask: [], reevalTask: [], sweepTask: [], bootstrapTask: [], large: [], largeTask: [] };
+  try {
+    for (let run = 0; run < RUNS; run++) {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      const t0 = Date.now();
+      await page.goto(server.url + '/');
+      await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 60_000 });
+      f.load.push(Date.now() - t0);
+      await page.waitForSelector('[data-testid=document-scores]', { timeout: 60_000 });
+      await page.click('[data-testid=clear-files]');
+      await page.waitForSelector('[data-testid=no-report]');
+
+      // Drop to report.
+      await watchLongTasks(page);
+      await clockOnChange(page, '[data-testid=file-input]');
+      await page.setInputFiles('[data-testid=file-input]', files);
+      const drop = await page.waitForFunction(
+        (documents) => {
+          const rows = document.querySelectorAll('[data-testid=model-table] tbody tr[data-model]');
+          const summary = document.querySelector('[data-testid=summary]')?.textContent ?? '';
+          const busy = document.querySelector('[data-testid=busy]');
+          const settled = document.querySelector('[data-testid=document-scores]');
+          return rows.length === 3 && summary.startsWith(`${documents} documents`) && !busy && settled && performance.now() - window.__benchStart;
+        },
+        DOCUMENTS,
+        { polling: 'raf', timeout: 300_000 },
+      );
+      f.drop.push(await drop.jsonValue());
+      f.dropTask.push(await longest(page));
+      if (run === 0 && label === 'new') await page.screenshot({ path: join(HERE, 'screenshots', 'bench-10k-report.png') }).catch(() => {});
+
+      // Re-evaluation after a preset change.
+      const before = await page.$eval('[data-testid=model-table] tbody tr[data-model] td[data-metric=f1]', (td) => td.dataset.value);
+      await watchLongTasks(page);
+      await clockOnChange(page, '[data-testid=preset-select]');
+      const presets = await page.$$eval('[data-testid=preset-select] option', (os) => os.map((o) => o.value));
+      await page.selectOption('[data-testid=preset-select]', presets.find((p) => p === 'strict') ?? presets.find((p) => p && p !== 'standard'));
+      const reeval = await page.waitForFunction(
+        (before) => {
+          const td = document.querySelector('[data-testid=model-table] tbody tr[data-model] td[data-metric=f1]');
+          return td && td.dataset.value !== before && performance.now() - window.__benchStart;
+        },
+        before,
+        { polling: 'raf', timeout: 120_000 },
+      );
+      f.reeval.push(await reeval.jsonValue());
+      f.reevalTask.push(await longest(page));
+      await page.waitForSelector('[data-testid=busy]', { state: 'detached', timeout: 120_000 });
+
+      // A threshold sweep, then the bootstrap: the longest task each.
+      for (const [start, done, key] of [
+        ['sweep-start', '[data-testid=sweep-table]', 'sweepTask'],
+        ['bootstrap-start', '[data-testid=bootstrap-table]', 'bootstrapTask'],
+      ]) {
+        if (run > 0) break;
+        await watchLongTasks(page);
+        await page.click(`[data-testid=${start}]`);
+        await page.waitForSelector(done, { timeout: 600_000 });
+        f[key].push(await longest(page));
+      }
+      if (errors.length) throw new Error(`${label}: page errors: ${errors.join('; ')}`);
+      await context.close();
+    }
+    if (largeFiles) {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(server.url + '/');
+      await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 60_000 });
+      await page.click('[data-testid=clear-files]');
+      await watchLongTasks(page);
+      await clockOnChange(page, '[data-testid=file-input]');
+      await page.setInputFiles('[data-testid=file-input]', largeFiles);
+      const done = await page.waitForFunction(
+        (documents) => {
+          const summary = document.querySelector('[data-testid=summary]')?.textContent ?? '';
+          return summary.startsWith(`${documents} documents`) && !document.querySelector('[data-testid=busy]') && performance.now() - window.__benchStart;
+        },
+        LARGE,
+        { polling: 1000, timeout: 900_000 },
+      );
+      f.large.push(await done.jsonValue());
+      f.largeTask.push(await longest(page));
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return f;
+}
+
+const results = {};
+try {
+  for (const [label, dist] of BUILDS) {
+    console.log(`measuring the ${label} build (${dist})…`);
+    results[label] = { ...(await measure(label, dist)), gz: sizes(dist) };
+  }
+  timeCli();
 } finally {
-  await browser.close();
-  await server.close();
   rmSync(data, { recursive: true, force: true });
 }
 
-console.log(`\nheadless Chromium, ${RUNS} runs (median, then each run)`);
-console.log(`  page load to example report  ${fmtMs(median(loadTimes))}   [${loadTimes.map(fmtMs).join(', ')}]`);
-console.log(`    with the schema validity   ${fmtMs(median(settledTimes))}   [${settledTimes.map(fmtMs).join(', ')}]`);
-console.log(`  drop to full report          ${fmtMs(median(dropTimes))}   [${dropTimes.map(fmtMs).join(', ')}]   target < 2 s`);
-console.log(`    of which evaluation        ${fmtMs(median(dropEvals))}   (the rest: reading, parsing, rendering)`);
-if (detailTimes.length) console.log(`  document details on demand   ${fmtMs(median(detailTimes))}   [${detailTimes.map(fmtMs).join(', ')}]`);
-console.log(`  re-evaluation (preset)       ${fmtMs(median(reevalTimes))}   [${reevalTimes.map(fmtMs).join(', ')}]   target < 0.5 s`);
-console.log(`    of which evaluation        ${fmtMs(median(reevalEvals))}   (the rest: rendering)`);
-console.log(`    longest the page was busy  ${Math.round(median(reevalBlocked))} ms   [${reevalBlocked.map((m) => `${Math.round(m)} ms`).join(', ')}]   (its longest task: the evaluation pauses every 50 ms)`);
-if (heapMB?.js) console.log(`  JS heap after the run        ${heapMB.js.toFixed(0)} MB`);
+const labels = BUILDS.map(([l]) => l);
+const row = (name, key, fmt = fmtMs, note = '') => {
+  const cells = labels.map((l) => fmt(median(results[l][key])).padStart(10));
+  const each = labels.map((l) => `${l}: ${results[l][key].map(fmt).join(', ')}`).join('; ');
+  console.log(`  ${name.padEnd(38)}${cells.join('')}   ${note}${each ? `[${each}]` : ''}`);
+};
+console.log(`\nheadless Chromium, ${RUNS} runs (median; then each run)${' '.repeat(2)}${labels.map((l) => l.padStart(10)).join('')}`);
+row('page load to the example\'s report', 'load');
+row(`drop to full report (${DOCUMENTS} × 3)`, 'drop', fmtMs, `CLI ${fmtMs(median(cliTimes))}, ratio ${labels.map((l) => `${l} ${(median(results[l].drop) / median(cliTimes)).toFixed(2)}×`).join(', ')} `);
+row('re-evaluation (preset)', 'reeval');
+row('longest task: drop', 'dropTask', fmtTask);
+row('longest task: re-evaluation', 'reevalTask', fmtTask);
+row('longest task: sweep', 'sweepTask', fmtTask);
+row('longest task: bootstrap', 'bootstrapTask', fmtTask);
+if (LARGE) {
+  row(`large drop (${LARGE} documents)`, 'large');
+  row('longest task: large drop', 'largeTask', fmtTask);
+}
+console.log('\ngzipped wasm + JS (gzip -9)');
+for (const part of ['page', 'eval', 'schema', 'export']) {
+  console.log(`  ${part.padEnd(10)}${labels.map((l) => `${(results[l].gz[part] / 1024).toFixed(0)} KB`.padStart(10)).join('')}`);
+}

@@ -121,7 +121,7 @@ fn app_paths_agree(path: &Path, input: &EvalInput, config: &Config) -> Vec<Strin
     let known = evaluate_owned_known(input.clone(), config, true, &validity)
         .expect("evaluation with the validity succeeds");
     let mut provisional =
-        evaluate_owned_known(input.clone(), config, true, &SchemaValidity::unchecked())
+        evaluate_owned_known(input.clone(), config, true, &SchemaValidity::Pending)
             .expect("provisional evaluation succeeds");
     complete_provisional(&mut provisional, &validity, config).expect("completion succeeds");
     let mut failures = Vec::new();

@@ -68,7 +68,7 @@ fn example_args(dir: &Path) -> Vec<String> {
 /// `app/literature.rs`, `app/uncertainty.rs`): the session's report with
 /// the literature metrics (and their warnings) and the bootstrap computed
 /// a slice at a time, and the session's bundle.
-fn app_request(s: &Session) -> TextExport {
+fn app_request(s: &mut Session) -> TextExport {
     let mut report: Report = s.evaluate().unwrap();
     let mut job = s.literature_job(Metrics::ALL, false).unwrap();
     while job.done() < job.total() {
@@ -98,7 +98,7 @@ fn the_app_and_the_cli_write_the_same_html_report() {
     let mut session = example_session(&dir);
     session.compute_validity_now();
     // The export worker renders the request's JSON.
-    let request = serde_json::to_string(&app_request(&session)).unwrap();
+    let request = serde_json::to_string(&app_request(&mut session)).unwrap();
     let app = TextExport::render_json(&request).unwrap();
 
     let mut args = example_args(&dir);
@@ -154,7 +154,7 @@ fn the_app_and_the_cli_write_the_same_html_report() {
 #[test]
 fn nothing_is_embedded_without_the_flag() {
     let dir = temp_dir("plain");
-    let session = example_session(&dir);
+    let mut session = example_session(&dir);
     let mut args = example_args(&dir);
     args.extend(["--format", "html"].map(String::from));
     let (code, plain, err) = run_cli(&args);

@@ -364,7 +364,7 @@ impl Prepared {
                 "the evaluation was prepared for other settings or models",
             )));
         }
-        if self.has_schema && validity.valid.is_none() && !validity.unchecked {
+        if self.has_schema && *validity == SchemaValidity::NoSchema {
             return Some(Err(Error::new(
                 ErrorKind::Input,
                 "the schema validity of these files has not been computed",

@@ -26,43 +26,38 @@ use crate::eval::validate::{ForestValidator, Skip};
 /// carries no JSON Schema validator), and a threshold sweep reuses it at
 /// every value.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SchemaValidity {
-    /// Per model, per truth document, whether the payload validates; `None`
-    /// when there is no schema (a payload that parsed to an object is then
-    /// valid).
-    pub(super) valid: Option<Vec<Vec<bool>>>,
-    /// Not computed on purpose: see [`SchemaValidity::unchecked`].
-    pub(super) unchecked: bool,
-}
-
-impl SchemaValidity {
-    /// The validity per model (in input order), per ground-truth document
-    /// (in file order); `None` when there is no schema.
-    pub fn per_model(&self) -> Option<&[Vec<bool>]> {
-        self.valid.as_deref()
-    }
-
-    /// From [`Self::per_model`]'s form (as the browser app's schema
-    /// worker sends it back).
-    pub fn from_per_model(valid: Option<Vec<Vec<bool>>>) -> Self {
-        SchemaValidity {
-            valid,
-            unchecked: false,
-        }
-    }
-
-    /// A stand-in while the validity is being computed elsewhere: every
-    /// payload that parsed to an object counts as valid, as with no schema
+pub enum SchemaValidity {
+    /// There is no schema: a payload that parsed to an object is valid.
+    #[default]
+    NoSchema,
+    /// There is a schema, and the validity is being computed elsewhere:
+    /// every payload that parsed to an object counts as valid meanwhile
     /// (the schema still decides paths and types). A report evaluated with
     /// it is provisional in `schema_validity_rate`, `exact_match_rate`,
     /// `document_extraction_score` and each document's `schema_valid` and
     /// `exact_match`, which the browser app does not show until the real
-    /// validity arrives; every other value is final.
-    pub fn unchecked() -> Self {
-        SchemaValidity {
-            valid: None,
-            unchecked: true,
+    /// validity arrives ([`complete_provisional`]); every other value is
+    /// final.
+    Pending,
+    /// Per model (in input order), per ground-truth document (in file
+    /// order), whether the payload validates.
+    Known(Vec<Vec<bool>>),
+}
+
+impl SchemaValidity {
+    /// The validity per model, per ground-truth document; `None` when it
+    /// is not known (no schema, or pending).
+    pub fn per_model(&self) -> Option<&[Vec<bool>]> {
+        match self {
+            SchemaValidity::Known(valid) => Some(valid),
+            SchemaValidity::NoSchema | SchemaValidity::Pending => None,
         }
+    }
+
+    /// Whether a payload that parsed to an object is valid for no other
+    /// reason than the validity pending.
+    fn is_known(&self) -> bool {
+        !matches!(self, SchemaValidity::Pending)
     }
 }
 
@@ -108,7 +103,7 @@ pub fn schema_validity_by<F: IntoDocFile>(
         .map(ForestValidator::new)
         .transpose()?
     else {
-        return Ok(SchemaValidity::default());
+        return Ok(SchemaValidity::NoSchema);
     };
     let input = into_doc_files(input)?;
     let mut warnings = Vec::new();
@@ -134,7 +129,7 @@ pub fn schema_validity_by<F: IntoDocFile>(
                 .collect::<Result<Vec<bool>, Error>>()
         })
         .collect::<Result<Vec<_>, Error>>()?;
-    Ok(SchemaValidity::from_per_model(Some(valid)))
+    Ok(SchemaValidity::Known(valid))
 }
 
 /// Compiles several schemas (SPEC §7.2); an error names the schema.
@@ -177,10 +172,10 @@ fn several_validity<F: IntoDocFile>(
                 .collect::<Result<Vec<bool>, Error>>()
         })
         .collect::<Result<Vec<_>, Error>>()?;
-    Ok(SchemaValidity::from_per_model(Some(valid)))
+    Ok(SchemaValidity::Known(valid))
 }
 
-/// Finishes a report evaluated with [`SchemaValidity::unchecked`] for the
+/// Finishes a report evaluated with [`SchemaValidity::Pending`] for the
 /// same input and `config` once `validity` (from [`schema_validity`]) is
 /// known, without evaluating again: the values that depend on validity
 /// (SPEC §3.5) are computed as the evaluation computes them —
@@ -202,7 +197,7 @@ pub fn complete_provisional(
             "the schema validity does not fit this report",
         )
     };
-    if validity.unchecked {
+    if !validity.is_known() {
         return Err(not_fitting());
     }
     let zd = config.zero_division;
@@ -264,7 +259,7 @@ pub(super) trait ValidityOracle: Sync {
         Ok(())
     }
 
-    /// Whether the validity is a stand-in ([`SchemaValidity::unchecked`]):
+    /// Whether the validity is a stand-in ([`SchemaValidity::Pending`]):
     /// the report then keeps what [`complete_provisional`] needs.
     fn provisional(&self) -> bool {
         false
@@ -317,15 +312,15 @@ impl ValidityOracle for Known<'_> {
         _: NodeId,
         _: Skip<'_>,
     ) -> bool {
-        self.0.valid.as_ref().is_none_or(|v| v[m][d])
+        self.0.per_model().is_none_or(|v| v[m][d])
     }
 
     fn provisional(&self) -> bool {
-        self.0.unchecked
+        !self.0.is_known()
     }
 
     fn fits(&self, models: usize, documents: usize) -> Result<(), Error> {
-        match &self.0.valid {
+        match self.0.per_model() {
             Some(v) if v.len() != models || v.iter().any(|m| m.len() != documents) => {
                 Err(Error::new(
                     ErrorKind::Input,

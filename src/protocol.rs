@@ -1,0 +1,350 @@
+//! The browser app's one protocol between the page and its evaluation
+//! worker (`src/bin/eval_worker.rs`): what the page asks ([`Request`]) and
+//! what the worker answers ([`Answer`]), as serde enums shared by both
+//! sides, sent as CBOR ([`encode`], [`decode`]: floats bit for bit, so every
+//! number the page shows is the worker's).
+//!
+//! Every computation is a [`Request::Run`] tagged with a [`Generation`]
+//! (the page's counter, one per [`Lane`]): a newer run in the same lane
+//! makes the older one stop at its next check, and every answer names the
+//! generation it is for, so the page drops stale ones. File bytes never
+//! travel in these messages: they go beside them as transferred
+//! `ArrayBuffer`s (or `File`s), in the order of [`Request::AddFiles`]'s
+//! list.
+//!
+//! Pure: serde types and their encoding, no web types, no evaluation.
+
+use crate::eval::bootstrap::BootstrapReport;
+use crate::eval::gate::GateReport;
+use crate::eval::report::LiteratureReport;
+use crate::eval::sweep::{SweepParam, SweepReport};
+use crate::eval::Report;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A request's number in its lane: the page counts them, and an answer
+/// with an older number than the lane's newest is stale.
+pub type Generation = u64;
+
+/// Where a run stands against others: a newer run stops the older runs of
+/// its own lane only (a new report stops the report under way, not the
+/// bootstrap the user asked for, which stops when the report changes
+/// anyway because the page asks again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lane {
+    /// The report of the files and settings.
+    Report,
+    /// What a panel asks for (details, bootstrap, literature, sweep, gate).
+    Panel,
+}
+
+/// What a file is for (`data-role`'s names).
+pub use crate::session::Role;
+
+/// A file the page hands over: its bytes follow the message as a
+/// transferred buffer. `role`, `model` and `cost` are set when the page
+/// posts a file again (a restarted worker), so the user's choices stay;
+/// `None` lets the worker detect the role and name the model after the
+/// file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NewFile {
+    pub id: u32,
+    pub name: String,
+    pub role: Option<Role>,
+    pub model: Option<String>,
+    pub cost: Option<f64>,
+}
+
+/// What the page shows of a loaded file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileSummary {
+    pub id: u32,
+    pub name: String,
+    pub role: Role,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// The records parsed (truth and predictions).
+    pub records: Option<usize>,
+    /// Not parsed yet.
+    pub pending: bool,
+    /// Why it did not parse (with file, line and column).
+    pub error: Option<String>,
+    pub model: String,
+    pub cost: Option<f64>,
+    /// A metrics config's JSON (the page's settings read the layers).
+    pub config: Option<Value>,
+}
+
+/// A computation the page asks for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Task {
+    /// The report of the files under these settings (the settings panel's
+    /// layer), with every document's details up to
+    /// `service::DETAILS_UP_TO` documents.
+    Report { settings: Map<String, Value> },
+    /// The bootstrap's intervals and tests (`fieldscope eval --bootstrap`'s
+    /// defaults).
+    Bootstrap,
+    /// ANLS\*, nTED and Donut's F1 (`--metrics anls_star,nted,donut_f1`).
+    Literature,
+    /// The report with every document's details (answered as
+    /// [`Answer::Report`]): the document browser of a large dataset.
+    Details,
+    /// A threshold sweep at `values`.
+    Sweep { param: SweepParam, values: Vec<f64> },
+    /// `fieldscope gate`'s checks, `candidate` against `baseline`.
+    Gate { baseline: String, candidate: String },
+}
+
+impl Task {
+    /// The lane it runs in.
+    pub fn lane(&self) -> Lane {
+        match self {
+            Task::Report { .. } => Lane::Report,
+            _ => Lane::Panel,
+        }
+    }
+}
+
+/// What the page sends its evaluation worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Request {
+    /// Files to add, their bytes beside the message in this order (a
+    /// bundle, or an HTML report with its inputs embedded, replaces
+    /// everything). With `replace_example`, the built-in example's files
+    /// go first.
+    AddFiles {
+        files: Vec<NewFile>,
+        replace_example: bool,
+    },
+    SetRole {
+        id: u32,
+        role: Role,
+    },
+    RenameModel {
+        id: u32,
+        name: String,
+    },
+    SetCost {
+        id: u32,
+        cost: Option<f64>,
+    },
+    Remove {
+        id: u32,
+    },
+    /// Every file removed.
+    Clear,
+    /// The built-in example, replacing every file.
+    LoadExample,
+    /// Run `task`; a newer run in its lane stops this one.
+    Run {
+        generation: Generation,
+        task: Task,
+    },
+    /// Stop the run of this generation (a Cancel button).
+    Cancel {
+        generation: Generation,
+    },
+    /// The files and settings as a bundle (`Session::to_bundle`), answered
+    /// with [`Answer::Bundle`]; `for_html` checks the size limit of inputs
+    /// embedded in an HTML report first.
+    Bundle {
+        for_html: bool,
+    },
+    /// The schema worker's answer to [`Answer::ValidityJob`] `version`
+    /// (`session::validity_answer_to_json`'s text).
+    Validity {
+        version: u64,
+        answer: String,
+    },
+}
+
+/// What the page's [`ReportState`](crate::report_state::ReportState)
+/// knows of the schema validity of a report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ValidityStatus {
+    /// Final: no schema, or the schema worker's answer is in.
+    Final,
+    /// The schema worker is still checking: the validity-dependent values
+    /// are not shown; the worker sends the finished report when it
+    /// answers.
+    Pending,
+    /// The schema worker failed; the reason.
+    Failed(String),
+}
+
+/// What the evaluation worker answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Answer {
+    /// The worker listens (its first message).
+    Ready,
+    /// The files as they are now, after every change.
+    Files {
+        files: Vec<FileSummary>,
+        shows_example: bool,
+        /// With several schemas (SPEC §7.2): what the file list shows.
+        schemas: Option<Box<crate::session::SchemaOverview>>,
+        /// The settings of a bundle just opened (`None` otherwise).
+        settings: Option<Map<String, Value>>,
+    },
+    /// A request that could not be done (an unreadable bundle, say).
+    Notice { message: String },
+    /// The schema worker should check these files (ids and roles) with
+    /// this id field; its answer comes back as [`Request::Validity`].
+    ValidityJob {
+        version: u64,
+        files: Vec<(u32, String, Role)>,
+        id_field: Option<String>,
+        schema_by: Option<String>,
+    },
+    /// The bundle asked for, or why there is none.
+    Bundle {
+        for_html: bool,
+        bundle: Result<String, String>,
+    },
+    /// How far run `generation` got (`done` of `total` units).
+    Progress {
+        generation: Generation,
+        done: usize,
+        total: usize,
+    },
+    /// A run stopped before its end (cancelled, or made stale).
+    Stopped {
+        generation: Generation,
+        done: usize,
+        total: usize,
+    },
+    /// Why run `generation` has no result.
+    Failed {
+        generation: Generation,
+        reason: String,
+    },
+    /// A report (for [`Task::Report`]; again, finished, when the schema
+    /// validity arrives while it is pending).
+    Report {
+        generation: Generation,
+        report: Box<Report>,
+        validity: ValidityStatus,
+        /// How long the worker took, in milliseconds.
+        evaluation_ms: f64,
+    },
+    Bootstrap {
+        generation: Generation,
+        result: Box<BootstrapReport>,
+    },
+    /// Each model's literature metrics (in the report's order) and the
+    /// warnings about documents too large to score.
+    Literature {
+        generation: Generation,
+        models: Vec<(String, LiteratureReport)>,
+        warnings: Vec<String>,
+    },
+    Sweep {
+        generation: Generation,
+        result: Box<SweepReport>,
+    },
+    Gate {
+        generation: Generation,
+        result: Box<GateReport>,
+    },
+}
+
+impl Answer {
+    /// The run it answers, if it answers one.
+    pub fn generation(&self) -> Option<Generation> {
+        match self {
+            Answer::Progress { generation, .. }
+            | Answer::Stopped { generation, .. }
+            | Answer::Failed { generation, .. }
+            | Answer::Report { generation, .. }
+            | Answer::Bootstrap { generation, .. }
+            | Answer::Literature { generation, .. }
+            | Answer::Sweep { generation, .. }
+            | Answer::Gate { generation, .. } => Some(*generation),
+            Answer::Ready
+            | Answer::Files { .. }
+            | Answer::Notice { .. }
+            | Answer::Bundle { .. }
+            | Answer::ValidityJob { .. } => None,
+        }
+    }
+}
+
+/// A message as bytes (CBOR).
+pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    // Writing into a Vec fails only for types serde cannot represent,
+    // which these enums are not; an empty message then reads as an error.
+    let _ = ciborium::into_writer(message, &mut bytes);
+    bytes
+}
+
+/// A message from [`encode`]'s bytes, or why it is not one.
+pub fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, String> {
+    ciborium::from_reader(bytes).map_err(|e| format!("an unreadable message: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Session;
+
+    /// A report survives the trip bit for bit (floats included), so the
+    /// page shows exactly the worker's numbers.
+    #[test]
+    fn a_report_round_trips_exactly() {
+        let mut session = Session::example();
+        session.compute_validity_now();
+        let report = session.evaluate().unwrap();
+        let answer = Answer::Report {
+            generation: 7,
+            report: Box::new(report),
+            validity: ValidityStatus::Final,
+            evaluation_ms: 0.1 + 0.2,
+        };
+        let back: Answer = decode(&encode(&answer)).unwrap();
+        assert_eq!(back.generation(), Some(7));
+        assert_eq!(
+            serde_json::to_string(&back).unwrap(),
+            serde_json::to_string(&answer).unwrap()
+        );
+    }
+
+    #[test]
+    fn requests_round_trip() {
+        let mut settings = Map::new();
+        settings.insert("preset".into(), Value::from("lenient"));
+        for request in [
+            Request::AddFiles {
+                files: vec![NewFile {
+                    id: 3,
+                    name: "a.jsonl".into(),
+                    role: Some(Role::Predictions),
+                    model: Some("m".into()),
+                    cost: Some(0.25),
+                }],
+                replace_example: true,
+            },
+            Request::Run {
+                generation: 2,
+                task: Task::Report { settings },
+            },
+            Request::Run {
+                generation: 3,
+                task: Task::Sweep {
+                    param: SweepParam::Similarity,
+                    values: vec![0.5, 0.75],
+                },
+            },
+            Request::Cancel { generation: 3 },
+        ] {
+            assert_eq!(decode::<Request>(&encode(&request)), Ok(request));
+        }
+    }
+
+    #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        assert!(decode::<Request>(b"\xff\x00garbage").is_err());
+        assert!(decode::<Answer>(&[]).is_err());
+    }
+}

@@ -1,0 +1,733 @@
+//! The browser app's one report state and its pure transition function
+//! ([`Page::on`]: state and event in, state and commands out), in the
+//! manner of Elm's `update`: the page keeps a [`Page`] in a signal, turns
+//! every user action, worker answer and worker failure into an [`Event`],
+//! and carries out the [`Command`]s returned (posting to the evaluation
+//! worker, restarting it, handing a job to the schema worker, giving a
+//! panel its answer). Tested natively with the sequences that matter.
+//!
+//! ```text
+//!            Changed / Dropped / Edited          Answer::Report (newest)
+//!  Empty ─────────────────────────► Evaluating ─────────────────────────► Ready
+//!  Ready ─────────────────────────►  {previous,  ─── Answer::Failed ────► Failed
+//!  Failed ────────────────────────►   progress}  ─── WorkerFailed ──────► Failed
+//!                                        ▲  │ Answer::Progress (newest)
+//!                                        └──┘
+//!  Ready{Pending} ── Answer::Report (newest, the validity in) ──► Ready{Final}
+//! ```
+//!
+//! Pure: no web types, no evaluation; answers older than the newest
+//! request are dropped here, so the page never shows a stale report.
+
+use crate::eval::Report;
+use crate::protocol::{Answer, FileSummary, Generation, NewFile, Request, Task, ValidityStatus};
+use crate::session::Role;
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+/// The report the page shows.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum ReportState {
+    /// No report asked for yet.
+    #[default]
+    Empty,
+    /// The worker evaluates; the last report stays in view (dimmed).
+    Evaluating {
+        previous: Option<Arc<Report>>,
+        /// `done` of `total` units, once the worker has said.
+        progress: Option<(usize, usize)>,
+    },
+    Ready {
+        report: Arc<Report>,
+        validity: ValidityStatus,
+    },
+    /// Why there is no report (no truth file, a bad config, a worker that
+    /// failed).
+    Failed { reason: String },
+}
+
+impl ReportState {
+    /// The report to draw: the ready one, or the one before while an
+    /// evaluation runs.
+    pub fn report(&self) -> Option<&Arc<Report>> {
+        match self {
+            ReportState::Ready { report, .. } => Some(report),
+            ReportState::Evaluating { previous, .. } => previous.as_ref(),
+            ReportState::Empty | ReportState::Failed { .. } => None,
+        }
+    }
+
+    pub fn is_evaluating(&self) -> bool {
+        matches!(self, ReportState::Evaluating { .. })
+    }
+}
+
+/// Whether the evaluation worker is there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Worker {
+    #[default]
+    Running,
+    /// It failed to start or stopped: the next request starts a new one.
+    Down,
+}
+
+/// What happens to the page.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// Files were dropped (the page gives them ids); `settings` as for
+    /// [`Event::Changed`].
+    Dropped {
+        files: Vec<NewFile>,
+        settings: Map<String, Value>,
+    },
+    /// The files were edited (a role, a model's name or cost, a file
+    /// removed, the example loaded, a bundle opened): `edits` go to the
+    /// worker, then a new report is asked for.
+    Edited {
+        edits: Vec<Request>,
+        settings: Map<String, Value>,
+    },
+    /// The settings changed: a new report under `settings`.
+    Changed { settings: Map<String, Value> },
+    /// A panel asks for `task` (bootstrap, literature, sweep, gate, or a
+    /// report with details).
+    Panel(Task),
+    /// The panel's Cancel button.
+    CancelPanel,
+    /// Ask the worker something that changes no report (a bundle).
+    Ask(Request),
+    /// The evaluation worker answered.
+    Answer(Answer),
+    /// The evaluation worker failed to start or stopped (a panic).
+    WorkerFailed { reason: String },
+    /// The schema worker answered job `version`.
+    SchemaAnswered { version: u64, answer: String },
+}
+
+/// What the page must do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Post this to the evaluation worker.
+    Post(Request),
+    /// Start a new evaluation worker, then post these files to it (their
+    /// bytes are the page's `File`s of these ids) — or the built-in
+    /// example when `example` — before the commands that follow.
+    Restart { files: Vec<NewFile>, example: bool },
+    /// Hand the schema worker these files (the page's `File`s of these
+    /// ids, with their roles) and id field; its answer comes back as
+    /// [`Event::SchemaAnswered`].
+    CheckSchema {
+        version: u64,
+        files: Vec<(u32, String, Role)>,
+        id_field: Option<String>,
+        schema_by: Option<String>,
+    },
+    /// Give the panel that asked its answer (progress, result, failure).
+    ToPanel(Answer),
+    /// Show the file list as the worker has it now.
+    ShowFiles {
+        files: Vec<FileSummary>,
+        settings: Option<Map<String, Value>>,
+        schemas: Option<Box<crate::session::SchemaOverview>>,
+    },
+    /// Say this in the notice line.
+    Notice(String),
+    /// Download the bundle asked for (or put it in the HTML report), or
+    /// say why there is none.
+    Bundle {
+        for_html: bool,
+        bundle: Result<String, String>,
+    },
+}
+
+/// The page's state: the report, and what it needs to tell answers apart
+/// and to restart the worker.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Page {
+    pub report: ReportState,
+    /// The newest run asked for (any lane).
+    generation: Generation,
+    /// The newest report run.
+    report_run: Generation,
+    /// The panels' runs under way (a newer one stops the older in the
+    /// worker, whose `Stopped` still goes to the older panel).
+    panel_runs: Vec<Generation>,
+    worker: Worker,
+    /// The files as the worker last listed them.
+    pub files: Vec<FileSummary>,
+    /// The files are the built-in example's: the next drop replaces them.
+    pub shows_example: bool,
+}
+
+impl Page {
+    /// The page as it opens: the worker loads the example, whose report
+    /// is asked for at once.
+    pub fn opening(settings: Map<String, Value>) -> (Page, Vec<Command>) {
+        let page = Page {
+            shows_example: true,
+            ..Page::default()
+        };
+        page.on(Event::Changed { settings })
+    }
+
+    /// The panels' runs under way.
+    pub fn panel_runs(&self) -> &[Generation] {
+        &self.panel_runs
+    }
+
+    /// Whether the worker is down (a panic or a failed start).
+    pub fn worker(&self) -> Worker {
+        self.worker
+    }
+
+    /// The transition function: the state after `event`, and what the
+    /// page must do.
+    pub fn on(mut self, event: Event) -> (Page, Vec<Command>) {
+        let mut commands = Vec::new();
+        match event {
+            Event::Dropped { files, settings } => {
+                self.wake(&mut commands);
+                let replace_example = std::mem::take(&mut self.shows_example);
+                commands.push(Command::Post(Request::AddFiles {
+                    files,
+                    replace_example,
+                }));
+                self.ask_report(settings, &mut commands);
+            }
+            Event::Edited { edits, settings } => {
+                self.wake(&mut commands);
+                for edit in edits {
+                    match edit {
+                        Request::LoadExample => self.shows_example = true,
+                        Request::Clear => self.shows_example = false,
+                        _ => {}
+                    }
+                    commands.push(Command::Post(edit));
+                }
+                self.ask_report(settings, &mut commands);
+            }
+            Event::Changed { settings } => {
+                self.wake(&mut commands);
+                self.ask_report(settings, &mut commands);
+            }
+            Event::Panel(task) => {
+                self.wake(&mut commands);
+                self.generation += 1;
+                self.panel_runs.push(self.generation);
+                commands.push(Command::Post(Request::Run {
+                    generation: self.generation,
+                    task,
+                }));
+            }
+            Event::CancelPanel => {
+                for &generation in &self.panel_runs {
+                    commands.push(Command::Post(Request::Cancel { generation }));
+                }
+            }
+            Event::Ask(request) => {
+                self.wake(&mut commands);
+                commands.push(Command::Post(request));
+            }
+            Event::Answer(answer) => self.answer(answer, &mut commands),
+            Event::WorkerFailed { reason } => {
+                self.worker = Worker::Down;
+                self.report = ReportState::Failed {
+                    reason: format!("The evaluation stopped: {reason}"),
+                };
+                for generation in std::mem::take(&mut self.panel_runs) {
+                    commands.push(Command::ToPanel(Answer::Failed {
+                        generation,
+                        reason: format!("The evaluation stopped: {reason}"),
+                    }));
+                }
+            }
+            Event::SchemaAnswered { version, answer } => {
+                commands.push(Command::Post(Request::Validity { version, answer }));
+            }
+        }
+        (self, commands)
+    }
+
+    /// A new worker first, if the last one is down; every file the page
+    /// listed is posted to it again.
+    fn wake(&mut self, commands: &mut Vec<Command>) {
+        if self.worker == Worker::Down {
+            self.worker = Worker::Running;
+            let files = self
+                .files
+                .iter()
+                .map(|f| NewFile {
+                    id: f.id,
+                    name: f.name.clone(),
+                    role: Some(f.role),
+                    model: Some(f.model.clone()),
+                    cost: f.cost,
+                })
+                .collect();
+            commands.push(Command::Restart {
+                files,
+                example: self.shows_example,
+            });
+        }
+    }
+
+    /// Asks for the report under `settings`; the one under way, and the
+    /// panel's run (of the report before), stop.
+    fn ask_report(&mut self, settings: Map<String, Value>, commands: &mut Vec<Command>) {
+        self.stop_panel(commands);
+        self.generation += 1;
+        self.report_run = self.generation;
+        let previous = self.report.report().cloned();
+        self.report = ReportState::Evaluating {
+            previous,
+            progress: None,
+        };
+        commands.push(Command::Post(Request::Run {
+            generation: self.generation,
+            task: Task::Report { settings },
+        }));
+    }
+
+    fn stop_panel(&mut self, commands: &mut Vec<Command>) {
+        for generation in std::mem::take(&mut self.panel_runs) {
+            commands.push(Command::Post(Request::Cancel { generation }));
+        }
+    }
+
+    fn answer(&mut self, answer: Answer, commands: &mut Vec<Command>) {
+        let Some(generation) = answer.generation() else {
+            match answer {
+                Answer::Files {
+                    files,
+                    shows_example,
+                    settings,
+                    schemas,
+                } => {
+                    self.files = files.clone();
+                    self.shows_example = shows_example;
+                    commands.push(Command::ShowFiles {
+                        files,
+                        settings,
+                        schemas,
+                    });
+                }
+                Answer::ValidityJob {
+                    version,
+                    files,
+                    id_field,
+                    schema_by,
+                } => commands.push(Command::CheckSchema {
+                    version,
+                    files,
+                    id_field,
+                    schema_by,
+                }),
+                Answer::Notice { message } => commands.push(Command::Notice(message)),
+                Answer::Bundle { for_html, bundle } => {
+                    commands.push(Command::Bundle { for_html, bundle })
+                }
+                _ => {}
+            }
+            return;
+        };
+        if self.panel_runs.contains(&generation) {
+            if !matches!(answer, Answer::Progress { .. }) {
+                self.panel_runs.retain(|&g| g != generation);
+            }
+            commands.push(Command::ToPanel(answer));
+            return;
+        }
+        if generation != self.report_run {
+            // Stale: a newer request was made since.
+            return;
+        }
+        match answer {
+            Answer::Progress { done, total, .. } => {
+                if let ReportState::Evaluating { progress, .. } = &mut self.report {
+                    *progress = Some((done, total));
+                }
+            }
+            Answer::Report {
+                report, validity, ..
+            } => {
+                self.report = ReportState::Ready {
+                    report: Arc::new(*report),
+                    validity,
+                };
+            }
+            Answer::Failed { reason, .. } => self.report = ReportState::Failed { reason },
+            Answer::Stopped { .. } => {
+                self.report = match self.report.report().cloned() {
+                    Some(report) => ReportState::Ready {
+                        report,
+                        validity: ValidityStatus::Final,
+                    },
+                    None => ReportState::Empty,
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(preset: &str) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("preset".into(), Value::from(preset));
+        m
+    }
+
+    fn report(documents: usize) -> Box<Report> {
+        let mut session = crate::session::Session::example();
+        session.compute_validity_now();
+        let mut r = session.evaluate_with(false).unwrap();
+        r.documents = documents;
+        Box::new(r)
+    }
+
+    fn ready(generation: Generation, documents: usize, validity: ValidityStatus) -> Event {
+        Event::Answer(Answer::Report {
+            generation,
+            report: report(documents),
+            validity,
+            evaluation_ms: 1.0,
+        })
+    }
+
+    /// The generation of the report run in `commands`.
+    fn run_of(commands: &[Command]) -> Generation {
+        commands
+            .iter()
+            .find_map(|c| match c {
+                Command::Post(Request::Run {
+                    generation,
+                    task: Task::Report { .. },
+                }) => Some(*generation),
+                _ => None,
+            })
+            .expect("a report run is asked for")
+    }
+
+    fn shown_documents(page: &Page) -> Option<usize> {
+        page.report.report().map(|r| r.documents)
+    }
+
+    #[test]
+    fn the_page_opens_on_the_examples_report() {
+        let (page, commands) = Page::opening(Map::new());
+        assert!(page.shows_example);
+        let g = run_of(&commands);
+        assert!(matches!(
+            page.report,
+            ReportState::Evaluating { previous: None, .. }
+        ));
+        let (page, _) = page.on(ready(g, 50, ValidityStatus::Pending));
+        assert!(matches!(
+            page.report,
+            ReportState::Ready {
+                validity: ValidityStatus::Pending,
+                ..
+            }
+        ));
+    }
+
+    /// A settings change during an evaluation: the old report stays in
+    /// view, the old run's answers are dropped, the new one's shown.
+    #[test]
+    fn a_settings_change_during_an_evaluation() {
+        let (page, c) = Page::opening(Map::new());
+        let first = run_of(&c);
+        let (page, _) = page.on(ready(first, 1, ValidityStatus::Final));
+        let (page, c) = page.on(Event::Changed {
+            settings: settings("strict"),
+        });
+        let second = run_of(&c);
+        assert_eq!(shown_documents(&page), Some(1));
+        let (page, c) = page.on(Event::Changed {
+            settings: settings("lenient"),
+        });
+        let third = run_of(&c);
+        assert!(second < third);
+        // The stale run's progress and report change nothing.
+        let (page, _) = page.on(Event::Answer(Answer::Progress {
+            generation: second,
+            done: 5,
+            total: 10,
+        }));
+        assert_eq!(
+            page.report,
+            ReportState::Evaluating {
+                previous: page.report.report().cloned(),
+                progress: None
+            }
+        );
+        let (page, _) = page.on(ready(second, 2, ValidityStatus::Final));
+        assert!(page.report.is_evaluating());
+        assert_eq!(shown_documents(&page), Some(1));
+        let (page, _) = page.on(Event::Answer(Answer::Progress {
+            generation: third,
+            done: 5,
+            total: 10,
+        }));
+        assert!(matches!(
+            page.report,
+            ReportState::Evaluating {
+                progress: Some((5, 10)),
+                ..
+            }
+        ));
+        let (page, _) = page.on(ready(third, 3, ValidityStatus::Final));
+        assert_eq!(shown_documents(&page), Some(3));
+        assert!(!page.report.is_evaluating());
+    }
+
+    /// Two quick changes: each asks the worker (which stops the older at
+    /// its next check); only the newest's answer counts, whatever order
+    /// the answers come in.
+    #[test]
+    fn two_quick_changes() {
+        let page = Page::default();
+        let (page, a) = page.on(Event::Changed {
+            settings: settings("strict"),
+        });
+        let (page, b) = page.on(Event::Changed {
+            settings: settings("lenient"),
+        });
+        let (a, b) = (run_of(&a), run_of(&b));
+        let (page, _) = page.on(ready(b, 2, ValidityStatus::Final));
+        let (page, _) = page.on(Event::Answer(Answer::Stopped {
+            generation: a,
+            done: 1,
+            total: 9,
+        }));
+        let (page, _) = page.on(ready(a, 1, ValidityStatus::Final));
+        assert_eq!(shown_documents(&page), Some(2));
+    }
+
+    /// The schema worker's answer is relayed to the evaluation worker;
+    /// arriving after the report, the finished report (same run) replaces
+    /// the pending one; arriving before, the report comes final.
+    #[test]
+    fn the_schema_answer_before_and_after_the_report() {
+        let (page, c) = Page::opening(Map::new());
+        let g = run_of(&c);
+        let job = Answer::ValidityJob {
+            version: 1,
+            files: vec![(0, "truth.jsonl".into(), Role::Truth)],
+            id_field: None,
+            schema_by: None,
+        };
+        let (page, c) = page.on(Event::Answer(job));
+        assert!(matches!(c[..], [Command::CheckSchema { version: 1, .. }]));
+        // After: pending, then final.
+        let (after, _) = page.clone().on(ready(g, 50, ValidityStatus::Pending));
+        let (after, c) = after.on(Event::SchemaAnswered {
+            version: 1,
+            answer: "{}".into(),
+        });
+        assert_eq!(
+            c,
+            vec![Command::Post(Request::Validity {
+                version: 1,
+                answer: "{}".into()
+            })]
+        );
+        let (after, _) = after.on(ready(g, 50, ValidityStatus::Final));
+        assert!(matches!(
+            after.report,
+            ReportState::Ready {
+                validity: ValidityStatus::Final,
+                ..
+            }
+        ));
+        // Before: still evaluating, then final at once.
+        let (before, c) = page.on(Event::SchemaAnswered {
+            version: 1,
+            answer: "{}".into(),
+        });
+        assert_eq!(c.len(), 1);
+        assert!(before.report.is_evaluating());
+        let (before, _) = before.on(ready(g, 50, ValidityStatus::Final));
+        assert_eq!(before.report, after.report);
+    }
+
+    /// A file removed mid-evaluation: the removal goes to the worker
+    /// before the new run, and the old run's report is dropped.
+    #[test]
+    fn a_file_removed_mid_evaluation() {
+        let (page, c) = Page::opening(Map::new());
+        let old = run_of(&c);
+        let (page, c) = page.on(Event::Edited {
+            edits: vec![Request::Remove { id: 2 }],
+            settings: Map::new(),
+        });
+        assert_eq!(c[0], Command::Post(Request::Remove { id: 2 }));
+        let new = run_of(&c);
+        let (page, _) = page.on(ready(old, 3, ValidityStatus::Final));
+        assert!(page.report.is_evaluating());
+        let (page, _) = page.on(ready(new, 2, ValidityStatus::Final));
+        assert_eq!(shown_documents(&page), Some(2));
+    }
+
+    /// A worker crash: the error panel's reason, the panel's run failed;
+    /// the next request restarts the worker with every file listed, in
+    /// their roles, names and costs, before asking again.
+    #[test]
+    fn a_worker_crash_and_the_restart() {
+        let (page, c) = Page::opening(Map::new());
+        let g = run_of(&c);
+        let files = vec![FileSummary {
+            id: 4,
+            name: "gold.jsonl".into(),
+            role: Role::Truth,
+            bytes: 10,
+            records: Some(1),
+            pending: false,
+            error: None,
+            model: "gold".into(),
+            cost: None,
+            config: None,
+        }];
+        let (page, _) = page.on(Event::Answer(Answer::Files {
+            files,
+            shows_example: false,
+            settings: None,
+            schemas: None,
+        }));
+        let (page, _) = page.on(ready(g, 1, ValidityStatus::Final));
+        let (page, c) = page.on(Event::Panel(Task::Bootstrap));
+        assert!(c.iter().all(|c| !matches!(c, Command::Restart { .. })));
+        let (page, c) = page.on(Event::WorkerFailed {
+            reason: "RuntimeError: unreachable".into(),
+        });
+        assert_eq!(page.worker(), Worker::Down);
+        match &page.report {
+            ReportState::Failed { reason } => assert!(reason.contains("unreachable")),
+            other => panic!("not failed: {other:?}"),
+        }
+        assert!(matches!(c[..], [Command::ToPanel(Answer::Failed { .. })]));
+        let (page, c) = page.on(Event::Changed {
+            settings: Map::new(),
+        });
+        assert_eq!(
+            c[0],
+            Command::Restart {
+                files: vec![NewFile {
+                    id: 4,
+                    name: "gold.jsonl".into(),
+                    role: Some(Role::Truth),
+                    model: Some("gold".into()),
+                    cost: None,
+                }],
+                example: false,
+            }
+        );
+        run_of(&c);
+        assert_eq!(page.worker(), Worker::Running);
+    }
+
+    /// The example is replaced by the first drop; later drops add.
+    #[test]
+    fn the_example_replaced_by_a_drop() {
+        let (page, _) = Page::opening(Map::new());
+        let file = |id| NewFile {
+            id,
+            name: format!("f{id}.jsonl"),
+            role: None,
+            model: None,
+            cost: None,
+        };
+        let drop = |files| Event::Dropped {
+            files,
+            settings: Map::new(),
+        };
+        let (page, c) = page.on(drop(vec![file(10), file(11)]));
+        assert!(matches!(
+            &c[0],
+            Command::Post(Request::AddFiles {
+                replace_example: true,
+                ..
+            })
+        ));
+        let (page, c) = page.on(drop(vec![file(12)]));
+        assert!(matches!(
+            &c[0],
+            Command::Post(Request::AddFiles {
+                replace_example: false,
+                ..
+            })
+        ));
+        // "Load example" brings it back; the next drop replaces it again.
+        let (page, _) = page.on(Event::Edited {
+            edits: vec![Request::LoadExample],
+            settings: Map::new(),
+        });
+        let (_, c) = page.on(drop(vec![file(13)]));
+        assert!(matches!(
+            &c[0],
+            Command::Post(Request::AddFiles {
+                replace_example: true,
+                ..
+            })
+        ));
+    }
+
+    /// A panel's answers go to the panel; a new report stops its run, and
+    /// its late answers are dropped.
+    #[test]
+    fn a_panel_run_and_a_report_change() {
+        let (page, c) = Page::opening(Map::new());
+        let g = run_of(&c);
+        let (page, _) = page.on(ready(g, 1, ValidityStatus::Final));
+        let (page, c) = page.on(Event::Panel(Task::Literature));
+        let Command::Post(Request::Run { generation: p, .. }) = c[0] else {
+            panic!("no run: {c:?}");
+        };
+        let progress = Answer::Progress {
+            generation: p,
+            done: 1,
+            total: 2,
+        };
+        let (page, c) = page.on(Event::Answer(progress.clone()));
+        assert_eq!(c, vec![Command::ToPanel(progress)]);
+        let (page, c) = page.on(Event::CancelPanel);
+        assert_eq!(c, vec![Command::Post(Request::Cancel { generation: p })]);
+        let (page, c) = page.on(Event::Changed {
+            settings: Map::new(),
+        });
+        assert_eq!(c[0], Command::Post(Request::Cancel { generation: p }));
+        let (_, c) = page.on(Event::Answer(Answer::Stopped {
+            generation: p,
+            done: 1,
+            total: 2,
+        }));
+        assert!(c.is_empty());
+        assert_eq!(shown_documents(&Page::default()), None);
+    }
+
+    /// A second panel run stops the first in the worker: the first's
+    /// `Stopped` still reaches its own panel (by generation).
+    #[test]
+    fn a_newer_panel_run_and_the_olders_stop() {
+        let (page, _) = Page::opening(Map::new());
+        let (page, a) = page.on(Event::Panel(Task::Bootstrap));
+        let (page, b) = page.on(Event::Panel(Task::Literature));
+        let run = |c: &[Command]| match c.last() {
+            Some(Command::Post(Request::Run { generation, .. })) => *generation,
+            other => panic!("no run: {other:?}"),
+        };
+        let (a, b) = (run(&a), run(&b));
+        assert_eq!(page.panel_runs(), [a, b]);
+        let stopped = Answer::Stopped {
+            generation: a,
+            done: 3,
+            total: 2000,
+        };
+        let (page, c) = page.on(Event::Answer(stopped.clone()));
+        assert_eq!(c, vec![Command::ToPanel(stopped)]);
+        assert_eq!(page.panel_runs(), [b]);
+    }
+}
