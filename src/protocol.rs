@@ -145,11 +145,13 @@ pub enum Request {
     Cancel {
         generation: Generation,
     },
-    /// The files and settings as a bundle (`Session::to_bundle`), answered
-    /// with [`Answer::Bundle`]; `for_html` checks the size limit of inputs
-    /// embedded in an HTML report first.
+    /// The files and these settings (the page's) as a bundle
+    /// (`Session::to_bundle`), answered with [`Answer::Bundle`];
+    /// `for_html` checks the size limit of inputs embedded in an HTML
+    /// report first.
     Bundle {
         for_html: bool,
+        settings: Map<String, Value>,
     },
     /// The schema worker's answer to [`Answer::ValidityJob`] `version`
     /// (`session::validity_answer_to_json`'s text).
@@ -157,6 +159,9 @@ pub enum Request {
         version: u64,
         answer: String,
     },
+    /// Make the worker panic: the browser test of a crash and a restart
+    /// (the page sends it only when opened with `?worker-panic-test`).
+    PanicTest,
 }
 
 /// What the page's [`ReportState`](crate::report_state::ReportState)
@@ -197,6 +202,10 @@ pub enum Answer {
         id_field: Option<String>,
         schema_by: Option<String>,
     },
+    /// The files a bundle (or an HTML report with its inputs) brought,
+    /// their bytes beside the message in this order: the page keeps them,
+    /// to post them again to a restarted worker.
+    Opened { ids: Vec<u32> },
     /// The bundle asked for, or why there is none.
     Bundle {
         for_html: bool,
@@ -265,6 +274,7 @@ impl Answer {
             | Answer::Files { .. }
             | Answer::Notice { .. }
             | Answer::Bundle { .. }
+            | Answer::Opened { .. }
             | Answer::ValidityJob { .. } => None,
         }
     }

@@ -229,6 +229,9 @@ impl Page {
                 commands.push(Command::Post(request));
             }
             Event::Answer(answer) => self.answer(answer, &mut commands),
+            // Said once per worker: a panic posts its message, then the
+            // trap raises an error event; the first reason stays.
+            Event::WorkerFailed { .. } if self.worker == Worker::Down => {}
             Event::WorkerFailed { reason } => {
                 self.worker = Worker::Down;
                 self.report = ReportState::Failed {
@@ -601,14 +604,20 @@ mod tests {
         let (page, c) = page.on(Event::Panel(Task::Bootstrap));
         assert!(c.iter().all(|c| !matches!(c, Command::Restart { .. })));
         let (page, c) = page.on(Event::WorkerFailed {
-            reason: "RuntimeError: unreachable".into(),
+            reason: "panicked at src/service.rs:1:2:\nwhy".into(),
         });
         assert_eq!(page.worker(), Worker::Down);
-        match &page.report {
-            ReportState::Failed { reason } => assert!(reason.contains("unreachable")),
-            other => panic!("not failed: {other:?}"),
-        }
+        let failed = ReportState::Failed {
+            reason: "The evaluation stopped: panicked at src/service.rs:1:2:\nwhy".into(),
+        };
+        assert_eq!(page.report, failed);
         assert!(matches!(c[..], [Command::ToPanel(Answer::Failed { .. })]));
+        // The trap's error event after the panic's message: the first
+        // reason stays, nothing more is done.
+        let (page, c) = page.on(Event::WorkerFailed {
+            reason: "Uncaught RuntimeError: unreachable".into(),
+        });
+        assert_eq!((&page.report, c), (&failed, vec![]));
         let (page, c) = page.on(Event::Changed {
             settings: Map::new(),
         });

@@ -173,7 +173,14 @@ impl Service {
                 for file in files {
                     match self.add(file, bytes.next().unwrap_or_default()) {
                         Ok(Some(id)) => added.push(id),
-                        Ok(None) => settings = Some(self.session.settings.clone()),
+                        Ok(None) => {
+                            settings = Some(self.session.settings.clone());
+                            // The page holds only the files it was given:
+                            // a bundle's it keeps from here.
+                            post(Answer::Opened {
+                                ids: self.session.files.iter().map(|f| f.id).collect(),
+                            });
+                        }
                         Err(message) => post(Answer::Notice { message }),
                     }
                 }
@@ -199,7 +206,10 @@ impl Service {
                 run = Some((generation, task));
             }
             Request::Cancel { generation } => self.cancelled.push(generation),
-            Request::Bundle { for_html } => {
+            Request::Bundle { for_html, settings } => {
+                // The page's settings: a restarted worker may not have run
+                // a report under them yet.
+                self.session.settings = settings;
                 let bundle = if for_html {
                     crate::export::embed::check_size(self.session.input_bytes())
                         .map(|()| self.session.to_bundle())
@@ -208,6 +218,9 @@ impl Service {
                     Ok(self.session.to_bundle())
                 };
                 post(Answer::Bundle { for_html, bundle });
+            }
+            Request::PanicTest => {
+                panic!("a test of the evaluation worker's panic (the page was opened with ?worker-panic-test)")
             }
             Request::Validity { version, answer } => match self.job.take() {
                 Some((sent, job)) if sent == version => {
@@ -277,6 +290,15 @@ impl Service {
         };
         self.job = Some((version, job));
         Some(answer)
+    }
+
+    /// The bytes of the files `ids`, in that order (the worker posts them
+    /// beside [`Answer::Opened`]).
+    pub fn bytes_of(&self, ids: &[u32]) -> Vec<Arc<Vec<u8>>> {
+        ids.iter()
+            .filter_map(|id| self.session.files.iter().find(|f| f.id == *id))
+            .map(|f| Arc::clone(&f.bytes))
+            .collect()
     }
 
     /// The bytes of the schema worker's job's files, in its order (the
@@ -884,6 +906,96 @@ mod tests {
             panic!("no report");
         };
         assert_eq!(report.models[0].name, "renamed");
+    }
+
+    /// A bundle dropped brings files the page never held: the worker
+    /// names them all (`Opened`) and hands their bytes over, and a
+    /// restarted worker given those bytes with the listed roles makes the
+    /// same report.
+    #[test]
+    fn a_bundles_files_go_to_the_page_for_a_restart() {
+        let mut example = {
+            let mut s = Session::example();
+            s.compute_validity_now();
+            s
+        };
+        let bundle = example.to_bundle().into_bytes();
+        let mut service = Service::default();
+        let dropped = NewFile {
+            id: 1 << 20,
+            name: "inputs.fieldscope.json".into(),
+            role: None,
+            model: None,
+            cost: None,
+        };
+        let (answers, _) = ask(
+            &mut service,
+            Request::AddFiles {
+                files: vec![dropped],
+                replace_example: true,
+            },
+            vec![bundle],
+        );
+        let ids = answers
+            .iter()
+            .find_map(|a| match a {
+                Answer::Opened { ids } => Some(ids.clone()),
+                _ => None,
+            })
+            .expect("the bundle's files named");
+        assert_eq!(ids.len(), example.files.len());
+        let bytes = service.bytes_of(&ids);
+        for (b, f) in bytes.iter().zip(&example.files) {
+            assert_eq!(**b, *f.bytes, "{}", f.name);
+        }
+        let Answer::Files { files, .. } = service.files(None) else {
+            panic!("no list");
+        };
+        let mut restarted = Service::default();
+        ask(
+            &mut restarted,
+            Request::AddFiles {
+                files: files
+                    .iter()
+                    .map(|f| NewFile {
+                        id: f.id,
+                        name: f.name.clone(),
+                        role: Some(f.role),
+                        model: Some(f.model.clone()),
+                        cost: f.cost,
+                    })
+                    .collect(),
+                replace_example: true,
+            },
+            bytes.iter().map(|b| b.to_vec()).collect(),
+        );
+        // Asked for a bundle before any report: the page's settings go in.
+        let mut settings = Map::new();
+        settings.insert("preset".into(), "exact".into());
+        let (answers, _) = ask(
+            &mut restarted,
+            Request::Bundle {
+                for_html: false,
+                settings: settings.clone(),
+            },
+            vec![],
+        );
+        let Some(Answer::Bundle {
+            bundle: Ok(text), ..
+        }) = answers.first()
+        else {
+            panic!("no bundle: {answers:?}");
+        };
+        let bundle: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(bundle["settings"], serde_json::Value::Object(settings));
+        restarted.session.settings = Map::new();
+        restarted.session.compute_validity_now();
+        service.session.compute_validity_now();
+        assert_eq!(
+            restarted.session.evaluate().unwrap(),
+            service.session.evaluate().unwrap()
+        );
+        assert_eq!(restarted.session.evaluate().unwrap(), example.evaluate().unwrap());
     }
 
     /// A newer run of the same lane, or a Cancel, makes a run stale; a

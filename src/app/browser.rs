@@ -239,12 +239,13 @@ fn show_panic_panel(message: &str) {
     body.append_child(&panel).ok();
 }
 
-/// Whether the page was opened with `?panic-test` (used by the browser
-/// tests to check the panic panel; nothing else reads it).
-pub fn panic_test_requested() -> bool {
+/// Whether the page's query names `flag` (`?panic-test`,
+/// `?worker-panic-test`: used by the browser tests to check the panic
+/// panel and a crash of the evaluation worker; nothing else reads them).
+pub fn query_flag(flag: &str) -> bool {
     web_sys::window()
         .and_then(|w| w.location().search().ok())
-        .is_some_and(|s| s.contains("panic-test"))
+        .is_some_and(|s| s.trim_start_matches('?').split('&').any(|p| p == flag))
 }
 
 /// One of the app's Web Workers (a wasm module of its own, built by
@@ -428,6 +429,8 @@ pub type WorkerMessage = Result<(Vec<u8>, Vec<JsValue>), String>;
 /// stops the worker.
 pub struct EvalWorker {
     worker: web_sys::Worker,
+    /// Cleared when dropped: a failure it reported late is not said.
+    alive: Rc<std::cell::Cell<bool>>,
     /// `Some` until the worker says it is ready.
     waiting: Rc<RefCell<Option<Vec<js_sys::Array>>>>,
     _on_message: Closure<dyn Fn(web_sys::MessageEvent)>,
@@ -475,12 +478,26 @@ impl EvalWorker {
             let rest = (1..parts.length()).map(|i| parts.get(i)).collect();
             on_answer(Ok((bytes.to_vec(), rest)));
         };
+        // An error event (a module that failed, or the trap after a
+        // panic) is said a moment later: the panic hook's own "failed:
+        // panicked at …" message, which may arrive after it, says more
+        // and is said first (the report state keeps the first reason).
+        // Not said at all if this worker was replaced meanwhile.
+        let on_failure = Rc::clone(&on);
+        let alive = Rc::new(std::cell::Cell::new(true));
+        let still = Rc::clone(&alive);
         let failed = move |event: &JsValue| {
             let message = js_sys::Reflect::get(event, &JsValue::from_str("message"))
                 .ok()
                 .and_then(|m| m.as_string())
                 .unwrap_or_else(|| "the evaluation worker stopped".to_string());
-            on(Err(message));
+            let (on, still) = (Rc::clone(&on_failure), Rc::clone(&still));
+            gloo::timers::callback::Timeout::new(REASON_WAIT_MS, move || {
+                if still.get() {
+                    on(Err(message));
+                }
+            })
+            .forget();
         };
         let receive = Rc::new(receive);
         let failed = Rc::new(failed);
@@ -500,15 +517,17 @@ impl EvalWorker {
         }
         Ok(EvalWorker {
             worker,
+            alive,
             waiting,
             _on_message: on_message,
             _on_error: on_error,
         })
     }
 
-    /// Posts a request's bytes and the `File`s it names (which the worker
-    /// reads; nothing of them is read here).
-    pub fn post(&self, request: &[u8], files: &[web_sys::File]) {
+    /// Posts a request's bytes and the files it names — `File`s, or the
+    /// `Uint8Array`s of a bundle's files — which the worker reads; nothing
+    /// of them is read here.
+    pub fn post(&self, request: &[u8], files: &[JsValue]) {
         let message = js_sys::Array::new();
         message.push(&js_sys::Uint8Array::from(request));
         for file in files {
@@ -523,11 +542,16 @@ impl EvalWorker {
 
 impl Drop for EvalWorker {
     fn drop(&mut self) {
+        self.alive.set(false);
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();
     }
 }
+
+/// How long a worker's error event waits for the panic message that may
+/// follow it, in milliseconds.
+const REASON_WAIT_MS: u32 = 100;
 
 /// The evaluation worker `start-eval-worker.js` started while the page
 /// loaded, and what it said since; taken once (a restart starts anew).

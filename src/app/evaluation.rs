@@ -10,7 +10,7 @@
 use super::browser::{self, EvalWorker, WorkerMessage};
 use super::AppState;
 use crate::protocol::{decode, encode, Answer, Generation, Lane, NewFile, Request, ValidityStatus};
-use crate::report_state::{Command, Event, Page, ReportState};
+use crate::report_state::{Command, Event, Page, ReportState, Worker};
 use crate::session::Role;
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -48,9 +48,10 @@ type BundleSink = Box<dyn FnOnce(Result<String, String>)>;
 #[derive(Default)]
 pub struct Link {
     worker: Option<EvalWorker>,
-    /// The user's dropped files, by id: posted to the worker, and again
-    /// to a restarted one.
-    files: Vec<(u32, web_sys::File)>,
+    /// The user's files, by id: the dropped `File`s, and the bytes of the
+    /// files a bundle brought (`Uint8Array`s, as the worker sent them):
+    /// posted to the worker, and again to a restarted one.
+    files: Vec<(u32, JsValue)>,
     /// The files of the last drop, in order (for "Parsing … (2 of 5)").
     dropped: Vec<u32>,
     /// The sink of the panel run asked for next, and those of the runs
@@ -82,8 +83,15 @@ fn start_worker(state: AppState) -> Option<EvalWorker> {
         Err(reason) => dispatch(state, Event::WorkerFailed { reason }),
         Ok((bytes, buffers)) => match decode::<Answer>(&bytes) {
             Ok(answer) => {
-                if matches!(answer, Answer::ValidityJob { .. }) {
-                    state.link.update_value(|l| l.job_buffers = buffers);
+                match &answer {
+                    Answer::ValidityJob { .. } => {
+                        state.link.update_value(|l| l.job_buffers = buffers);
+                    }
+                    Answer::Opened { ids } => state.link.update_value(|l| {
+                        l.files.retain(|(id, _)| !ids.contains(id));
+                        l.files.extend(ids.iter().copied().zip(buffers));
+                    }),
+                    _ => {}
                 }
                 dispatch(state, Event::Answer(answer));
             }
@@ -135,7 +143,7 @@ pub fn drop_files(state: AppState, files: Vec<web_sys::File>) {
                 cost: None,
             });
             l.dropped.push(id);
-            l.files.push((id, file));
+            l.files.push((id, file.into()));
         }
     });
     browser::mark("fieldscope:read");
@@ -180,6 +188,13 @@ pub fn run_panel(state: AppState, task: crate::protocol::Task, sink: PanelSink) 
     dispatch(state, Event::Panel(task));
 }
 
+/// Starts a new evaluation worker with the files listed (the error
+/// panel's button; any other request does the same).
+pub fn restart(state: AppState) {
+    let settings = state.session.with_untracked(|s| s.settings.clone());
+    dispatch(state, Event::Changed { settings });
+}
+
 /// Asks the worker for the bundle; `then` gets it.
 pub fn ask_bundle(
     state: AppState,
@@ -187,7 +202,8 @@ pub fn ask_bundle(
     then: impl FnOnce(Result<String, String>) + 'static,
 ) {
     state.link.update_value(|l| l.bundle = Some(Box::new(then)));
-    dispatch(state, Event::Ask(Request::Bundle { for_html }));
+    let settings = state.session.with_untracked(|s| s.settings.clone());
+    dispatch(state, Event::Ask(Request::Bundle { for_html, settings }));
 }
 
 /// Runs `event` through the report state, sets the signals the views
@@ -265,18 +281,28 @@ fn show(state: AppState, evaluation_ms: Option<f64>) {
             state.evaluating.set(None);
         }
     }
+    let stopped = state.page.with_value(|p| p.worker() == Worker::Down);
+    if state.worker_stopped.get_untracked() != stopped {
+        state.worker_stopped.set(stopped);
+    }
 }
 
 fn carry_out(state: AppState, command: Command) {
     match command {
         Command::Post(request) => post(state, &request),
-        Command::Restart { files, example } => {
+        Command::Restart { mut files, example } => {
             state.link.update_value(|l| l.worker = None);
             let worker = start_worker(state);
             state.link.update_value(|l| l.worker = worker);
             let request = if example {
                 Request::LoadExample
             } else {
+                // Only what the page holds can go again (its bytes follow
+                // the list, in order).
+                let held = state
+                    .link
+                    .with_value(|l| l.files.iter().map(|(id, _)| *id).collect::<Vec<_>>());
+                files.retain(|f| held.contains(&f.id));
                 Request::AddFiles {
                     files,
                     replace_example: true,
@@ -348,7 +374,7 @@ fn post(state: AppState, request: &Request) {
     let bytes = encode(request);
     state.link.with_value(|l| {
         let Some(worker) = &l.worker else { return };
-        let files: Vec<web_sys::File> = match request {
+        let files: Vec<JsValue> = match request {
             Request::AddFiles { files, .. } => files
                 .iter()
                 .filter_map(|f| l.files.iter().find(|(id, _)| *id == f.id))

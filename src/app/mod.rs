@@ -91,6 +91,9 @@ pub struct AppState {
     /// How long the worker took for the report shown (ms), on the summary
     /// line as `data-evaluation-ms` for the benchmark.
     pub evaluation_ms: RwSignal<f64>,
+    /// The evaluation worker stopped (a panic, or it could not start):
+    /// the report area says why and offers a restart. Set from `page`.
+    pub worker_stopped: RwSignal<bool>,
     /// The evaluation under way, if any, and how far it got.
     pub evaluating: RwSignal<Option<evaluation::EvaluationProgress>>,
     pub average: RwSignal<AverageView>,
@@ -131,6 +134,7 @@ impl AppState {
             report: RwSignal::new(Err("Loading the example…".to_string())),
             validity,
             evaluation_ms: RwSignal::new(0.0),
+            worker_stopped: RwSignal::new(false),
             evaluating: RwSignal::new(None),
             average: RwSignal::new(AverageView::MacroDocuments),
             notice: RwSignal::new(None),
@@ -151,7 +155,7 @@ impl AppState {
 pub fn start() {
     browser::install_panic_panel();
     leptos::mount::mount_to_body(App);
-    if browser::panic_test_requested() {
+    if browser::query_flag("panic-test") {
         panic!("a test of the panic panel (the page was opened with ?panic-test)");
     }
 }
@@ -208,6 +212,15 @@ fn App() -> impl IntoView {
             <header class="top">
                 <h1>"fieldscope"</h1>
                 <p class="tagline">"How well does each model extract structured data? Everything runs in this browser tab; no file leaves your machine."</p>
+                {browser::query_flag("worker-panic-test").then(|| view! {
+                    <button
+                        data-testid="worker-panic-test"
+                        on:click=move |_| evaluation::dispatch(
+                            state,
+                            report_state::Event::Ask(crate::protocol::Request::PanicTest),
+                        )
+                    >"Make the evaluation worker panic (test)"</button>
+                })}
             </header>
             <div class="busy-bar" role="status" aria-live="polite">
                 {move || busy_text.get().map(|text| view! {

@@ -14,6 +14,17 @@ pub fn ReportView(state: AppState) -> impl IntoView {
     // Tracked apart from the report: the validity may leave the report as
     // it was (every payload valid) and still end the provisional state.
     move || match (state.validity_unknown.track(), state.report.get()).1 {
+        Err(message) if state.worker_stopped.get() => view! {
+            <div class="panic-panel" role="alert" data-testid="worker-failed">
+                <h2>"The evaluation stopped because of an internal error"</h2>
+                <pre>{message}</pre>
+                <p>"Your files are still listed. The next change you make, or this button, starts the evaluation again with them."</p>
+                <button data-testid="worker-restart" on:click=move |_| super::evaluation::restart(state)>
+                    "Start again"
+                </button>
+            </div>
+        }
+        .into_any(),
         Err(message) => {
             view! { <div class="empty-report" data-testid="no-report"><p>{message}</p></div> }
                 .into_any()

@@ -85,10 +85,14 @@ mod web {
         let _ = scope.post_message_with_transfer(&message, &transfer);
     }
 
-    /// The bytes of a `File`/`Blob` (read in chunks) or an `ArrayBuffer`.
+    /// The bytes of a `File`/`Blob` (read in chunks), an `ArrayBuffer` or a
+    /// `Uint8Array` (a bundle's file posted again).
     fn read(value: &JsValue) -> Vec<u8> {
         if let Some(buffer) = value.dyn_ref::<js_sys::ArrayBuffer>() {
             return js_sys::Uint8Array::new(buffer).to_vec();
+        }
+        if let Some(array) = value.dyn_ref::<js_sys::Uint8Array>() {
+            return array.to_vec();
         }
         let (Some(blob), Ok(reader)) = (
             value.dyn_ref::<web_sys::Blob>(),
@@ -119,6 +123,7 @@ mod web {
         fn post(&self, answer: &Answer) {
             let files = match answer {
                 Answer::ValidityJob { .. } => self.service.borrow().job_bytes(),
+                Answer::Opened { ids } => self.service.borrow().bytes_of(ids),
                 _ => Vec::new(),
             };
             send(&self.scope, answer, &files);
@@ -141,15 +146,15 @@ mod web {
                 }
             };
             let files = (1..parts.length()).map(|i| read(&parts.get(i))).collect();
-            // A schema job goes out with its files once the service is
-            // free again; the rest at once (a file list after each file
-            // parsed).
+            // A schema job and a bundle's files go out with their bytes
+            // once the service is free again; the rest at once (a file
+            // list after each file parsed).
             let mut jobs = Vec::new();
             let run = self
                 .service
                 .borrow_mut()
                 .handle(request, files, &mut |answer| {
-                    if matches!(answer, Answer::ValidityJob { .. }) {
+                    if matches!(answer, Answer::ValidityJob { .. } | Answer::Opened { .. }) {
                         jobs.push(answer);
                     } else {
                         send(&self.scope, &answer, &[]);

@@ -1093,3 +1093,53 @@ test('19. the first drop of your own files replaces the built-in example; later 
   assert.deepEqual(Object.keys(await fileEntries(page)).sort(), ['aggressive.jsonl', 'conservative.jsonl', 'good.jsonl', 'invoice.schema.json', 'truth.jsonl']);
   assertNoErrors();
 });
+
+test('20. an evaluation worker that panics: its reason in an alert panel, the files kept, and the next request restarts it with them (dropped files and a bundle\'s)', async (t) => {
+  const { page, errors } = await openApp(t, { url: server.url + '/?worker-panic-test' });
+  await dropFiles(page, await Promise.all(EXAMPLE_FILES.map((n) => bytesOf(n))));
+  await waitForLoaded(page, 4, ['careful', 'eager']);
+  const crash = async (shot) => {
+    await page.click('[data-testid=worker-panic-test]');
+    const panel = page.locator('[data-testid=worker-failed]');
+    await panel.waitFor({ timeout: 20_000 });
+    assert.equal(await panel.getAttribute('role'), 'alert');
+    assert.match(
+      await panel.locator('pre').textContent(),
+      /^The evaluation stopped: panicked at src\/service\.rs:\d+:\d+:\na test of the evaluation worker's panic \(the page was opened with \?worker-panic-test\)$/,
+    );
+    // Nothing the user loaded is lost from the list.
+    assertExampleEntries(await fileEntries(page));
+    if (shot) await page.screenshot({ path: join(SHOTS, shot), fullPage: true });
+  };
+
+  // The panel's button starts a new worker with the dropped files.
+  await crash('20-worker-failed.png');
+  await page.click('[data-testid=worker-restart]');
+  await waitForLoaded(page, 4, ['careful', 'eager']);
+  assert.equal(await page.locator('[data-testid=worker-failed]').count(), 0);
+  await assertTablesMatch(page, cliJson(EXAMPLE_ARGS), 'after a restart');
+
+  // Any next request does too: a setting changed.
+  await crash();
+  await page.selectOption('[data-testid=preset-select]', 'exact');
+  await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset exact'));
+  await waitForLoaded(page, 4, ['careful', 'eager']);
+  const exact = cliJson([...EXAMPLE_ARGS, '--preset', 'exact']);
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(exact, 'macro_documents'), 'after a restart by a setting');
+
+  // A bundle's files, which the page never had as files of its own, are
+  // posted to the restarted worker too.
+  const bundle = await download(page, 'export-bundle');
+  await clearFiles(page);
+  await dropFiles(page, [{ name: bundle.name, b64: Buffer.from(bundle.text).toString('base64') }]);
+  await waitForLoaded(page, 4, ['careful', 'eager']);
+  assert.deepEqual(JSON.parse(bundle.text).settings, { preset: 'exact' }, 'the bundle has the settings shown');
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(exact, 'macro_documents'), 'a bundle');
+  await crash();
+  await page.click('[data-testid=worker-restart]');
+  await waitForLoaded(page, 4, ['careful', 'eager']);
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(exact, 'macro_documents'), 'a bundle after a restart');
+  assertClose(await readTable(page, 'paradox-table'), expectedParadoxTable(exact), 'a bundle after a restart: paradox table');
+  // The only errors are the worker's panics (the page itself never failed).
+  for (const e of errors) assert.match(e, /unreachable|panicked/, e);
+});
