@@ -15,7 +15,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
     // it was (every payload valid) and still end the provisional state.
     move || match (state.validity_unknown.track(), state.report.get()).1 {
         Err(message) if state.worker_stopped.get() => view! {
-            <div class="panic-panel" role="alert" data-testid="worker-failed">
+            <div class="worker-failed" role="alert" data-testid="worker-failed">
                 <h2>"The evaluation stopped because of an internal error"</h2>
                 <pre>{message}</pre>
                 <p>"Your files are still listed. The next change you make, or this button, starts the evaluation again with them."</p>
