@@ -248,37 +248,46 @@ pub fn query_flag(flag: &str) -> bool {
         .is_some_and(|s| s.trim_start_matches('?').split('&').any(|p| p == flag))
 }
 
-/// One of the app's Web Workers (a wasm module of its own, built by
-/// Trunk with `data-type="worker"`), started the first time it is asked
-/// for something and kept for the next time; one job at a time (the caller
-/// waits for each answer before asking again).
-struct WorkerSlot {
+/// One of the app's on-demand Web Workers (a wasm module of its own,
+/// built by Trunk with `data-type="worker"`), started the first time it
+/// is asked for something and kept for the next time; one job at a time
+/// (the caller waits for each answer before asking again). Held by the
+/// app's state ([`Helpers`]); clones share the worker.
+#[derive(Clone)]
+pub struct WorkerSlot {
     /// The worker's script: `assets/workers/worker-loader.js` naming the
     /// module Trunk builds (workers keep their plain names, no hash).
     url: &'static str,
     /// What it is called in messages, e.g. "the PDF converter".
     what: &'static str,
-    worker: &'static std::thread::LocalKey<RefCell<Option<web_sys::Worker>>>,
+    worker: Rc<RefCell<Option<web_sys::Worker>>>,
 }
 
-thread_local! {
-    static EXPORT_WORKER: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
-    static SCHEMA_WORKER: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
+/// The page's on-demand workers: `src/bin/export_worker.rs`, started on
+/// the first export asked for, and `src/bin/schema_worker.rs`, on the
+/// first schema loaded.
+#[derive(Clone)]
+pub struct Helpers {
+    pub export: WorkerSlot,
+    pub schema: WorkerSlot,
 }
 
-/// `src/bin/export_worker.rs`, started on the first export asked for.
-const EXPORT: WorkerSlot = WorkerSlot {
-    url: "./worker-loader.js?worker=fieldscope-export",
-    what: "the exporter",
-    worker: &EXPORT_WORKER,
-};
-
-/// `src/bin/schema_worker.rs`, started on the first schema loaded.
-const SCHEMA: WorkerSlot = WorkerSlot {
-    url: "./worker-loader.js?worker=fieldscope-schema",
-    what: "the schema validator",
-    worker: &SCHEMA_WORKER,
-};
+impl Default for Helpers {
+    fn default() -> Self {
+        let slot = |url, what| WorkerSlot {
+            url,
+            what,
+            worker: Rc::default(),
+        };
+        Helpers {
+            export: slot("./worker-loader.js?worker=fieldscope-export", "the exporter"),
+            schema: slot(
+                "./worker-loader.js?worker=fieldscope-schema",
+                "the schema validator",
+            ),
+        }
+    }
+}
 
 /// The next message from `worker` (after posting `send` with `transfer`,
 /// if any); `Err` if the worker fails to load or run.
@@ -320,7 +329,7 @@ impl WorkerSlot {
         message: wasm_bindgen::JsValue,
         transfer: js_sys::Array,
     ) -> Result<wasm_bindgen::JsValue, String> {
-        let existing = self.worker.with(|w| w.borrow().clone());
+        let existing = self.worker.borrow().clone();
         let worker = match existing {
             Some(worker) => worker,
             None => {
@@ -344,13 +353,14 @@ impl WorkerSlot {
                     worker.terminate();
                     return Err(e);
                 }
-                self.worker.with(|w| *w.borrow_mut() = Some(worker.clone()));
+                *self.worker.borrow_mut() = Some(worker.clone());
                 worker
             }
         };
         let answer = next_message(&worker, self.what, Some((message, transfer))).await;
         if answer.is_err() {
-            if let Some(w) = self.worker.with(|w| w.borrow_mut().take()) {
+            let failed = self.worker.borrow_mut().take();
+            if let Some(w) = failed {
                 w.terminate();
             }
         }
@@ -362,12 +372,18 @@ impl WorkerSlot {
 /// first time; see `src/bin/export_worker.rs`) for a request of `kind`
 /// (`"pdf"` with an SVG, `"text"` with a `crate::export::TextExport` as
 /// JSON): its bytes, or why there are none.
-async fn export_in_worker(kind: &str, payload: &str) -> Result<Vec<u8>, String> {
+async fn export_in_worker(
+    exporter: &WorkerSlot,
+    kind: &str,
+    payload: &str,
+) -> Result<Vec<u8>, String> {
     let request = js_sys::Array::of2(
         &wasm_bindgen::JsValue::from_str(kind),
         &wasm_bindgen::JsValue::from_str(payload),
     );
-    let value = EXPORT.ask(request.into(), js_sys::Array::new()).await?;
+    let value = exporter
+        .ask(request.into(), js_sys::Array::new())
+        .await?;
     match value.dyn_into::<js_sys::Uint8Array>() {
         Ok(bytes) => Ok(bytes.to_vec()),
         Err(value) => Err(value
@@ -377,14 +393,14 @@ async fn export_in_worker(kind: &str, payload: &str) -> Result<Vec<u8>, String> 
 }
 
 /// Converts a chart's SVG to PDF bytes in the export worker.
-pub async fn svg_to_pdf(svg: &str) -> Result<Vec<u8>, String> {
-    export_in_worker("pdf", svg).await
+pub async fn svg_to_pdf(exporter: &WorkerSlot, svg: &str) -> Result<Vec<u8>, String> {
+    export_in_worker(exporter, "pdf", svg).await
 }
 
 /// Renders a text export (a `crate::export::TextExport` as JSON) in the
 /// export worker.
-pub async fn render_text_export(json: &str) -> Result<Vec<u8>, String> {
-    export_in_worker("text", json).await
+pub async fn render_text_export(exporter: &WorkerSlot, json: &str) -> Result<Vec<u8>, String> {
+    export_in_worker(exporter, "text", json).await
 }
 
 /// The schema worker's answer (`session::validity_answer_to_json`'s
@@ -393,6 +409,7 @@ pub async fn render_text_export(json: &str) -> Result<Vec<u8>, String> {
 /// (SPEC §7.2); a worker that
 /// cannot start answers with that error.
 pub async fn schema_check(
+    validator: &WorkerSlot,
     files: Vec<(String, Role)>,
     buffers: Vec<JsValue>,
     id_field: Option<String>,
@@ -414,7 +431,7 @@ pub async fn schema_check(
         }
         message.push(&bytes);
     }
-    match SCHEMA.ask(message.into(), transfer).await {
+    match validator.ask(message.into(), transfer).await {
         Ok(answer) => answer.as_string().unwrap_or_default(),
         Err(e) => validity_answer_to_json(&Err(Error::new(ErrorKind::Input, e))),
     }

@@ -86,7 +86,8 @@ pub fn figure(state: AppState, chart: Chart) -> impl IntoView {
         let svg = svg_for_pdf.clone();
         let name = pdf_name.clone();
         leptos::task::spawn_local(async move {
-            let result = svg_to_pdf(&svg)
+            let exporter = state.helpers.get_value().export;
+            let result = svg_to_pdf(&exporter, &svg)
                 .await
                 .and_then(|bytes| download(&name, "application/pdf", &bytes));
             if let Err(e) = result {

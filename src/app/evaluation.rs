@@ -450,7 +450,8 @@ fn check_schema(state: AppState, job: SchemaJob) {
     leptos::task::spawn_local(async move {
         let (version, files, buffers, id_field, schema_by) = job;
         browser::mark("fieldscope:validity-start");
-        let answer = browser::schema_check(files, buffers, id_field, schema_by).await;
+        let validator = state.helpers.get_value().schema;
+        let answer = browser::schema_check(&validator, files, buffers, id_field, schema_by).await;
         browser::mark("fieldscope:validity-end");
         dispatch(state, Event::SchemaAnswered { version, answer });
         let next = state

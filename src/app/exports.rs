@@ -72,7 +72,8 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                     };
                     exporting.set(true);
                     leptos::task::spawn_local(async move {
-                        let result = render_text_export(&request)
+                        let exporter = state.helpers.get_value().export;
+                        let result = render_text_export(&exporter, &request)
                             .await
                             .and_then(|bytes| download(&name, mime(format), &bytes));
                         exporting.try_set(false);

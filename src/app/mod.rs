@@ -82,6 +82,8 @@ pub struct AppState {
     pub page: StoredValue<Page, LocalStorage>,
     /// The evaluation worker and what the page keeps beside the state.
     pub link: StoredValue<evaluation::Link, LocalStorage>,
+    /// The export and schema workers, started when first asked.
+    pub helpers: StoredValue<browser::Helpers, LocalStorage>,
     /// The report of the session's files and settings, or why there is
     /// none; while an evaluation runs it keeps the last report. Set from
     /// `page`.
@@ -131,6 +133,7 @@ impl AppState {
             schemas: RwSignal::new(None),
             page: StoredValue::new_local(Page::default()),
             link: StoredValue::new_local(evaluation::Link::default()),
+            helpers: StoredValue::new_local(browser::Helpers::default()),
             report: RwSignal::new(Err("Loading the example…".to_string())),
             validity,
             evaluation_ms: RwSignal::new(0.0),
