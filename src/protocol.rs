@@ -75,6 +75,20 @@ pub struct FileSummary {
     pub config: Option<Value>,
 }
 
+impl FileSummary {
+    /// The file as posted again to a restarted worker: with the role,
+    /// model name and cost the user has now.
+    pub fn again(&self) -> NewFile {
+        NewFile {
+            id: self.id,
+            name: self.name.clone(),
+            role: Some(self.role),
+            model: Some(self.model.clone()),
+            cost: self.cost,
+        }
+    }
+}
+
 /// A computation the page asks for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Task {

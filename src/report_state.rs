@@ -256,17 +256,7 @@ impl Page {
     fn wake(&mut self, commands: &mut Vec<Command>) {
         if self.worker == Worker::Down {
             self.worker = Worker::Running;
-            let files = self
-                .files
-                .iter()
-                .map(|f| NewFile {
-                    id: f.id,
-                    name: f.name.clone(),
-                    role: Some(f.role),
-                    model: Some(f.model.clone()),
-                    cost: f.cost,
-                })
-                .collect();
+            let files = self.files.iter().map(FileSummary::again).collect();
             commands.push(Command::Restart {
                 files,
                 example: self.shows_example,

@@ -955,16 +955,7 @@ mod tests {
         ask(
             &mut restarted,
             Request::AddFiles {
-                files: files
-                    .iter()
-                    .map(|f| NewFile {
-                        id: f.id,
-                        name: f.name.clone(),
-                        role: Some(f.role),
-                        model: Some(f.model.clone()),
-                        cost: f.cost,
-                    })
-                    .collect(),
+                files: files.iter().map(FileSummary::again).collect(),
                 replace_example: true,
             },
             bytes.iter().map(|b| b.to_vec()).collect(),
