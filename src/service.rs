@@ -986,7 +986,10 @@ mod tests {
             restarted.session.evaluate().unwrap(),
             service.session.evaluate().unwrap()
         );
-        assert_eq!(restarted.session.evaluate().unwrap(), example.evaluate().unwrap());
+        assert_eq!(
+            restarted.session.evaluate().unwrap(),
+            example.evaluate().unwrap()
+        );
     }
 
     /// A newer run of the same lane, or a Cancel, makes a run stale; a

@@ -280,7 +280,10 @@ impl Default for Helpers {
             worker: Rc::default(),
         };
         Helpers {
-            export: slot("./worker-loader.js?worker=fieldscope-export", "the exporter"),
+            export: slot(
+                "./worker-loader.js?worker=fieldscope-export",
+                "the exporter",
+            ),
             schema: slot(
                 "./worker-loader.js?worker=fieldscope-schema",
                 "the schema validator",
@@ -381,9 +384,7 @@ async fn export_in_worker(
         &wasm_bindgen::JsValue::from_str(kind),
         &wasm_bindgen::JsValue::from_str(payload),
     );
-    let value = exporter
-        .ask(request.into(), js_sys::Array::new())
-        .await?;
+    let value = exporter.ask(request.into(), js_sys::Array::new()).await?;
     match value.dyn_into::<js_sys::Uint8Array>() {
         Ok(bytes) => Ok(bytes.to_vec()),
         Err(value) => Err(value

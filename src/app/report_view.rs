@@ -13,7 +13,8 @@ use std::sync::Arc;
 pub fn ReportView(state: AppState) -> impl IntoView {
     // Tracked apart from the report: the validity may leave the report as
     // it was (every payload valid) and still end the provisional state.
-    move || match (state.validity_unknown.track(), state.report.get()).1 {
+    move || {
+        match (state.validity_unknown.track(), state.report.get()).1 {
         Err(message) if state.worker_stopped.get() => view! {
             <div class="worker-failed" role="alert" data-testid="worker-failed">
                 <h2>"The evaluation stopped because of an internal error"</h2>
@@ -50,6 +51,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
             <Definitions />
         }
         .into_any(),
+    }
     }
 }
 
