@@ -6,27 +6,27 @@
 //! [`Generation`] of each [`Lane`], the schema worker's job sent, and
 //! every computation the page asks for ([`Service::start`] →
 //! [`Run::run`] → [`Service::finish`]): the report, document details,
-//! bootstrap, literature metrics, sweeps and the gate. A run checks
-//! between documents (its [`Pace`]) whether a newer run of its lane, or a
-//! Cancel, has made it stale. A report evaluated before the schema
+//! bootstrap, literature metrics, sweeps and the gate (each run's work is
+//! in `runs`). A run checks between documents (its
+//! [`Pace`](crate::eval::pace::Pace)) whether a newer run of its lane, or
+//! a Cancel, has made it stale. A report evaluated before the schema
 //! validity is known is finished in one place when it arrives: the same
 //! run again, which `Session::evaluation` completes without evaluating.
 //!
 //! Depends on `session`, `eval`, `protocol`; no web types.
 
-use crate::eval::bootstrap::{Bootstrap, BootstrapOptions, ModelTallies};
-use crate::eval::gate::{GateOptions, GateRun, GateSpec};
-use crate::eval::literature::{self, Metrics};
-use crate::eval::pace::{should_stop, Pace, PauseFuture};
+use crate::eval::literature::Metrics;
 use crate::eval::sweep::SweepRun;
-use crate::eval::{complete_provisional, Config, Report};
+use crate::eval::{complete_provisional, Report};
 use crate::protocol::{
     Answer, FileSummary, Generation, Lane, NewFile, Request, Task, ValidityStatus,
 };
-use crate::session::{
-    validity_answer_from_json, Evaluation, Kept, Parsed, Role, Session, ValidityJob,
-};
+use crate::session::{validity_answer_from_json, Kept, Parsed, Role, Session, ValidityJob};
 use std::sync::Arc;
+
+mod runs;
+pub use runs::Run;
+use runs::Work;
 
 /// Up to this many documents the report carries every document's details
 /// at once; beyond it the document browser asks for them when it is
@@ -37,9 +37,6 @@ pub const DETAILS_UP_TO: usize = 2_000;
 /// Documents (of every forest) kept per idle step: about 30 ms of
 /// flattening for invoices like the benchmark's.
 const KEEP_PER_STEP: usize = 1_000;
-
-/// Resamples (bootstrap, gate) between two checks.
-const RESAMPLES_PER_CHECK: usize = 25;
 
 /// The evaluation worker's state.
 pub struct Service {
@@ -56,32 +53,6 @@ pub struct Service {
     /// `complete_provisional` needs): finished when the validity arrives.
     provisional: Option<(Generation, Option<Report>)>,
 }
-
-/// A run made from the session as it was asked: it owns what it reads,
-/// so the session may change while it runs.
-pub struct Run {
-    generation: Generation,
-    work: Work,
-}
-
-enum Work {
-    Report {
-        evaluation: Evaluation,
-        validity: ValidityStatus,
-    },
-    Bootstrap(Evaluation),
-    Gate {
-        evaluation: Evaluation,
-        baseline: String,
-        candidate: String,
-    },
-    Literature(literature::Job),
-    Sweep {
-        input: crate::eval::EvalInput<Arc<crate::eval::DocFile>>,
-        run: SweepRun,
-    },
-}
-
 fn lane_index(lane: Lane) -> usize {
     match lane {
         Lane::Report => 0,
@@ -489,246 +460,6 @@ impl Service {
         answers.extend(self.validity_job());
         (answers, again)
     }
-}
-
-/// A pace that reports `(done, total)` of its own instead of the
-/// computation's (the evaluation before a bootstrap or a gate counts as
-/// none of its resamples).
-struct Fixed<'a> {
-    pace: &'a mut dyn Pace,
-    done: usize,
-    total: usize,
-}
-
-impl Pace for Fixed<'_> {
-    fn pause(&mut self, _: usize, _: usize) -> Option<PauseFuture> {
-        self.pace.pause(self.done, self.total)
-    }
-}
-
-impl Run {
-    pub fn generation(&self) -> Generation {
-        self.generation
-    }
-
-    /// Runs to the end, asking `pace` between documents (or resamples)
-    /// whether to wait or stop; the answer, or [`Answer::Stopped`].
-    pub async fn run(
-        self,
-        pace: &mut dyn Pace,
-        now_ms: &dyn Fn() -> f64,
-    ) -> (Answer, Option<Kept>) {
-        let generation = self.generation;
-        let failed = |reason: String| Answer::Failed { generation, reason };
-        let stopped = |done: usize, total: usize| Answer::Stopped {
-            generation,
-            done,
-            total,
-        };
-        match self.work {
-            Work::Report {
-                evaluation,
-                validity,
-            } => {
-                let start = now_ms();
-                let (report, kept) = evaluation.run(pace).await;
-                let answer = match report {
-                    None => stopped(0, 0),
-                    Some(Err(reason)) => failed(reason),
-                    Some(Ok(report)) => Answer::Report {
-                        generation,
-                        report: Box::new(report),
-                        validity,
-                        evaluation_ms: now_ms() - start,
-                    },
-                };
-                (answer, kept)
-            }
-            Work::Bootstrap(evaluation) => {
-                let total = BootstrapOptions::default().resamples;
-                let (report, kept) = detailed(evaluation, pace, total).await;
-                let answer = match report {
-                    Some(Ok(r)) => bootstrap(generation, r, pace).await,
-                    Some(Err(e)) => failed(e),
-                    None => stopped(0, total),
-                };
-                (answer, kept)
-            }
-            Work::Gate {
-                evaluation,
-                baseline,
-                candidate,
-            } => {
-                let total = GateOptions::default().resamples;
-                let (report, kept) = detailed(evaluation, pace, total).await;
-                let answer = match report {
-                    Some(Ok(r)) => gate(generation, r, baseline, candidate, pace).await,
-                    Some(Err(e)) => failed(e),
-                    None => stopped(0, total),
-                };
-                (answer, kept)
-            }
-            Work::Literature(job) => (literature(generation, job, pace).await, None),
-            Work::Sweep { input, run } => (sweep(generation, input, run, pace).await, None),
-        }
-    }
-}
-
-/// The bootstrap of a detailed `report`.
-async fn bootstrap(generation: Generation, report: Report, pace: &mut dyn Pace) -> Answer {
-    let failed = |reason: String| Answer::Failed { generation, reason };
-    let options = BootstrapOptions::default();
-    let total = options.resamples;
-    let config = match Config::from_json(&report.config) {
-        Ok(c) => c,
-        Err(e) => return failed(e.to_string()),
-    };
-    let models = report.models.iter().filter_map(ModelTallies::of).collect();
-    let mut bootstrap = Bootstrap::new(models, &config, options);
-    while bootstrap.done() < total {
-        if should_stop(pace, bootstrap.done(), total).await {
-            return Answer::Stopped {
-                generation,
-                done: bootstrap.done(),
-                total,
-            };
-        }
-        bootstrap.step(RESAMPLES_PER_CHECK);
-    }
-    Answer::Bootstrap {
-        generation,
-        result: Box::new(bootstrap.finish()),
-    }
-}
-
-/// The gate of `candidate` against `baseline` on a detailed `report`.
-async fn gate(
-    generation: Generation,
-    mut pair: Report,
-    baseline: String,
-    candidate: String,
-    pace: &mut dyn Pace,
-) -> Answer {
-    let failed = |reason: String| Answer::Failed { generation, reason };
-    let options = GateOptions::default();
-    let config = match Config::from_json(&pair.config) {
-        Ok(c) => c,
-        Err(e) => return failed(e.to_string()),
-    };
-    // The two models only: a model's numbers do not depend on the others.
-    pair.models
-        .retain(|m| m.name == baseline || m.name == candidate);
-    let spec = GateSpec {
-        baseline: Some(baseline),
-        ..GateSpec::default()
-    };
-    let mut run = match GateRun::new(&pair, &config, &spec, &options) {
-        Ok(run) => run,
-        Err(e) => return failed(e.to_string()),
-    };
-    while run.done() < run.resamples() {
-        if should_stop(pace, run.done(), run.resamples()).await {
-            return Answer::Stopped {
-                generation,
-                done: run.done(),
-                total: run.resamples(),
-            };
-        }
-        run.step(RESAMPLES_PER_CHECK);
-    }
-    match run.finish() {
-        Ok(result) => Answer::Gate {
-            generation,
-            result: Box::new(result),
-        },
-        Err(e) => failed(e.to_string()),
-    }
-}
-
-/// The literature metrics, a document pair at a time.
-async fn literature(
-    generation: Generation,
-    mut job: literature::Job,
-    pace: &mut dyn Pace,
-) -> Answer {
-    let total = job.total();
-    while job.done() < total {
-        if should_stop(pace, job.done(), total).await {
-            return Answer::Stopped {
-                generation,
-                done: job.done(),
-                total,
-            };
-        }
-        if let Err(e) = job.step(1) {
-            return Answer::Failed {
-                generation,
-                reason: e.to_string(),
-            };
-        }
-    }
-    let (models, warnings) = job.finish();
-    Answer::Literature {
-        generation,
-        models,
-        warnings,
-    }
-}
-
-/// A threshold sweep, a value at a time.
-async fn sweep(
-    generation: Generation,
-    input: crate::eval::EvalInput<Arc<crate::eval::DocFile>>,
-    mut run: SweepRun,
-    pace: &mut dyn Pace,
-) -> Answer {
-    let total = run.total();
-    loop {
-        let stopped = |done| Answer::Stopped {
-            generation,
-            done,
-            total,
-        };
-        if should_stop(pace, run.done(), total).await {
-            return stopped(run.done());
-        }
-        let mut fixed = Fixed {
-            pace: &mut *pace,
-            done: run.done(),
-            total,
-        };
-        match run.step_paced(&input, &mut fixed).await {
-            None => return stopped(run.done()),
-            Some(Err(e)) => {
-                return Answer::Failed {
-                    generation,
-                    reason: e.to_string(),
-                }
-            }
-            Some(Ok(true)) => {
-                return Answer::Sweep {
-                    generation,
-                    result: Box::new(run.finish()),
-                }
-            }
-            Some(Ok(false)) => {}
-        }
-    }
-}
-
-/// The detailed report of `evaluation`, its progress shown as none of
-/// `total` units; `None` when stopped.
-async fn detailed(
-    evaluation: Evaluation,
-    pace: &mut dyn Pace,
-    total: usize,
-) -> (Option<Result<Report, String>>, Option<Kept>) {
-    let mut fixed = Fixed {
-        pace,
-        done: 0,
-        total,
-    };
-    evaluation.run(&mut fixed).await
 }
 
 #[cfg(test)]
