@@ -14,12 +14,15 @@
 //      there is one);
 //   3. re-evaluation after a settings change (the preset), from the
 //      select's `change` event to the new numbers in the model table;
-//   4. the page's longest main-thread task (a `PerformanceObserver` for
+//   4. Cancel: from the click on the bootstrap's Cancel to the page
+//      saying it stopped, while the documents are evaluated and while
+//      it resamples;
+//   5. the page's longest main-thread task (a `PerformanceObserver` for
 //      `longtask`, rendering included) while each of these runs: the
 //      drop, the re-evaluation, a threshold sweep, the bootstrap, and
 //      (with FIELDSCOPE_BENCH_LARGE=N) a drop of N documents' truth and
 //      one model, `N = 175000` being about 400 MB;
-//   5. the gzipped size of the wasm + JS the page loads, and of each
+//   6. the gzipped size of the wasm + JS the page loads, and of each
 //      worker.
 //
 // Run after `trunk build --release` and `cargo build --bin fieldscope`:
@@ -126,7 +129,7 @@ async function clockOnChange(page, selector) {
 async function measure(label, dist) {
   const server = await startServer(dist);
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const f = { load: [], drop: [], reeval: [], dropTask: [], reevalTask: [], sweepTask: [], bootstrapTask: [], large: [], largeTask: [] };
+  const f = { load: [], drop: [], reeval: [], cancel: [], cancelResampling: [], dropTask: [], reevalTask: [], sweepTask: [], bootstrapTask: [], large: [], largeTask: [] };
   try {
     for (let run = 0; run < RUNS; run++) {
       const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -177,6 +180,30 @@ async function measure(label, dist) {
       f.reeval.push(await reeval.jsonValue());
       f.reevalTask.push(await longest(page));
       await page.waitForSelector('[data-testid=busy]', { state: 'detached', timeout: 120_000 });
+
+      // Cancel: the bootstrap started, then stopped once it shows
+      // progress; from the click to the page saying it stopped.
+      // Twice: while the documents are evaluated first (no resample
+      // done yet), then while resampling.
+      for (const [key, resampling] of run === 0 ? [['cancel', false], ['cancelResampling', true]] : []) {
+        await page.click('[data-testid=bootstrap-start]');
+        await page.waitForFunction(
+          (resampling) => {
+            const bar = document.querySelector('[data-testid=bootstrap-progress] progress');
+            return bar && (resampling ? Number(bar.value) > 0 : true);
+          },
+          resampling,
+          { polling: 'raf', timeout: 120_000 },
+        );
+        if (!resampling) await page.waitForTimeout(300);
+        const cancelled = await page.evaluate(async () => {
+          const t = performance.now();
+          document.querySelector('[data-testid=bootstrap-cancel]').click();
+          while (!document.querySelector('[data-testid=bootstrap-cancelled]')) await new Promise((r) => requestAnimationFrame(r));
+          return performance.now() - t;
+        });
+        f[key].push(cancelled);
+      }
 
       // A threshold sweep, then the bootstrap: the longest task each.
       for (const [start, done, key] of [
@@ -241,6 +268,8 @@ console.log(`\nheadless Chromium, ${RUNS} runs (median; then each run)${' '.repe
 row('page load to the example\'s report', 'load');
 row(`drop to full report (${DOCUMENTS} × 3)`, 'drop', fmtMs, `CLI ${fmtMs(median(cliTimes))}, ratio ${labels.map((l) => `${l} ${(median(results[l].drop) / median(cliTimes)).toFixed(2)}×`).join(', ')} `);
 row('re-evaluation (preset)', 'reeval');
+row('Cancel to stopped: evaluating', 'cancel', fmtTask);
+row('Cancel to stopped: resampling', 'cancelResampling', fmtTask);
 row('longest task: drop', 'dropTask', fmtTask);
 row('longest task: re-evaluation', 'reevalTask', fmtTask);
 row('longest task: sweep', 'sweepTask', fmtTask);
