@@ -38,6 +38,12 @@ mod web {
         service: RefCell<Service>,
         runs: RefCell<VecDeque<(Generation, Task)>>,
         running: std::cell::Cell<bool>,
+        /// The run whose `Stopped` the pace already posted: said as soon
+        /// as the run is found stale, before the run frees what it built
+        /// (a detailed evaluation's documents take tens of milliseconds),
+        /// so a Cancel shows at once; the run's own `Stopped` is not sent
+        /// again.
+        stop_said: std::cell::Cell<Option<Generation>>,
         scope: web_sys::DedicatedWorkerGlobalScope,
     }
 
@@ -53,6 +59,7 @@ mod web {
             service: RefCell::new(Service::default()),
             runs: RefCell::new(VecDeque::new()),
             running: std::cell::Cell::new(false),
+            stop_said: std::cell::Cell::new(None),
             scope: scope.clone(),
         });
         let me = Rc::clone(&worker);
@@ -212,7 +219,11 @@ mod web {
                     }
                 };
                 let (answers, again) = self.service.borrow_mut().finish(generation, answer, kept);
-                answers.iter().for_each(|a| self.post(a));
+                let said = self.stop_said.take();
+                answers
+                    .iter()
+                    .filter(|a| !(matches!(a, Answer::Stopped { .. }) && a.generation() == said))
+                    .for_each(|a| self.post(a));
                 if let Some(again) = again {
                     self.runs.borrow_mut().push_back(again);
                 }
@@ -250,6 +261,12 @@ mod web {
             Some(Box::pin(async move {
                 next_task().await;
                 if worker.service.borrow().is_stale(generation, lane) {
+                    worker.post(&Answer::Stopped {
+                        generation,
+                        done,
+                        total,
+                    });
+                    worker.stop_said.set(Some(generation));
                     ControlFlow::Break(())
                 } else {
                     ControlFlow::Continue(())
