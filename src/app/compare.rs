@@ -7,7 +7,7 @@
 //! Markdown summary to copy. Owns no computation.
 
 use super::evaluation::{dispatch, run_panel};
-use super::progress::{status_line, Progress};
+use super::progress::{sink, status_line, Progress};
 use super::{browser, AppState};
 use crate::eval::gate::flips::Flip;
 use crate::eval::gate::{CheckKind, GateOptions, GateReport};
@@ -16,7 +16,6 @@ use crate::export::{gate as gate_export, ExportOptions};
 use crate::protocol::{Answer, Task};
 use crate::report_state::Event;
 use leptos::prelude::*;
-use std::rc::Rc;
 use std::sync::Arc;
 
 /// Flipped documents listed each way.
@@ -165,21 +164,16 @@ pub fn ComparePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             return;
         }
         progress.set(Progress::Running(0, total));
-        // The panel is made again with each new report: the answers of
-        // an older run find its signals gone (`try_`).
-        let sink = move |answer: Answer| match answer {
-            Answer::Gate { result, .. } => {
-                progress.try_set(Progress::Done(Arc::new(*result)));
-            }
-            other => {
-                progress.try_update(|p| p.answer(other));
-            }
+        let result = |answer| match answer {
+            Answer::Gate { result, .. } => Ok(Arc::new(*result)),
+            other => Err(other),
         };
+        let answers = sink(progress, result, |_: &Arc<_>| {});
         let task = Task::Gate {
             baseline: b,
             candidate: c,
         };
-        run_panel(state, task, Rc::new(sink));
+        run_panel(state, task, answers);
     };
     let running = move || progress.with(Progress::is_running);
     let options = |selected: RwSignal<String>| {

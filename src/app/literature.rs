@@ -9,14 +9,13 @@
 
 use super::evaluation::{dispatch, run_panel};
 use super::format::{full, opt_ratio, shown};
-use super::progress::{status_line, Progress};
+use super::progress::{sink, status_line, Progress};
 use super::AppState;
 use crate::eval::literature::MAX_WORK;
 use crate::eval::report::{LiteratureReport, Report};
 use crate::protocol::{Answer, Task};
 use crate::report_state::Event;
 use leptos::prelude::*;
-use std::rc::Rc;
 use std::sync::Arc;
 
 /// The literature metrics of every model (in the report's order) and the
@@ -46,21 +45,16 @@ pub fn LiteraturePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
     });
     let start = move || {
         progress.set(Progress::Running(0, pairs));
-        // The panel is made again with each new report: the answers of
-        // an older run find its signals gone (`try_`).
-        let sink = move |answer: Answer| match answer {
+        let result = |answer| match answer {
             Answer::Literature {
                 models, warnings, ..
-            } => {
-                let computed: Computed = Arc::new((models, warnings));
-                state.literature.try_set(Some(computed.clone()));
-                progress.try_set(Progress::Done(computed));
-            }
-            other => {
-                progress.try_update(|p| p.answer(other));
-            }
+            } => Ok(Arc::new((models, warnings))),
+            other => Err(other),
         };
-        run_panel(state, Task::Literature, Rc::new(sink));
+        let keep = move |done: &Computed| {
+            state.literature.try_set(Some(done.clone()));
+        };
+        run_panel(state, Task::Literature, sink(progress, result, keep));
     };
     let running = move || progress.with(Progress::is_running);
     let body = move || match progress.get() {

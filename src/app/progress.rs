@@ -2,10 +2,12 @@
 //! (bootstrap intervals, literature metrics, threshold sweeps, the gate)
 //! and the line that shows how far it got. Owns no computation; used by
 //! `uncertainty.rs`, `literature.rs`, `sweep_view.rs` and `compare.rs`.
-//! May depend on leptos and `protocol` only.
+//! May depend on leptos, `protocol` and `evaluation`'s `PanelSink`.
 
+use super::evaluation::PanelSink;
 use crate::protocol::Answer;
 use leptos::prelude::*;
+use std::rc::Rc;
 
 /// Where a sliced computation is.
 #[derive(Clone, PartialEq)]
@@ -40,6 +42,27 @@ impl<T> Progress<T> {
             _ => {}
         }
     }
+}
+
+/// What a panel does with its run's answers: `result` takes the answer
+/// that carries the panel's result (or gives the answer back), `keep`
+/// sees the result before the panel shows it, and every other answer
+/// moves `progress`. The panel is made again with each new report: the
+/// answers of an older run find its signals gone (`try_`).
+pub fn sink<T: Clone + Send + Sync + 'static>(
+    progress: RwSignal<Progress<T>>,
+    result: fn(Answer) -> Result<T, Answer>,
+    keep: impl Fn(&T) + 'static,
+) -> PanelSink {
+    Rc::new(move |answer: Answer| match result(answer) {
+        Ok(done) => {
+            keep(&done);
+            progress.try_set(Progress::Done(done));
+        }
+        Err(other) => {
+            progress.try_update(|p| p.answer(other));
+        }
+    })
 }
 
 /// The line for a running, cancelled or failed computation: a progress bar

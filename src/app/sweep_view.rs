@@ -10,14 +10,13 @@
 use super::charts_view::chart_options;
 use super::evaluation::{dispatch, run_panel};
 use super::format::{full, opt_ratio, ratio, shown};
-use super::progress::{status_line, Progress};
+use super::progress::{sink, status_line, Progress};
 use super::AppState;
 use crate::charts::{sweep_charts, PaperSize};
 use crate::eval::sweep::{default_values, SweepParam, SweepReport};
 use crate::protocol::{Answer, Task};
 use crate::report_state::Event;
 use leptos::prelude::*;
-use std::rc::Rc;
 use std::sync::Arc;
 
 fn label(param: SweepParam) -> &'static str {
@@ -41,21 +40,16 @@ pub fn SweepPanel(state: AppState) -> impl IntoView {
     let start = move |_| {
         let values = default_values();
         progress.set(Progress::Running(0, values.len()));
-        // The panel is made again with each new report: the answers of
-        // an older run find its signals gone (`try_`).
-        let sink = move |answer: Answer| match answer {
-            Answer::Sweep { result, .. } => {
-                progress.try_set(Progress::Done(Arc::new(*result)));
-            }
-            other => {
-                progress.try_update(|p| p.answer(other));
-            }
+        let result = |answer| match answer {
+            Answer::Sweep { result, .. } => Ok(Arc::new(*result)),
+            other => Err(other),
         };
+        let answers = sink(progress, result, |_: &Arc<_>| {});
         let task = Task::Sweep {
             param: param.get_untracked(),
             values,
         };
-        run_panel(state, task, Rc::new(sink));
+        run_panel(state, task, answers);
     };
     let running = move || progress.with(Progress::is_running);
     let body = move || match progress.get() {

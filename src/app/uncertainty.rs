@@ -4,7 +4,7 @@
 //! (`export::bootstrap_table`).
 
 use super::evaluation::{dispatch, run_panel};
-use super::progress::{status_line, Progress};
+use super::progress::{sink, status_line, Progress};
 use super::AppState;
 use crate::eval::bootstrap::BootstrapOptions;
 use crate::eval::report::Report;
@@ -12,7 +12,6 @@ use crate::export::{bootstrap_caption, bootstrap_table, ExportOptions};
 use crate::protocol::{Answer, Task};
 use crate::report_state::Event;
 use leptos::prelude::*;
-use std::rc::Rc;
 use std::sync::Arc;
 
 #[component]
@@ -21,19 +20,14 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
     let options = BootstrapOptions::default();
     let start = move |_| {
         progress.set(Progress::Running(0, options.resamples));
-        // The panel is made again with each new report: the answers of
-        // an older run find its signals gone (`try_`).
-        let sink = move |answer: Answer| match answer {
-            Answer::Bootstrap { result, .. } => {
-                let result = Arc::new(*result);
-                state.bootstrap.try_set(Some(result.clone()));
-                progress.try_set(Progress::Done(result));
-            }
-            other => {
-                progress.try_update(|p| p.answer(other));
-            }
+        let result = |answer| match answer {
+            Answer::Bootstrap { result, .. } => Ok(Arc::new(*result)),
+            other => Err(other),
         };
-        run_panel(state, Task::Bootstrap, Rc::new(sink));
+        let keep = move |done: &Arc<crate::eval::bootstrap::BootstrapReport>| {
+            state.bootstrap.try_set(Some(done.clone()));
+        };
+        run_panel(state, Task::Bootstrap, sink(progress, result, keep));
     };
     let running = move || progress.with(Progress::is_running);
     let r = report.clone();
