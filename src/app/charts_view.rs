@@ -45,7 +45,19 @@ pub fn PaperSizeToggle(size: RwSignal<PaperSize>) -> impl IntoView {
 #[component]
 pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
     let size = RwSignal::new(PaperSize::FullWidth);
+    // Drawn in a task of their own, after the tables: a new report's
+    // decoding and drawing would otherwise be one long task of the page.
+    let drawn = RwSignal::new(false);
+    leptos::prelude::set_timeout(
+        move || {
+            drawn.try_set(true);
+        },
+        std::time::Duration::ZERO,
+    );
     let charts = move || {
+        if !drawn.get() {
+            return None;
+        }
         let options = chart_options(state.average.get(), size.get());
         // With bootstrap intervals computed, the score chart has error bars.
         let with_intervals = state.bootstrap.get().map(|b| {
@@ -53,10 +65,11 @@ pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
             r.bootstrap = Some((*b).clone());
             r
         });
-        all(with_intervals.as_ref().unwrap_or(&report), &options)
+        let charts = all(with_intervals.as_ref().unwrap_or(&report), &options)
             .into_iter()
             .map(|chart| figure(state, chart))
-            .collect_view()
+            .collect_view();
+        Some(charts)
     };
     view! {
         <section class="card charts" data-testid="charts" aria-labelledby="charts-heading">
