@@ -195,8 +195,6 @@ pub enum ValidityStatus {
 /// What the evaluation worker answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Answer {
-    /// The worker listens (its first message).
-    Ready,
     /// The files as they are now, after every change.
     Files {
         files: Vec<FileSummary>,
@@ -284,8 +282,7 @@ impl Answer {
             | Answer::Literature { generation, .. }
             | Answer::Sweep { generation, .. }
             | Answer::Gate { generation, .. } => Some(*generation),
-            Answer::Ready
-            | Answer::Files { .. }
+            Answer::Files { .. }
             | Answer::Notice { .. }
             | Answer::Bundle { .. }
             | Answer::Opened { .. }

@@ -65,10 +65,6 @@ impl Pace for Fixed<'_> {
 }
 
 impl Run {
-    pub fn generation(&self) -> Generation {
-        self.generation
-    }
-
     /// Runs to the end, asking `pace` between documents (or resamples)
     /// whether to wait or stop; the answer, or [`Answer::Stopped`].
     pub async fn run(
@@ -142,8 +138,8 @@ async fn bootstrap(generation: Generation, report: Report, pace: &mut dyn Pace) 
         Err(e) => return failed(e.to_string()),
     };
     let models = report.models.iter().filter_map(ModelTallies::of).collect();
-    // Freed now, not when a Cancel returns: the details of every document
-    // take a while to free, and the page waits for the answer after them.
+    // The details of every document are not needed to resample: freed
+    // now rather than held for the whole run.
     drop(report);
     let mut bootstrap = Bootstrap::new(models, &config, options);
     while bootstrap.done() < total {
