@@ -21,7 +21,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST } from './server.mjs';
 import {
-  assertClose, download, dropFiles, openApp as openPage, readTable, startApp, stopApp, waitForLoaded,
+  assertClose, download, dropFiles, openApp as openPage, readTable, startApp, startThen, stopApp, waitForLoaded,
 } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -781,11 +781,7 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   // the example's 50 documents in a moment, so Cancel is clicked as soon
   // as the page has drawn the progress line (in the same page task), not
   // after a round trip of the test's.
-  await page.evaluate(async () => {
-    document.querySelector('[data-testid=bootstrap-start]').click();
-    while (!document.querySelector('[data-testid=bootstrap-progress]')) await new Promise((r) => setTimeout(r, 0));
-    document.querySelector('[data-testid=bootstrap-cancel]').click();
-  });
+  await startThen(page, 'bootstrap', { click: 'bootstrap-cancel' });
   const cancelled = await page.waitForSelector('[data-testid=bootstrap-cancelled]');
   assert.match(await cancelled.textContent(), /^Cancelled after \d+ resamples\.$/);
 
@@ -857,9 +853,7 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   // A setting changed while a run is under way: that run belonged to the
   // old report, so it stops quietly (its panel is gone); a run on the new
   // report gives the CLI's intervals for the new setting.
-  await page.click('[data-testid=bootstrap-start]');
-  await page.waitForSelector('[data-testid=bootstrap-progress]');
-  await page.selectOption('[data-testid=preset-select]', 'exact');
+  await startThen(page, 'bootstrap', { select: 'preset-select', value: 'exact' });
   await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset exact'));
   assert.equal(await page.locator('[data-testid=bootstrap-progress]').count(), 0, 'the new report starts without a run');
   assert.equal(await page.locator('[data-testid=model-table] td[data-low]').count(), 0, 'no intervals of the old report');

@@ -132,6 +132,28 @@ export async function dropFiles(page, files) {
   return { highlighted };
 }
 
+/**
+ * Clicks `{panel}-start` and, in the page task that first shows the
+ * `{panel}-progress` line, does `then`: `{ click: testid }` or
+ * `{ select: testid, value }` (a change event, as a person's choice
+ * fires). The worker may finish a small run within one of the test's
+ * round trips (it did on a 2-core machine), so a test that must act while
+ * the run is under way acts from inside the page.
+ */
+export async function startThen(page, panel, then) {
+  await page.evaluate(async ({ panel, then }) => {
+    document.querySelector(`[data-testid=${panel}-start]`).click();
+    while (!document.querySelector(`[data-testid=${panel}-progress]`)) await new Promise((r) => setTimeout(r, 0));
+    if (then.click) {
+      document.querySelector(`[data-testid=${then.click}]`).click();
+    } else {
+      const select = document.querySelector(`[data-testid=${then.select}]`);
+      select.value = then.value;
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+  }, { panel, then });
+}
+
 /** Waits until `n` files are listed, nothing waits for the schema worker, and the model table shows `models`, in order. */
 export async function waitForLoaded(page, n, models) {
   await page.waitForFunction(

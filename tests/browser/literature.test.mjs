@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST } from './server.mjs';
-import { openApp as openPage, startApp, stopApp } from './harness.mjs';
+import { openApp as openPage, startApp, startThen, stopApp } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -184,9 +184,7 @@ test('a larger dataset is computed a slice at a time, with progress and cancel',
   const names = ['truth.jsonl', 'good.jsonl', 'conservative.jsonl', 'aggressive.jsonl'];
   await dropFiles(page, dir, names, ['good', 'conservative', 'aggressive']);
 
-  await page.click('[data-testid=literature-start]');
-  await page.waitForSelector('[data-testid=literature-progress]');
-  await page.click('[data-testid=literature-cancel]');
+  await startThen(page, 'literature', { click: 'literature-cancel' });
   const cancelled = await page.waitForSelector('[data-testid=literature-cancelled]');
   assert.match(await cancelled.textContent(), /^Cancelled after \d+ documents\.$/);
   assert.equal(await page.locator('[data-testid=literature-table]').count(), 0);
@@ -201,9 +199,7 @@ test('a larger dataset is computed a slice at a time, with progress and cancel',
   // no literature metrics until asked, and the page keeps working.
   await page.selectOption('[data-testid=preset-select]', 'not-found');
   await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset not-found'));
-  await page.click('[data-testid=literature-start]');
-  await page.waitForSelector('[data-testid=literature-progress]');
-  await page.selectOption('[data-testid=preset-select]', 'exact');
+  await startThen(page, 'literature', { select: 'preset-select', value: 'exact' });
   await page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset exact'));
   assert.equal(await page.locator('[data-testid=literature-progress]').count(), 0);
   assert.equal(await page.locator('[data-testid=literature-table]').count(), 0);

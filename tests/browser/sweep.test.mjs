@@ -15,7 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST } from './server.mjs';
-import { openApp, startApp, stopApp } from './harness.mjs';
+import { openApp, startApp, startThen, stopApp } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -92,9 +92,7 @@ test('threshold sweep: progress, cancel, then the CLI\'s numbers, charts and dow
 
   // Cancel: start, stop after the first values.
   await page.click('[data-testid=sweep-param-cer]');
-  await page.click('[data-testid=sweep-start]');
-  await page.waitForSelector('[data-testid=sweep-progress]');
-  await page.click('[data-testid=sweep-cancel]');
+  await startThen(page, 'sweep', { click: 'sweep-cancel' });
   const cancelled = await page.waitForSelector('[data-testid=sweep-cancelled]');
   assert.match(await cancelled.textContent(), /^Cancelled after \d+ of 21 thresholds\.$/);
 
