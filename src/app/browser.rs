@@ -323,6 +323,11 @@ async fn next_message(
 }
 
 impl WorkerSlot {
+    /// Whether the worker has started (and not failed since).
+    pub fn is_started(&self) -> bool {
+        self.worker.borrow().is_some()
+    }
+
     /// Posts `message` (handing over the buffers in `transfer`) to the
     /// worker, starting it and waiting for its `"ready"` the first time,
     /// and returns its answer. A worker that fails is dropped, to be

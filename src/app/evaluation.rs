@@ -65,6 +65,10 @@ pub struct Link {
     /// Whether the schema worker is checking, and the job waiting.
     schema_busy: bool,
     schema_next: Option<SchemaJob>,
+    /// A job held until the page has drawn a report: the schema worker's
+    /// module is then compiled after the page's first report, not on the
+    /// same two cores while the evaluation worker makes it.
+    schema_after_report: Option<SchemaJob>,
 }
 
 /// A schema worker's job: its version, files (names and roles) and their
@@ -270,6 +274,17 @@ fn show(state: AppState, evaluation_ms: Option<f64>) {
                 }
                 browser::mark("fieldscope:evaluation-end");
                 state.report.set(Ok(report));
+                let held = state
+                    .link
+                    .try_update_value(|l| l.schema_after_report.take())
+                    .flatten();
+                if let Some(job) = held {
+                    // In a task after the one that draws this report.
+                    leptos::prelude::set_timeout(
+                        move || check_schema(state, job),
+                        std::time::Duration::ZERO,
+                    );
+                }
             }
             if state.validity.with_untracked(|v| *v != validity) {
                 state.validity.set(validity);
@@ -432,6 +447,14 @@ fn show_files(
 /// Hands the schema worker `job`, one at a time (a newer job waits for
 /// the one it checks); its answer goes to the evaluation worker.
 fn check_schema(state: AppState, job: SchemaJob) {
+    let first = !state.helpers.with_value(|h| h.schema.is_started())
+        && state.report.with_untracked(|r| r.is_err());
+    if first {
+        state
+            .link
+            .update_value(|l| l.schema_after_report = Some(job));
+        return;
+    }
     let busy = state
         .link
         .try_update_value(|l| {
