@@ -26,6 +26,14 @@ use serde_json::{Map, Value};
 /// with an older number than the lane's newest is stale.
 pub type Generation = u64;
 
+/// The report run a worker started with `open` in its address makes
+/// unasked, as soon as it is ready: the built-in example's report under
+/// the empty settings layer, answered as if the page had asked for it
+/// (`start-eval-worker.js` starts it so for a page whose link carries no
+/// settings; the page then waits for this run instead of asking, and
+/// numbers its own requests after it).
+pub const OPENING_RUN: Generation = 1;
+
 /// Where a run stands against others: a newer run stops the older runs of
 /// its own lane only (a new report stops the report under way, not the
 /// bootstrap the user asked for, which stops when the report changes

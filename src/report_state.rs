@@ -20,7 +20,9 @@
 //! request are dropped here, so the page never shows a stale report.
 
 use crate::eval::Report;
-use crate::protocol::{Answer, FileSummary, Generation, NewFile, Request, Task, ValidityStatus};
+use crate::protocol::{
+    Answer, FileSummary, Generation, NewFile, Request, Task, ValidityStatus, OPENING_RUN,
+};
 use crate::session::Role;
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -160,13 +162,25 @@ pub struct Page {
 }
 
 impl Page {
-    /// The page as it opens: the worker loads the example, whose report
-    /// is asked for at once.
-    pub fn opening(settings: Map<String, Value>) -> (Page, Vec<Command>) {
-        let page = Page {
+    /// The page as it opens on the example. A worker that `opens` makes
+    /// the example's report under the empty settings layer unasked
+    /// ([`OPENING_RUN`]): with those settings the page waits for that run;
+    /// otherwise (settings from the link, or a worker started without
+    /// `open`) it asks for the report, numbered after that run.
+    pub fn opening(settings: Map<String, Value>, opens: bool) -> (Page, Vec<Command>) {
+        let mut page = Page {
             shows_example: true,
+            generation: OPENING_RUN,
             ..Page::default()
         };
+        if opens && settings.is_empty() {
+            page.report_run = OPENING_RUN;
+            page.report = ReportState::Evaluating {
+                previous: None,
+                progress: None,
+            };
+            return (page, Vec::new());
+        }
         page.on(Event::Changed { settings })
     }
 
@@ -410,7 +424,34 @@ mod tests {
 
     #[test]
     fn the_page_opens_on_the_examples_report() {
-        let (page, commands) = Page::opening(Map::new());
+        // A worker that opens makes the report under the empty settings
+        // unasked: the page waits for that run.
+        let (page, commands) = Page::opening(Map::new(), true);
+        assert_eq!(commands, vec![]);
+        assert!(matches!(
+            page.report,
+            ReportState::Evaluating { previous: None, .. }
+        ));
+        let (page, _) = page.on(ready(OPENING_RUN, 50, ValidityStatus::Pending));
+        assert_eq!(shown_documents(&page), Some(50));
+        // The next request is numbered after it.
+        let (_, c) = page.on(Event::Changed {
+            settings: settings("exact"),
+        });
+        assert_eq!(run_of(&c), OPENING_RUN + 1);
+
+        // Settings from the link: asked for, and the worker's own run
+        // (made under other settings) is stale.
+        let (page, c) = Page::opening(settings("exact"), true);
+        let asked = run_of(&c);
+        assert_eq!(asked, OPENING_RUN + 1);
+        let (page, _) = page.on(ready(OPENING_RUN, 50, ValidityStatus::Pending));
+        assert_eq!(shown_documents(&page), None);
+        let (page, _) = page.on(ready(asked, 7, ValidityStatus::Pending));
+        assert_eq!(shown_documents(&page), Some(7));
+
+        // A worker started without `open` (the page's own fallback).
+        let (page, commands) = Page::opening(Map::new(), false);
         assert!(page.shows_example);
         let g = run_of(&commands);
         assert!(matches!(
@@ -431,7 +472,7 @@ mod tests {
     /// view, the old run's answers are dropped, the new one's shown.
     #[test]
     fn a_settings_change_during_an_evaluation() {
-        let (page, c) = Page::opening(Map::new());
+        let (page, c) = Page::opening(Map::new(), false);
         let first = run_of(&c);
         let (page, _) = page.on(ready(first, 1, ValidityStatus::Final));
         let (page, c) = page.on(Event::Changed {
@@ -505,7 +546,7 @@ mod tests {
     /// the pending one; arriving before, the report comes final.
     #[test]
     fn the_schema_answer_before_and_after_the_report() {
-        let (page, c) = Page::opening(Map::new());
+        let (page, c) = Page::opening(Map::new(), false);
         let g = run_of(&c);
         let job = Answer::ValidityJob {
             version: 1,
@@ -551,7 +592,7 @@ mod tests {
     /// before the new run, and the old run's report is dropped.
     #[test]
     fn a_file_removed_mid_evaluation() {
-        let (page, c) = Page::opening(Map::new());
+        let (page, c) = Page::opening(Map::new(), false);
         let old = run_of(&c);
         let (page, c) = page.on(Event::Edited {
             edits: vec![Request::Remove { id: 2 }],
@@ -570,7 +611,7 @@ mod tests {
     /// their roles, names and costs, before asking again.
     #[test]
     fn a_worker_crash_and_the_restart() {
-        let (page, c) = Page::opening(Map::new());
+        let (page, c) = Page::opening(Map::new(), false);
         let g = run_of(&c);
         let files = vec![FileSummary {
             id: 4,
@@ -631,7 +672,7 @@ mod tests {
     /// The example is replaced by the first drop; later drops add.
     #[test]
     fn the_example_replaced_by_a_drop() {
-        let (page, _) = Page::opening(Map::new());
+        let (page, _) = Page::opening(Map::new(), false);
         let file = |id| NewFile {
             id,
             name: format!("f{id}.jsonl"),
@@ -678,7 +719,7 @@ mod tests {
     /// its late answers are dropped.
     #[test]
     fn a_panel_run_and_a_report_change() {
-        let (page, c) = Page::opening(Map::new());
+        let (page, c) = Page::opening(Map::new(), false);
         let g = run_of(&c);
         let (page, _) = page.on(ready(g, 1, ValidityStatus::Final));
         let (page, c) = page.on(Event::Panel(Task::Literature));
@@ -711,7 +752,7 @@ mod tests {
     /// `Stopped` still reaches its own panel (by generation).
     #[test]
     fn a_newer_panel_run_and_the_olders_stop() {
-        let (page, _) = Page::opening(Map::new());
+        let (page, _) = Page::opening(Map::new(), false);
         let (page, a) = page.on(Event::Panel(Task::Bootstrap));
         let (page, b) = page.on(Event::Panel(Task::Literature));
         let run = |c: &[Command]| match c.last() {

@@ -456,6 +456,9 @@ pub struct EvalWorker {
     alive: Rc<std::cell::Cell<bool>>,
     /// `Some` until the worker says it is ready.
     waiting: Rc<RefCell<Option<Vec<js_sys::Array>>>>,
+    /// Started with `open`: it makes the example's report unasked
+    /// (`protocol::OPENING_RUN`).
+    opens: bool,
     _on_message: Closure<dyn Fn(web_sys::MessageEvent)>,
     _on_error: Closure<dyn Fn(JsValue)>,
 }
@@ -463,14 +466,16 @@ pub struct EvalWorker {
 impl EvalWorker {
     /// Starts the worker — takes over the one `start-eval-worker.js`
     /// started while the page loaded, the first time — and `on` gets each
-    /// of its messages (those it sent before, first).
+    /// of its messages (those it sent before, first, once the caller's
+    /// task is done: the caller sets up what they go to).
     pub fn start(on: impl Fn(WorkerMessage) + 'static) -> Result<EvalWorker, String> {
-        let (worker, early) = match early_worker() {
+        let (worker, early, opens) = match early_worker() {
             Some(started) => started,
             None => (
                 web_sys::Worker::new("./worker-loader.js?worker=fieldscope-eval")
                     .map_err(|_| "the browser could not start the evaluation worker".to_string())?,
                 js_sys::Array::new(),
+                false,
             ),
         };
         let waiting: Rc<RefCell<Option<Vec<js_sys::Array>>>> =
@@ -532,19 +537,27 @@ impl EvalWorker {
         let on_error = Closure::<dyn Fn(JsValue)>::new(move |event: JsValue| f(&event));
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        for event in early.iter() {
-            match event.dyn_ref::<web_sys::MessageEvent>() {
-                Some(message) => receive(message.data()),
-                None => failed(&event),
+        wasm_bindgen_futures::spawn_local(async move {
+            for event in early.iter() {
+                match event.dyn_ref::<web_sys::MessageEvent>() {
+                    Some(message) => receive(message.data()),
+                    None => failed(&event),
+                }
             }
-        }
+        });
         Ok(EvalWorker {
             worker,
             alive,
             waiting,
+            opens,
             _on_message: on_message,
             _on_error: on_error,
         })
+    }
+
+    /// Whether it makes the example's report unasked.
+    pub fn opens(&self) -> bool {
+        self.opens
     }
 
     /// Posts a request's bytes and the files it names — `File`s, or the
@@ -577,8 +590,9 @@ impl Drop for EvalWorker {
 const REASON_WAIT_MS: u32 = 100;
 
 /// The evaluation worker `start-eval-worker.js` started while the page
-/// loaded, and what it said since; taken once (a restart starts anew).
-fn early_worker() -> Option<(web_sys::Worker, js_sys::Array)> {
+/// loaded, what it said since, and whether it was started with `open`;
+/// taken once (a restart starts anew).
+fn early_worker() -> Option<(web_sys::Worker, js_sys::Array, bool)> {
     let window = web_sys::window()?;
     let key = JsValue::from_str("fieldscopeEvalWorker");
     let started = js_sys::Reflect::get(&window, &key).ok()?;
@@ -591,7 +605,11 @@ fn early_worker() -> Option<(web_sys::Worker, js_sys::Array)> {
         .ok()?
         .dyn_into::<js_sys::Array>()
         .ok()?;
-    Some((worker, early))
+    let opens = js_sys::Reflect::get(&started, &JsValue::from_str("open"))
+        .ok()
+        .and_then(|o| o.as_bool())
+        .unwrap_or(false);
+    Some((worker, early, opens))
 }
 
 /// Posts `message`, handing over its request's buffer.

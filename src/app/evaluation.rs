@@ -115,12 +115,14 @@ fn start_worker(state: AppState) -> Option<EvalWorker> {
 }
 
 /// Starts the worker and asks for the first report (the example's, which
-/// the worker loads itself).
+/// the worker loads itself), or waits for the one the worker makes
+/// unasked (`Page::opening`).
 pub fn open(state: AppState) {
     let worker = start_worker(state);
+    let opens = worker.as_ref().is_some_and(EvalWorker::opens);
     state.link.update_value(|l| l.worker = worker);
     let settings = state.session.with_untracked(|s| s.settings.clone());
-    let (page, commands) = Page::opening(settings);
+    let (page, commands) = Page::opening(settings, opens);
     state.page.set_value(page);
     carry_out_all(state, commands);
 }

@@ -7,7 +7,8 @@
 //! messages in between documents.
 //!
 //! Protocol (`fieldscope::protocol`): once listening, the worker posts
-//! `"ready"`; then each message from the page is an array `[request,
+//! `"ready"` (and, started with `open` in its address, makes the
+//! example's report at once, unasked: `protocol::OPENING_RUN`); then each message from the page is an array `[request,
 //! file…]`: the request's CBOR bytes (a `Uint8Array`) and the `File`s (or
 //! `ArrayBuffer`s) it names, read here. Each answer is an array `[answer,
 //! buffer…]`: the answer's CBOR bytes and, beside a schema job, the
@@ -17,7 +18,9 @@
 #[cfg(target_arch = "wasm32")]
 mod web {
     use fieldscope::eval::pace::{Pace, PauseFuture};
-    use fieldscope::protocol::{decode, encode, Answer, Generation, Lane, Request, Task};
+    use fieldscope::protocol::{
+        decode, encode, Answer, Generation, Lane, Request, Task, OPENING_RUN,
+    };
     use fieldscope::service::Service;
     use std::cell::RefCell;
     use std::collections::VecDeque;
@@ -71,6 +74,31 @@ mod web {
         on_message.forget();
         let _ = scope.post_message(&JsValue::from_str(fieldscope::worker::READY));
         worker.post(&worker.service.borrow().files(None));
+        if opens_example(&scope) {
+            // Made while the page's own code still loads; the page waits
+            // for this run instead of asking.
+            let task = Task::Report {
+                settings: serde_json::Map::new(),
+            };
+            worker.take(
+                Request::Run {
+                    generation: OPENING_RUN,
+                    task,
+                },
+                Vec::new(),
+            );
+        }
+    }
+
+    /// Whether the worker was started with `open` in its address
+    /// (`start-eval-worker.js`, for a page whose link carries no settings:
+    /// it opens on the example under the empty settings layer).
+    fn opens_example(scope: &web_sys::DedicatedWorkerGlobalScope) -> bool {
+        js_sys::Reflect::get(scope, &JsValue::from_str("location"))
+            .and_then(|location| js_sys::Reflect::get(&location, &JsValue::from_str("search")))
+            .ok()
+            .and_then(|search| search.as_string())
+            .is_some_and(|search| search.split(['?', '&']).any(|part| part == "open"))
     }
 
     /// Posts `answer` and `files` (copied out of this module's memory once,
@@ -153,6 +181,12 @@ mod web {
                 }
             };
             let files = (1..parts.length()).map(|i| read(&parts.get(i))).collect();
+            self.take(request, files);
+        }
+
+        /// Handles `request` (with the bytes of the files it names) and
+        /// queues the run it asks for.
+        fn take(self: &Rc<Self>, request: Request, files: Vec<Vec<u8>>) {
             // A schema job and a bundle's files go out with their bytes
             // once the service is free again; the rest at once (a file
             // list after each file parsed).
