@@ -16,7 +16,7 @@
 
 use crate::eval::bootstrap::BootstrapReport;
 use crate::eval::gate::GateReport;
-use crate::eval::report::LiteratureReport;
+use crate::eval::report::{DocumentDetail, LiteratureReport};
 use crate::eval::sweep::{SweepParam, SweepReport};
 use crate::eval::Report;
 use serde::{Deserialize, Serialize};
@@ -257,6 +257,15 @@ pub enum Answer {
         /// How long the worker took, in milliseconds.
         evaluation_ms: f64,
     },
+    /// The per-document details of the [`Answer::Report`] just sent for
+    /// `generation`, one entry per model in its order: a provisional
+    /// report's details go out in a message of their own after it
+    /// ([`split_details`]), so that its tables are drawn without waiting
+    /// for them (for 50 documents × 3 models they are 98 % of the bytes).
+    Details {
+        generation: Generation,
+        details: Vec<Option<Vec<DocumentDetail>>>,
+    },
     Bootstrap {
         generation: Generation,
         result: Box<BootstrapReport>,
@@ -286,6 +295,7 @@ impl Answer {
             | Answer::Stopped { generation, .. }
             | Answer::Failed { generation, .. }
             | Answer::Report { generation, .. }
+            | Answer::Details { generation, .. }
             | Answer::Bootstrap { generation, .. }
             | Answer::Literature { generation, .. }
             | Answer::Sweep { generation, .. }
@@ -296,6 +306,28 @@ impl Answer {
             | Answer::Opened { .. }
             | Answer::ValidityJob { .. } => None,
         }
+    }
+}
+
+/// Takes every model's document details out of `report`, in model
+/// order; `None` when it has none.
+pub fn split_details(report: &mut Report) -> Option<Vec<Option<Vec<DocumentDetail>>>> {
+    if report.models.iter().all(|m| m.document_details.is_none()) {
+        return None;
+    }
+    Some(
+        report
+            .models
+            .iter_mut()
+            .map(|m| m.document_details.take())
+            .collect(),
+    )
+}
+
+/// Puts back what [`split_details`] took out of `report`.
+pub fn join_details(report: &mut Report, details: Vec<Option<Vec<DocumentDetail>>>) {
+    for (model, details) in report.models.iter_mut().zip(details) {
+        model.document_details = details;
     }
 }
 
@@ -337,6 +369,21 @@ mod tests {
             serde_json::to_string(&back).unwrap(),
             serde_json::to_string(&answer).unwrap()
         );
+    }
+
+    /// The details split off a report and joined back give the report.
+    #[test]
+    fn details_split_and_join_back() {
+        let mut session = Session::example();
+        let whole = session.evaluate_with(true).unwrap();
+        let mut report = whole.clone();
+        let details = split_details(&mut report).expect("details");
+        assert_eq!(details.len(), 3);
+        assert!(details.iter().all(|d| d.as_ref().map(Vec::len) == Some(50)));
+        assert!(report.models.iter().all(|m| m.document_details.is_none()));
+        assert_eq!(split_details(&mut report.clone()), None);
+        join_details(&mut report, details);
+        assert_eq!(report, whole);
     }
 
     #[test]

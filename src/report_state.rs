@@ -21,7 +21,8 @@
 
 use crate::eval::Report;
 use crate::protocol::{
-    Answer, FileSummary, Generation, NewFile, Request, Task, ValidityStatus, OPENING_RUN,
+    join_details, Answer, FileSummary, Generation, NewFile, Request, Task, ValidityStatus,
+    OPENING_RUN,
 };
 use crate::session::Role;
 use serde_json::{Map, Value};
@@ -362,6 +363,19 @@ impl Page {
                     validity,
                 };
             }
+            Answer::Details { details, .. } => {
+                // Joined to the report they follow (shown without them).
+                if let ReportState::Ready { report, validity } = &self.report {
+                    if report.models.iter().all(|m| m.document_details.is_none()) {
+                        let mut whole = Report::clone(report);
+                        join_details(&mut whole, details);
+                        self.report = ReportState::Ready {
+                            report: Arc::new(whole),
+                            validity: validity.clone(),
+                        };
+                    }
+                }
+            }
             Answer::Failed { reason, .. } => self.report = ReportState::Failed { reason },
             Answer::Stopped { .. } => {
                 self.report = match self.report.report().cloned() {
@@ -420,6 +434,46 @@ mod tests {
 
     fn shown_documents(page: &Page) -> Option<usize> {
         page.report.report().map(|r| r.documents)
+    }
+
+    /// A provisional report's details, following it, are joined to it;
+    /// those of an older run are not.
+    #[test]
+    fn details_join_the_report_they_follow() {
+        let mut whole = crate::session::Session::example()
+            .evaluate_with(true)
+            .unwrap();
+        let details = crate::protocol::split_details(&mut whole).unwrap();
+        let details_of = |generation| {
+            Event::Answer(Answer::Details {
+                generation,
+                details: details.clone(),
+            })
+        };
+        let has_details = |page: &Page| {
+            page.report
+                .report()
+                .is_some_and(|r| r.models.iter().all(|m| m.document_details.is_some()))
+        };
+        let (page, c) = Page::opening(Map::new(), false);
+        let first = run_of(&c);
+        let (page, c) = page.on(Event::Changed {
+            settings: settings("exact"),
+        });
+        let second = run_of(&c);
+        let (page, _) = page.on(ready(second, 50, ValidityStatus::Pending));
+        let (page, _) = page.on(details_of(first));
+        assert!(!has_details(&page), "an older run's details");
+        let (page, _) = page.on(details_of(second));
+        assert!(has_details(&page));
+        assert_eq!(shown_documents(&page), Some(50));
+        assert!(matches!(
+            page.report,
+            ReportState::Ready {
+                validity: ValidityStatus::Pending,
+                ..
+            }
+        ));
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::eval::literature::Metrics;
 use crate::eval::sweep::SweepRun;
 use crate::eval::{complete_provisional, Report};
 use crate::protocol::{
-    Answer, FileSummary, Generation, Lane, NewFile, Request, Task, ValidityStatus,
+    split_details, Answer, FileSummary, Generation, Lane, NewFile, Request, Task, ValidityStatus,
 };
 use crate::session::{validity_answer_from_json, Kept, Parsed, Role, Session, ValidityJob};
 use std::sync::Arc;
@@ -438,12 +438,20 @@ impl Service {
                 },
             ) if *g == generation && validity == ValidityStatus::Pending => {
                 *slot = Some((*report).clone());
+                let mut report = report;
+                let details = split_details(&mut report);
                 answers.push(Answer::Report {
                     generation,
                     report,
                     validity,
                     evaluation_ms,
                 });
+                if let Some(details) = details {
+                    answers.push(Answer::Details {
+                        generation,
+                        details,
+                    });
+                }
                 if !self.session.validity_pending() {
                     // The validity arrived while it ran.
                     let mut post = |a| answers.push(a);
@@ -479,7 +487,28 @@ mod tests {
         };
         let (mut answers, _) = service.finish(generation, answer, kept);
         answers.retain(|a| !matches!(a, Answer::ValidityJob { .. }));
-        answers.pop().expect("an answer")
+        match answers.pop().expect("an answer") {
+            // A provisional report's details follow it: joined back.
+            Answer::Details { details, .. } => {
+                let Some(Answer::Report {
+                    generation,
+                    mut report,
+                    validity,
+                    evaluation_ms,
+                }) = answers.pop()
+                else {
+                    panic!("details without their report");
+                };
+                crate::protocol::join_details(&mut report, details);
+                Answer::Report {
+                    generation,
+                    report,
+                    validity,
+                    evaluation_ms,
+                }
+            }
+            answer => answer,
+        }
     }
 
     fn report_task() -> Task {
@@ -556,6 +585,45 @@ mod tests {
         let mut session = Session::example();
         session.compute_validity_now();
         assert_eq!(*report, session.evaluate().unwrap());
+    }
+
+    /// A provisional report goes out without its documents' details, which
+    /// follow in a message of their own: joined back, the report made.
+    #[test]
+    fn a_provisional_reports_details_follow_it() {
+        let mut service = Service::default();
+        let request = Request::Run {
+            generation: 1,
+            task: report_task(),
+        };
+        let (generation, task) = service.handle(request, vec![], &mut |_| {}).expect("a run");
+        let run = service.start(generation, task).expect("a run");
+        let (answer, kept) = run_now(run.run(&mut NoPause, &|| 0.0)).expect("never waits");
+        let (answers, _) = service.finish(generation, answer, kept);
+        let kept_whole = service
+            .provisional
+            .clone()
+            .and_then(|(_, r)| r)
+            .expect("kept");
+        let [Answer::Report {
+            report,
+            validity: ValidityStatus::Pending,
+            ..
+        }, Answer::Details {
+            generation: 1,
+            details,
+        }] = &answers[..]
+        else {
+            panic!("not a report and its details: {} answers", answers.len());
+        };
+        assert!(report.models.iter().all(|m| m.document_details.is_none()));
+        let mut joined = (**report).clone();
+        crate::protocol::join_details(&mut joined, details.clone());
+        assert_eq!(joined, kept_whole);
+        assert!(joined
+            .models
+            .iter()
+            .all(|m| m.document_details.as_ref().map(Vec::len) == Some(50)));
     }
 
     /// Dropped files replace the example; roles and names given when the

@@ -44,8 +44,9 @@ fn matches(d: &DocumentDetail, field: &str, outcome: Option<Outcome>) -> bool {
         .any(|f| (field.is_empty() || f.field == field) && outcome.is_none_or(|o| f.outcome == o))
 }
 
-/// The document browser, or, when the report was computed without
-/// document details (a large dataset), a button that computes them.
+/// The document browser; a line while a provisional report's details are
+/// on their way; or, when the report was computed without document
+/// details (a large dataset), a button that computes them.
 #[component]
 pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl IntoView {
     let has_details = report.models.iter().all(|m| m.document_details.is_some());
@@ -53,6 +54,16 @@ pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl Into
     let pending = state.validity_unknown.get_untracked();
     if has_details {
         return view! { <DocumentBrowser report=report pending=pending open_request=state.open_document /> }.into_any();
+    }
+    if report.documents <= super::DETAILS_UP_TO {
+        // A provisional report's details follow it (`Answer::Details`).
+        return view! {
+            <section class="card" aria-labelledby="docs-heading" data-testid="document-browser">
+                <h2 id="docs-heading">"Documents"</h2>
+                <p class="hint" data-testid="details-coming">"Each document's details follow in a moment."</p>
+            </section>
+        }
+        .into_any();
     }
     let detailed = RwSignal::new(None::<Arc<Report>>);
     let failed = RwSignal::new(None::<String>);

@@ -1028,6 +1028,9 @@ test('18. while the schema worker works the report is provisional (validity-depe
   // Waiting: the document-level scores, each document's validity, the
   // report's exports, the bootstrap and the sweep.
   assert.equal(await page.locator('[data-testid=document-scores]').count(), 0);
+  // Each document's details follow the provisional report in a message
+  // of their own.
+  await page.waitForSelector('[data-testid=document-browser] tbody tr[data-doc]');
   const validityCells = await page.$$eval('[data-testid=document-browser] tbody tr[data-doc] td:last-child', (tds) => tds.map((td) => td.textContent));
   assert.ok(validityCells.length > 0 && validityCells.every((c) => c === 'checking…'), `document validity: ${validityCells.slice(0, 3)}`);
   for (const id of ['export-json', 'export-markdown', 'export-html', 'bootstrap-start', 'sweep-start']) {
