@@ -12,7 +12,7 @@ if (!WORKERS.includes(name)) {
 } else {
   try {
     importScripts(`./${name}.js`);
-    wasm_bindgen(`./${name}_bg.wasm`).catch((e) => self.postMessage(`failed: ${e}`));
+    wasm_bindgen({ module_or_path: `./${name}_bg.wasm` }).catch((e) => self.postMessage(`failed: ${e}`));
   } catch (e) {
     self.postMessage(`failed: ${e}`);
   }
