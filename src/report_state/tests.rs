@@ -1,0 +1,434 @@
+//! The report state's native tests: the sequences of events that matter
+//! (issue 14's list), each with the commands the page carries out.
+
+use super::*;
+
+fn settings(preset: &str) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("preset".into(), Value::from(preset));
+    m
+}
+
+fn report(documents: usize) -> Box<Report> {
+    let mut session = crate::session::Session::example();
+    session.compute_validity_now();
+    let mut r = session.evaluate_with(false).unwrap();
+    r.documents = documents;
+    Box::new(r)
+}
+
+fn ready(generation: Generation, documents: usize, validity: ValidityStatus) -> Event {
+    Event::Answer(Answer::Report {
+        generation,
+        report: report(documents),
+        validity,
+        evaluation_ms: 1.0,
+    })
+}
+
+/// The generation of the report run in `commands`.
+fn run_of(commands: &[Command]) -> Generation {
+    commands
+        .iter()
+        .find_map(|c| match c {
+            Command::Post(Request::Run {
+                generation,
+                task: Task::Report { .. },
+            }) => Some(*generation),
+            _ => None,
+        })
+        .expect("a report run is asked for")
+}
+
+fn shown_documents(page: &Page) -> Option<usize> {
+    page.report.report().map(|r| r.documents)
+}
+
+/// A provisional report's details, following it, are joined to it;
+/// those of an older run are not.
+#[test]
+fn details_join_the_report_they_follow() {
+    let mut whole = crate::session::Session::example()
+        .evaluate_with(true)
+        .unwrap();
+    let details = crate::protocol::split_details(&mut whole).unwrap();
+    let details_of = |generation| {
+        Event::Answer(Answer::Details {
+            generation,
+            details: details.clone(),
+        })
+    };
+    let has_details = |page: &Page| {
+        page.report
+            .report()
+            .is_some_and(|r| r.models.iter().all(|m| m.document_details.is_some()))
+    };
+    let (page, c) = Page::opening(Map::new(), false);
+    let first = run_of(&c);
+    let (page, c) = page.on(Event::Changed {
+        settings: settings("exact"),
+    });
+    let second = run_of(&c);
+    let (page, _) = page.on(ready(second, 50, ValidityStatus::Pending));
+    let (page, _) = page.on(details_of(first));
+    assert!(!has_details(&page), "an older run's details");
+    let (page, _) = page.on(details_of(second));
+    assert!(has_details(&page));
+    assert_eq!(shown_documents(&page), Some(50));
+    assert!(matches!(
+        page.report,
+        ReportState::Ready {
+            validity: ValidityStatus::Pending,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn the_page_opens_on_the_examples_report() {
+    // A worker that opens makes the report under the empty settings
+    // unasked: the page waits for that run.
+    let (page, commands) = Page::opening(Map::new(), true);
+    assert_eq!(commands, vec![]);
+    assert!(matches!(
+        page.report,
+        ReportState::Evaluating { previous: None, .. }
+    ));
+    let (page, _) = page.on(ready(OPENING_RUN, 50, ValidityStatus::Pending));
+    assert_eq!(shown_documents(&page), Some(50));
+    // The next request is numbered after it.
+    let (_, c) = page.on(Event::Changed {
+        settings: settings("exact"),
+    });
+    assert_eq!(run_of(&c), OPENING_RUN + 1);
+
+    // Settings from the link: asked for, and the worker's own run
+    // (made under other settings) is stale.
+    let (page, c) = Page::opening(settings("exact"), true);
+    let asked = run_of(&c);
+    assert_eq!(asked, OPENING_RUN + 1);
+    let (page, _) = page.on(ready(OPENING_RUN, 50, ValidityStatus::Pending));
+    assert_eq!(shown_documents(&page), None);
+    let (page, _) = page.on(ready(asked, 7, ValidityStatus::Pending));
+    assert_eq!(shown_documents(&page), Some(7));
+
+    // A worker started without `open` (the page's own fallback).
+    let (page, commands) = Page::opening(Map::new(), false);
+    assert!(page.shows_example);
+    let g = run_of(&commands);
+    assert!(matches!(
+        page.report,
+        ReportState::Evaluating { previous: None, .. }
+    ));
+    let (page, _) = page.on(ready(g, 50, ValidityStatus::Pending));
+    assert!(matches!(
+        page.report,
+        ReportState::Ready {
+            validity: ValidityStatus::Pending,
+            ..
+        }
+    ));
+}
+
+/// A settings change during an evaluation: the old report stays in
+/// view, the old run's answers are dropped, the new one's shown.
+#[test]
+fn a_settings_change_during_an_evaluation() {
+    let (page, c) = Page::opening(Map::new(), false);
+    let first = run_of(&c);
+    let (page, _) = page.on(ready(first, 1, ValidityStatus::Final));
+    let (page, c) = page.on(Event::Changed {
+        settings: settings("strict"),
+    });
+    let second = run_of(&c);
+    assert_eq!(shown_documents(&page), Some(1));
+    let (page, c) = page.on(Event::Changed {
+        settings: settings("lenient"),
+    });
+    let third = run_of(&c);
+    assert!(second < third);
+    // The stale run's progress and report change nothing.
+    let (page, _) = page.on(Event::Answer(Answer::Progress {
+        generation: second,
+        done: 5,
+        total: 10,
+    }));
+    assert_eq!(
+        page.report,
+        ReportState::Evaluating {
+            previous: page.report.report().cloned(),
+            progress: None
+        }
+    );
+    let (page, _) = page.on(ready(second, 2, ValidityStatus::Final));
+    assert!(page.report.is_evaluating());
+    assert_eq!(shown_documents(&page), Some(1));
+    let (page, _) = page.on(Event::Answer(Answer::Progress {
+        generation: third,
+        done: 5,
+        total: 10,
+    }));
+    assert!(matches!(
+        page.report,
+        ReportState::Evaluating {
+            progress: Some((5, 10)),
+            ..
+        }
+    ));
+    let (page, _) = page.on(ready(third, 3, ValidityStatus::Final));
+    assert_eq!(shown_documents(&page), Some(3));
+    assert!(!page.report.is_evaluating());
+}
+
+/// Two quick changes: each asks the worker (which stops the older at
+/// its next check); only the newest's answer counts, whatever order
+/// the answers come in.
+#[test]
+fn two_quick_changes() {
+    let page = Page::default();
+    let (page, a) = page.on(Event::Changed {
+        settings: settings("strict"),
+    });
+    let (page, b) = page.on(Event::Changed {
+        settings: settings("lenient"),
+    });
+    let (a, b) = (run_of(&a), run_of(&b));
+    let (page, _) = page.on(ready(b, 2, ValidityStatus::Final));
+    let (page, _) = page.on(Event::Answer(Answer::Stopped {
+        generation: a,
+        done: 1,
+        total: 9,
+    }));
+    let (page, _) = page.on(ready(a, 1, ValidityStatus::Final));
+    assert_eq!(shown_documents(&page), Some(2));
+}
+
+/// The schema worker's answer is relayed to the evaluation worker;
+/// arriving after the report, the finished report (same run) replaces
+/// the pending one; arriving before, the report comes final.
+#[test]
+fn the_schema_answer_before_and_after_the_report() {
+    let (page, c) = Page::opening(Map::new(), false);
+    let g = run_of(&c);
+    let job = Answer::ValidityJob {
+        version: 1,
+        files: vec![(0, "truth.jsonl".into(), Role::Truth)],
+        id_field: None,
+        schema_by: None,
+    };
+    let (page, c) = page.on(Event::Answer(job));
+    assert!(matches!(c[..], [Command::CheckSchema { version: 1, .. }]));
+    // After: pending, then final.
+    let (after, _) = page.clone().on(ready(g, 50, ValidityStatus::Pending));
+    let (after, c) = after.on(Event::SchemaAnswered {
+        version: 1,
+        answer: "{}".into(),
+    });
+    assert_eq!(
+        c,
+        vec![Command::Post(Request::Validity {
+            version: 1,
+            answer: "{}".into()
+        })]
+    );
+    let (after, _) = after.on(ready(g, 50, ValidityStatus::Final));
+    assert!(matches!(
+        after.report,
+        ReportState::Ready {
+            validity: ValidityStatus::Final,
+            ..
+        }
+    ));
+    // Before: still evaluating, then final at once.
+    let (before, c) = page.on(Event::SchemaAnswered {
+        version: 1,
+        answer: "{}".into(),
+    });
+    assert_eq!(c.len(), 1);
+    assert!(before.report.is_evaluating());
+    let (before, _) = before.on(ready(g, 50, ValidityStatus::Final));
+    assert_eq!(before.report, after.report);
+}
+
+/// A file removed mid-evaluation: the removal goes to the worker
+/// before the new run, and the old run's report is dropped.
+#[test]
+fn a_file_removed_mid_evaluation() {
+    let (page, c) = Page::opening(Map::new(), false);
+    let old = run_of(&c);
+    let (page, c) = page.on(Event::Edited {
+        edits: vec![Request::Remove { id: 2 }],
+        settings: Map::new(),
+    });
+    assert_eq!(c[0], Command::Post(Request::Remove { id: 2 }));
+    let new = run_of(&c);
+    let (page, _) = page.on(ready(old, 3, ValidityStatus::Final));
+    assert!(page.report.is_evaluating());
+    let (page, _) = page.on(ready(new, 2, ValidityStatus::Final));
+    assert_eq!(shown_documents(&page), Some(2));
+}
+
+/// A worker crash: the error panel's reason, the panel's run failed;
+/// the next request restarts the worker with every file listed, in
+/// their roles, names and costs, before asking again.
+#[test]
+fn a_worker_crash_and_the_restart() {
+    let (page, c) = Page::opening(Map::new(), false);
+    let g = run_of(&c);
+    let files = vec![FileSummary {
+        id: 4,
+        name: "gold.jsonl".into(),
+        role: Role::Truth,
+        bytes: 10,
+        records: Some(1),
+        pending: false,
+        error: None,
+        model: "gold".into(),
+        cost: None,
+        config: None,
+    }];
+    let (page, _) = page.on(Event::Answer(Answer::Files {
+        files,
+        shows_example: false,
+        settings: None,
+        schemas: None,
+    }));
+    let (page, _) = page.on(ready(g, 1, ValidityStatus::Final));
+    let (page, c) = page.on(Event::Panel(Task::Bootstrap));
+    assert!(c.iter().all(|c| !matches!(c, Command::Restart { .. })));
+    let (page, c) = page.on(Event::WorkerFailed {
+        reason: "panicked at src/service.rs:1:2:\nwhy".into(),
+    });
+    assert_eq!(page.worker(), Worker::Down);
+    let failed = ReportState::Failed {
+        reason: "The evaluation stopped: panicked at src/service.rs:1:2:\nwhy".into(),
+    };
+    assert_eq!(page.report, failed);
+    assert!(matches!(c[..], [Command::ToPanel(Answer::Failed { .. })]));
+    // The trap's error event after the panic's message: the first
+    // reason stays, nothing more is done.
+    let (page, c) = page.on(Event::WorkerFailed {
+        reason: "Uncaught RuntimeError: unreachable".into(),
+    });
+    assert_eq!((&page.report, c), (&failed, vec![]));
+    let (page, c) = page.on(Event::Changed {
+        settings: Map::new(),
+    });
+    assert_eq!(
+        c[0],
+        Command::Restart {
+            files: vec![NewFile {
+                id: 4,
+                name: "gold.jsonl".into(),
+                role: Some(Role::Truth),
+                model: Some("gold".into()),
+                cost: None,
+            }],
+            example: false,
+        }
+    );
+    run_of(&c);
+    assert_eq!(page.worker(), Worker::Running);
+}
+
+/// The example is replaced by the first drop; later drops add.
+#[test]
+fn the_example_replaced_by_a_drop() {
+    let (page, _) = Page::opening(Map::new(), false);
+    let file = |id| NewFile {
+        id,
+        name: format!("f{id}.jsonl"),
+        role: None,
+        model: None,
+        cost: None,
+    };
+    let drop = |files| Event::Dropped {
+        files,
+        settings: Map::new(),
+    };
+    let (page, c) = page.on(drop(vec![file(10), file(11)]));
+    assert!(matches!(
+        &c[0],
+        Command::Post(Request::AddFiles {
+            replace_example: true,
+            ..
+        })
+    ));
+    let (page, c) = page.on(drop(vec![file(12)]));
+    assert!(matches!(
+        &c[0],
+        Command::Post(Request::AddFiles {
+            replace_example: false,
+            ..
+        })
+    ));
+    // "Load example" brings it back; the next drop replaces it again.
+    let (page, _) = page.on(Event::Edited {
+        edits: vec![Request::LoadExample],
+        settings: Map::new(),
+    });
+    let (_, c) = page.on(drop(vec![file(13)]));
+    assert!(matches!(
+        &c[0],
+        Command::Post(Request::AddFiles {
+            replace_example: true,
+            ..
+        })
+    ));
+}
+
+/// A panel's answers go to the panel; a new report stops its run, and
+/// its late answers are dropped.
+#[test]
+fn a_panel_run_and_a_report_change() {
+    let (page, c) = Page::opening(Map::new(), false);
+    let g = run_of(&c);
+    let (page, _) = page.on(ready(g, 1, ValidityStatus::Final));
+    let (page, c) = page.on(Event::Panel(Task::Literature));
+    let Command::Post(Request::Run { generation: p, .. }) = c[0] else {
+        panic!("no run: {c:?}");
+    };
+    let progress = Answer::Progress {
+        generation: p,
+        done: 1,
+        total: 2,
+    };
+    let (page, c) = page.on(Event::Answer(progress.clone()));
+    assert_eq!(c, vec![Command::ToPanel(progress)]);
+    let (page, c) = page.on(Event::CancelPanel);
+    assert_eq!(c, vec![Command::Post(Request::Cancel { generation: p })]);
+    let (page, c) = page.on(Event::Changed {
+        settings: Map::new(),
+    });
+    assert_eq!(c[0], Command::Post(Request::Cancel { generation: p }));
+    let (_, c) = page.on(Event::Answer(Answer::Stopped {
+        generation: p,
+        done: 1,
+        total: 2,
+    }));
+    assert!(c.is_empty());
+    assert_eq!(shown_documents(&Page::default()), None);
+}
+
+/// A second panel run stops the first in the worker: the first's
+/// `Stopped` still reaches its own panel (by generation).
+#[test]
+fn a_newer_panel_run_and_the_olders_stop() {
+    let (page, _) = Page::opening(Map::new(), false);
+    let (page, a) = page.on(Event::Panel(Task::Bootstrap));
+    let (page, b) = page.on(Event::Panel(Task::Literature));
+    let run = |c: &[Command]| match c.last() {
+        Some(Command::Post(Request::Run { generation, .. })) => *generation,
+        other => panic!("no run: {other:?}"),
+    };
+    let (a, b) = (run(&a), run(&b));
+    assert_eq!(page.panel_runs(), [a, b]);
+    let stopped = Answer::Stopped {
+        generation: a,
+        done: 3,
+        total: 2000,
+    };
+    let (page, c) = page.on(Event::Answer(stopped.clone()));
+    assert_eq!(c, vec![Command::ToPanel(stopped)]);
+    assert_eq!(page.panel_runs(), [b]);
+}

@@ -1,0 +1,392 @@
+//! The service's native tests: the sequences the page and the schema
+//! worker put the evaluation worker through.
+
+use super::*;
+use crate::eval::pace::{run_now, NoPause};
+use crate::session::{compute_validity, validity_answer_to_json};
+use serde_json::Map;
+
+/// Run `generation` of `task`, as the worker runs it: its answer.
+fn run(service: &mut Service, generation: Generation, task: Task) -> Answer {
+    let run = service.handle(Request::Run { generation, task }, vec![], &mut |_| {});
+    let (generation, task) = run.expect("a run");
+    let (answer, kept) = match service.start(generation, task) {
+        Ok(run) => run_now(run.run(&mut NoPause, &|| 0.0)).expect("never waits"),
+        Err(answer) => (answer, None),
+    };
+    let (mut answers, _) = service.finish(generation, answer, kept);
+    answers.retain(|a| !matches!(a, Answer::ValidityJob { .. }));
+    match answers.pop().expect("an answer") {
+        // A provisional report's details follow it: joined back.
+        Answer::Details { details, .. } => {
+            let Some(Answer::Report {
+                generation,
+                mut report,
+                validity,
+                evaluation_ms,
+            }) = answers.pop()
+            else {
+                panic!("details without their report");
+            };
+            crate::protocol::join_details(&mut report, details);
+            Answer::Report {
+                generation,
+                report,
+                validity,
+                evaluation_ms,
+            }
+        }
+        answer => answer,
+    }
+}
+
+fn report_task() -> Task {
+    Task::Report {
+        settings: Map::new(),
+    }
+}
+
+/// The answers to `request`.
+fn ask(
+    service: &mut Service,
+    request: Request,
+    bytes: Vec<Vec<u8>>,
+) -> (Vec<Answer>, Option<(Generation, Task)>) {
+    let mut answers = Vec::new();
+    let run = service.handle(request, bytes, &mut |a| answers.push(a));
+    (answers, run)
+}
+
+/// The example's report: provisional until the schema worker's answer
+/// (relayed by the page) arrives; then finished (not evaluated again),
+/// equal to a fresh evaluation's.
+#[test]
+fn the_examples_report_pending_then_finished() {
+    let mut service = Service::default();
+    let (answers, _) = ask(&mut service, Request::LoadExample, vec![]);
+    let job = answers
+        .iter()
+        .find_map(|a| match a {
+            Answer::ValidityJob {
+                version,
+                files,
+                id_field,
+                ..
+            } => Some((*version, files.clone(), id_field.clone())),
+            _ => None,
+        })
+        .expect("a schema job");
+    let first = run(&mut service, 1, report_task());
+    let Answer::Report { validity, .. } = &first else {
+        panic!("no report: {first:?}");
+    };
+    assert_eq!(*validity, ValidityStatus::Pending);
+    // The schema worker's answer, computed from the bytes sent.
+    let bytes = service.job_bytes();
+    let files: Vec<_> = job
+        .1
+        .iter()
+        .zip(bytes)
+        .map(|((_, name, role), b)| (name.clone(), *role, b))
+        .collect();
+    let answer = validity_answer_to_json(&compute_validity(&files, job.2.as_deref(), None));
+    let (answers, again) = ask(
+        &mut service,
+        Request::Validity {
+            version: job.0,
+            answer,
+        },
+        vec![],
+    );
+    assert_eq!(again, None, "finished, not evaluated again");
+    let Some(Answer::Report {
+        generation,
+        report,
+        validity,
+        ..
+    }) = answers
+        .into_iter()
+        .find(|a| matches!(a, Answer::Report { .. }))
+    else {
+        panic!("no report");
+    };
+    assert_eq!((generation, validity), (1, ValidityStatus::Final));
+    let mut session = Session::example();
+    session.compute_validity_now();
+    assert_eq!(*report, session.evaluate().unwrap());
+}
+
+/// A provisional report goes out without its documents' details, which
+/// follow in a message of their own: joined back, the report made.
+#[test]
+fn a_provisional_reports_details_follow_it() {
+    let mut service = Service::default();
+    let request = Request::Run {
+        generation: 1,
+        task: report_task(),
+    };
+    let (generation, task) = service.handle(request, vec![], &mut |_| {}).expect("a run");
+    let run = service.start(generation, task).expect("a run");
+    let (answer, kept) = run_now(run.run(&mut NoPause, &|| 0.0)).expect("never waits");
+    let (answers, _) = service.finish(generation, answer, kept);
+    let kept_whole = service
+        .provisional
+        .clone()
+        .and_then(|(_, r)| r)
+        .expect("kept");
+    let [Answer::Report {
+        report,
+        validity: ValidityStatus::Pending,
+        ..
+    }, Answer::Details {
+        generation: 1,
+        details,
+    }] = &answers[..]
+    else {
+        panic!("not a report and its details: {} answers", answers.len());
+    };
+    assert!(report.models.iter().all(|m| m.document_details.is_none()));
+    let mut joined = (**report).clone();
+    crate::protocol::join_details(&mut joined, details.clone());
+    assert_eq!(joined, kept_whole);
+    assert!(joined
+        .models
+        .iter()
+        .all(|m| m.document_details.as_ref().map(Vec::len) == Some(50)));
+}
+
+/// Dropped files replace the example; roles and names given when the
+/// page posts its files again are kept.
+#[test]
+fn a_drop_replaces_the_example_and_reposts_keep_roles() {
+    let mut service = Service::default();
+    let truth = br#"{"id":"a","total":1}"#.to_vec();
+    let pred = br#"{"id":"a","total":2}"#.to_vec();
+    let (answers, _) = ask(
+        &mut service,
+        Request::AddFiles {
+            files: vec![
+                NewFile {
+                    id: 100,
+                    name: "t.jsonl".into(),
+                    role: None,
+                    model: None,
+                    cost: None,
+                },
+                NewFile {
+                    id: 101,
+                    name: "p.jsonl".into(),
+                    role: None,
+                    model: None,
+                    cost: None,
+                },
+            ],
+            replace_example: true,
+        },
+        vec![truth.clone(), pred.clone()],
+    );
+    let Some(Answer::Files {
+        files,
+        shows_example,
+        ..
+    }) = answers.first()
+    else {
+        panic!("no file list: {answers:?}");
+    };
+    assert!(!shows_example);
+    assert_eq!(
+        files.iter().map(|f| (f.id, f.role)).collect::<Vec<_>>(),
+        vec![(100, Role::Truth), (101, Role::Predictions)]
+    );
+    // A restarted worker gets them back with the user's choices.
+    let mut restarted = Service::default();
+    ask(
+        &mut restarted,
+        Request::AddFiles {
+            files: vec![
+                NewFile {
+                    id: 100,
+                    name: "t.jsonl".into(),
+                    role: Some(Role::Predictions),
+                    model: Some("renamed".into()),
+                    cost: Some(2.0),
+                },
+                NewFile {
+                    id: 101,
+                    name: "p.jsonl".into(),
+                    role: Some(Role::Truth),
+                    model: Some("p".into()),
+                    cost: None,
+                },
+            ],
+            replace_example: true,
+        },
+        vec![truth, pred],
+    );
+    let f = &restarted.session.files;
+    assert_eq!(f.len(), 2);
+    assert_eq!(
+        (f[0].role, f[0].model.as_str(), f[0].cost),
+        (Role::Predictions, "renamed", Some(2.0))
+    );
+    assert_eq!(f[1].role, Role::Truth);
+    let Answer::Report { report, .. } = run(&mut restarted, 1, report_task()) else {
+        panic!("no report");
+    };
+    assert_eq!(report.models[0].name, "renamed");
+}
+
+/// A bundle dropped brings files the page never held: the worker
+/// names them all (`Opened`) and hands their bytes over, and a
+/// restarted worker given those bytes with the listed roles makes the
+/// same report.
+#[test]
+fn a_bundles_files_go_to_the_page_for_a_restart() {
+    let mut example = {
+        let mut s = Session::example();
+        s.compute_validity_now();
+        s
+    };
+    let bundle = example.to_bundle().into_bytes();
+    let mut service = Service::default();
+    let dropped = NewFile {
+        id: 1 << 20,
+        name: "inputs.fieldscope.json".into(),
+        role: None,
+        model: None,
+        cost: None,
+    };
+    let (answers, _) = ask(
+        &mut service,
+        Request::AddFiles {
+            files: vec![dropped],
+            replace_example: true,
+        },
+        vec![bundle],
+    );
+    let ids = answers
+        .iter()
+        .find_map(|a| match a {
+            Answer::Opened { ids } => Some(ids.clone()),
+            _ => None,
+        })
+        .expect("the bundle's files named");
+    assert_eq!(ids.len(), example.files.len());
+    let bytes = service.bytes_of(&ids);
+    for (b, f) in bytes.iter().zip(&example.files) {
+        assert_eq!(**b, *f.bytes, "{}", f.name);
+    }
+    let Answer::Files { files, .. } = service.files(None) else {
+        panic!("no list");
+    };
+    let mut restarted = Service::default();
+    ask(
+        &mut restarted,
+        Request::AddFiles {
+            files: files.iter().map(FileSummary::again).collect(),
+            replace_example: true,
+        },
+        bytes.iter().map(|b| b.to_vec()).collect(),
+    );
+    // Asked for a bundle before any report: the page's settings go in.
+    let mut settings = Map::new();
+    settings.insert("preset".into(), "exact".into());
+    let (answers, _) = ask(
+        &mut restarted,
+        Request::Bundle {
+            for_html: false,
+            settings: settings.clone(),
+        },
+        vec![],
+    );
+    let Some(Answer::Bundle {
+        bundle: Ok(text), ..
+    }) = answers.first()
+    else {
+        panic!("no bundle: {answers:?}");
+    };
+    let bundle: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert_eq!(bundle["settings"], serde_json::Value::Object(settings));
+    restarted.session.settings = Map::new();
+    restarted.session.compute_validity_now();
+    service.session.compute_validity_now();
+    assert_eq!(
+        restarted.session.evaluate().unwrap(),
+        service.session.evaluate().unwrap()
+    );
+    assert_eq!(
+        restarted.session.evaluate().unwrap(),
+        example.evaluate().unwrap()
+    );
+}
+
+/// A newer run of the same lane, or a Cancel, makes a run stale; a
+/// panel's run is not made stale by a report's.
+#[test]
+fn staleness_by_lane_and_cancel() {
+    let mut service = Service::default();
+    ask(
+        &mut service,
+        Request::Run {
+            generation: 3,
+            task: Task::Literature,
+        },
+        vec![],
+    );
+    ask(
+        &mut service,
+        Request::Run {
+            generation: 4,
+            task: report_task(),
+        },
+        vec![],
+    );
+    assert!(!service.is_stale(3, Lane::Panel));
+    ask(
+        &mut service,
+        Request::Run {
+            generation: 5,
+            task: report_task(),
+        },
+        vec![],
+    );
+    assert!(service.is_stale(4, Lane::Report));
+    ask(&mut service, Request::Cancel { generation: 3 }, vec![]);
+    assert!(service.is_stale(3, Lane::Panel));
+}
+
+/// Every panel's computation answers with its result.
+#[test]
+fn panels_answer() {
+    let mut service = Service::default();
+    service.session.compute_validity_now();
+    assert!(matches!(
+        run(&mut service, 1, Task::Details),
+        Answer::Report { .. }
+    ));
+    let Answer::Literature { models, .. } = run(&mut service, 2, Task::Literature) else {
+        panic!("no literature");
+    };
+    assert_eq!(models.len(), 3);
+    let sweep = Task::Sweep {
+        param: crate::eval::sweep::SweepParam::Similarity,
+        values: vec![0.5, 0.9],
+    };
+    assert!(matches!(run(&mut service, 3, sweep), Answer::Sweep { .. }));
+    let names: Vec<String> = service
+        .session
+        .files
+        .iter()
+        .filter(|f| f.role == Role::Predictions)
+        .map(|f| f.model.clone())
+        .collect();
+    let gate = Task::Gate {
+        baseline: names[0].clone(),
+        candidate: names[1].clone(),
+    };
+    assert!(matches!(run(&mut service, 4, gate), Answer::Gate { .. }));
+    assert!(matches!(
+        run(&mut service, 5, Task::Bootstrap),
+        Answer::Bootstrap { .. }
+    ));
+}
