@@ -220,6 +220,16 @@ fn FileEntry(state: AppState, id: u32, overview: Memo<Option<SchemaOverview>>) -
             .with(|files| files.iter().find(|f| f.id == id).cloned())
     };
     let role = move || file().map_or(Role::Predictions, |f| f.role);
+    // The name and cost inputs are set again only when their own value
+    // changes: a file list that arrives while the user types in one (the
+    // answer to an edit of the other, say) leaves what is typed alone.
+    let model = Memo::new(move |_| file().map(|f| f.model).unwrap_or_default());
+    let cost = Memo::new(move |_| {
+        file()
+            .and_then(|f| f.cost)
+            .map(|c| c.to_string())
+            .unwrap_or_default()
+    });
     let status = move || match file() {
         Some(f) if f.error.is_some() => "error",
         Some(f) if f.pending => "pending",
@@ -249,7 +259,7 @@ fn FileEntry(state: AppState, id: u32, overview: Memo<Option<SchemaOverview>>) -
                 <label class="inline">
                     <span>"Model"</span>
                     <input type="text" data-testid="model-name" aria-label="Model name"
-                        prop:value=move || file().map(|f| f.model).unwrap_or_default()
+                        prop:value=move || model.get()
                         on:change=move |ev| {
                             let v = event_target_value(&ev);
                             edit(state, Request::RenameModel { id, name: v });
@@ -259,7 +269,7 @@ fn FileEntry(state: AppState, id: u32, overview: Memo<Option<SchemaOverview>>) -
                     <span>"Cost"</span>
                     <input type="number" min="0" step="any" data-testid="model-cost" aria-label="Model cost"
                         placeholder="from records"
-                        prop:value=move || file().and_then(|f| f.cost).map(|c| c.to_string()).unwrap_or_default()
+                        prop:value=move || cost.get()
                         on:change=move |ev| {
                             let v = event_target_value(&ev);
                             let cost = v.trim().parse::<f64>().ok();
