@@ -8,8 +8,9 @@
 //!
 //! Protocol (`fieldscope::protocol`): once listening, the worker posts
 //! `"ready"` (and, started with `open` in its address, makes the
-//! example's report at once, unasked: `protocol::OPENING_RUN`); then each message from the page is an array `[request,
-//! file…]`: the request's CBOR bytes (a `Uint8Array`) and the `File`s (or
+//! example's report at once, unasked: `protocol::OPENING_RUN`); then
+//! each message from the page is an array `[request, file…]`: the
+//! request's CBOR bytes (a `Uint8Array`) and the `File`s (or
 //! `ArrayBuffer`s) it names, read here. Each answer is an array `[answer,
 //! buffer…]`: the answer's CBOR bytes and, beside a schema job, the
 //! files' bytes for the schema worker (handed over, not copied again). A
