@@ -309,10 +309,16 @@ impl Answer {
     }
 }
 
+/// Whether no model of `report` carries document details (a report
+/// [`split_details`] took them from, or one computed without them).
+pub fn lacks_details(report: &Report) -> bool {
+    report.models.iter().all(|m| m.document_details.is_none())
+}
+
 /// Takes every model's document details out of `report`, in model
 /// order; `None` when it has none.
 pub fn split_details(report: &mut Report) -> Option<Vec<Option<Vec<DocumentDetail>>>> {
-    if report.models.iter().all(|m| m.document_details.is_none()) {
+    if lacks_details(report) {
         return None;
     }
     Some(
@@ -380,7 +386,7 @@ mod tests {
         let details = split_details(&mut report).expect("details");
         assert_eq!(details.len(), 3);
         assert!(details.iter().all(|d| d.as_ref().map(Vec::len) == Some(50)));
-        assert!(report.models.iter().all(|m| m.document_details.is_none()));
+        assert!(lacks_details(&report));
         assert_eq!(split_details(&mut report.clone()), None);
         join_details(&mut report, details);
         assert_eq!(report, whole);

@@ -21,8 +21,8 @@
 
 use crate::eval::Report;
 use crate::protocol::{
-    join_details, Answer, FileSummary, Generation, NewFile, Request, Task, ValidityStatus,
-    OPENING_RUN,
+    join_details, lacks_details, Answer, FileSummary, Generation, NewFile, Request, Task,
+    ValidityStatus, OPENING_RUN,
 };
 use crate::session::Role;
 use serde_json::{Map, Value};
@@ -366,7 +366,7 @@ impl Page {
             Answer::Details { details, .. } => {
                 // Joined to the report they follow (shown without them).
                 if let ReportState::Ready { report, validity } = &self.report {
-                    if report.models.iter().all(|m| m.document_details.is_none()) {
+                    if lacks_details(report) {
                         let mut whole = Report::clone(report);
                         join_details(&mut whole, details);
                         self.report = ReportState::Ready {

@@ -431,14 +431,13 @@ impl Service {
             (
                 Some((g, slot @ None)),
                 Answer::Report {
-                    report,
+                    mut report,
                     validity,
                     evaluation_ms,
                     ..
                 },
             ) if *g == generation && validity == ValidityStatus::Pending => {
                 *slot = Some((*report).clone());
-                let mut report = report;
                 let details = split_details(&mut report);
                 answers.push(Answer::Report {
                     generation,

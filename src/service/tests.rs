@@ -145,7 +145,7 @@ fn a_provisional_reports_details_follow_it() {
     else {
         panic!("not a report and its details: {} answers", answers.len());
     };
-    assert!(report.models.iter().all(|m| m.document_details.is_none()));
+    assert!(crate::protocol::lacks_details(report));
     let mut joined = (**report).clone();
     crate::protocol::join_details(&mut joined, details.clone());
     assert_eq!(joined, kept_whole);
