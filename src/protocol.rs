@@ -34,6 +34,14 @@ pub type Generation = u64;
 /// numbers its own requests after it).
 pub const OPENING_RUN: Generation = 1;
 
+/// The file, beside the page in the built app, that holds what the worker
+/// answers first to [`OPENING_RUN`] (a CBOR `Vec<Answer>`: the example's
+/// file list and its report without details), made when the app is built
+/// by the same code (`service::opening_answers`, run natively by
+/// `src/bin/opening.rs`, Trunk's pre-build hook): the page draws the
+/// example's report from it while its worker still starts.
+pub const OPENING_FILE: &str = "opening.cbor";
+
 /// Where a run stands against others: a newer run stops the older runs of
 /// its own lane only (a new report stops the report under way, not the
 /// bootstrap the user asked for, which stops when the report changes

@@ -101,6 +101,12 @@ pub enum Event {
     Ask(Request),
     /// The evaluation worker answered.
     Answer(Answer),
+    /// The answers the worker gives first to [`OPENING_RUN`], made when
+    /// the app was built (`protocol::OPENING_FILE`): taken only while
+    /// that run is awaited and nothing is shown yet, as if the worker had
+    /// sent them (its own, equal, follow; a later drop or setting makes
+    /// them stale like any answer).
+    Prebuilt { answers: Vec<Answer> },
     /// The evaluation worker failed to start or stopped (a panic).
     WorkerFailed { reason: String },
     /// The schema worker answered job `version`.
@@ -244,6 +250,15 @@ impl Page {
                 commands.push(Command::Post(request));
             }
             Event::Answer(answer) => self.answer(answer, &mut commands),
+            Event::Prebuilt { answers } => {
+                let awaited = self.report_run == OPENING_RUN
+                    && matches!(self.report, ReportState::Evaluating { previous: None, .. });
+                if awaited {
+                    for answer in answers {
+                        self.answer(answer, &mut commands);
+                    }
+                }
+            }
             // Said once per worker: a panic posts its message, then the
             // trap raises an error event; the first reason stays.
             Event::WorkerFailed { .. } if self.worker == Worker::Down => {}
@@ -358,10 +373,16 @@ impl Page {
             Answer::Report {
                 report, validity, ..
             } => {
-                self.report = ReportState::Ready {
-                    report: Arc::new(*report),
-                    validity,
-                };
+                // The same report again (the worker's after the prebuilt
+                // one) keeps the one shown: nothing is drawn twice.
+                let same = matches!(&self.report, ReportState::Ready { report: shown, validity: v }
+                    if *v == validity && **shown == *report);
+                if !same {
+                    self.report = ReportState::Ready {
+                        report: Arc::new(*report),
+                        validity,
+                    };
+                }
             }
             Answer::Details { details, .. } => {
                 // Joined to the report they follow (shown without them).

@@ -16,10 +16,12 @@
 //! Depends on `session`, `eval`, `protocol`; no web types.
 
 use crate::eval::literature::Metrics;
+use crate::eval::pace::{run_now, NoPause};
 use crate::eval::sweep::SweepRun;
 use crate::eval::{complete_provisional, Report};
 use crate::protocol::{
     split_details, Answer, FileSummary, Generation, Lane, NewFile, Request, Task, ValidityStatus,
+    OPENING_RUN,
 };
 use crate::session::{validity_answer_from_json, Kept, Parsed, Role, Session, ValidityJob};
 use std::sync::Arc;
@@ -467,6 +469,43 @@ impl Service {
         answers.extend(self.validity_job());
         (answers, again)
     }
+}
+
+/// What a worker started with `open` answers first to
+/// [`OPENING_RUN`], before the report's details: the example's file list
+/// and its provisional report, exactly as the worker makes them (this
+/// code), `evaluation_ms` 0. Made natively when the app is built
+/// (`src/bin/opening.rs` writes [`crate::protocol::OPENING_FILE`]) so that
+/// the page can draw the example's report before its worker is ready; the
+/// worker's own answers follow and the page takes them as usual.
+pub fn opening_answers() -> Vec<Answer> {
+    let mut service = Service::default();
+    let mut answers = vec![service.files(None)];
+    let task = Task::Report {
+        settings: serde_json::Map::new(),
+    };
+    let request = Request::Run {
+        generation: OPENING_RUN,
+        task,
+    };
+    let Some((generation, task)) = service.handle(request, Vec::new(), &mut |_| {}) else {
+        return answers;
+    };
+    let (answer, kept) = match service.start(generation, task) {
+        Ok(run) => match run_now(run.run(&mut NoPause, &|| 0.0)) {
+            Some(done) => done,
+            None => return answers,
+        },
+        Err(answer) => (answer, None),
+    };
+    let (finished, _) = service.finish(generation, answer, kept);
+    answers.extend(
+        finished
+            .into_iter()
+            .filter(|a| matches!(a, Answer::Report { .. } | Answer::Failed { .. }))
+            .take(1),
+    );
+    answers
 }
 
 #[cfg(test)]

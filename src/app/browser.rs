@@ -459,6 +459,10 @@ pub struct EvalWorker {
     /// Started with `open`: it makes the example's report unasked
     /// (`protocol::OPENING_RUN`).
     opens: bool,
+    /// The fetch of the build's answers to that run
+    /// (`protocol::OPENING_FILE`), started with the worker: its bytes if
+    /// it is done, and its promise; taken once.
+    opening: RefCell<Option<(Option<js_sys::ArrayBuffer>, js_sys::Promise)>>,
     _on_message: Closure<dyn Fn(web_sys::MessageEvent)>,
     _on_error: Closure<dyn Fn(JsValue)>,
 }
@@ -469,13 +473,14 @@ impl EvalWorker {
     /// of its messages (those it sent before, first, once the caller's
     /// task is done: the caller sets up what they go to).
     pub fn start(on: impl Fn(WorkerMessage) + 'static) -> Result<EvalWorker, String> {
-        let (worker, early, opens) = match early_worker() {
+        let (worker, early, opens, opening) = match early_worker() {
             Some(started) => started,
             None => (
                 web_sys::Worker::new("./worker-loader.js?worker=fieldscope-eval")
                     .map_err(|_| "the browser could not start the evaluation worker".to_string())?,
                 js_sys::Array::new(),
                 false,
+                None,
             ),
         };
         let waiting: Rc<RefCell<Option<Vec<js_sys::Array>>>> =
@@ -550,6 +555,7 @@ impl EvalWorker {
             alive,
             waiting,
             opens,
+            opening: RefCell::new(opening),
             _on_message: on_message,
             _on_error: on_error,
         })
@@ -558,6 +564,22 @@ impl EvalWorker {
     /// Whether it makes the example's report unasked.
     pub fn opens(&self) -> bool {
         self.opens
+    }
+
+    /// The build's answers to the opening run (`protocol::OPENING_FILE`),
+    /// fetched by `start-eval-worker.js` while the page loaded: here, or
+    /// still coming (`None` then if the fetch fails); `None` if there was
+    /// no such fetch, or they were taken before.
+    pub fn opening(&self) -> Option<Opening> {
+        let (bytes, promise) = self.opening.borrow_mut().take()?;
+        if let Some(buffer) = bytes {
+            return Some(Opening::Here(js_sys::Uint8Array::new(&buffer).to_vec()));
+        }
+        Some(Opening::Coming(Box::pin(async move {
+            let buffer = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+            let buffer = buffer.dyn_into::<js_sys::ArrayBuffer>().ok()?;
+            Some(js_sys::Uint8Array::new(&buffer).to_vec())
+        })))
     }
 
     /// Posts a request's bytes and the files it names — `File`s, or the
@@ -589,10 +611,27 @@ impl Drop for EvalWorker {
 /// follow it, in milliseconds.
 const REASON_WAIT_MS: u32 = 100;
 
+/// The build's answers to the opening run, as [`EvalWorker::opening`]
+/// has them.
+pub enum Opening {
+    Here(Vec<u8>),
+    Coming(std::pin::Pin<Box<dyn std::future::Future<Output = Option<Vec<u8>>>>>),
+}
+
+/// What `start-eval-worker.js` left: the worker, what it said since,
+/// whether it was started with `open`, and the opening answers' fetch.
+type EarlyWorker = (
+    web_sys::Worker,
+    js_sys::Array,
+    bool,
+    Option<(Option<js_sys::ArrayBuffer>, js_sys::Promise)>,
+);
+
 /// The evaluation worker `start-eval-worker.js` started while the page
-/// loaded, what it said since, and whether it was started with `open`;
-/// taken once (a restart starts anew).
-fn early_worker() -> Option<(web_sys::Worker, js_sys::Array, bool)> {
+/// loaded, what it said since, whether it was started with `open`, and
+/// the fetch of the build's opening answers; taken once (a restart
+/// starts anew).
+fn early_worker() -> Option<EarlyWorker> {
     let window = web_sys::window()?;
     let key = JsValue::from_str("fieldscopeEvalWorker");
     let started = js_sys::Reflect::get(&window, &key).ok()?;
@@ -609,7 +648,15 @@ fn early_worker() -> Option<(web_sys::Worker, js_sys::Array, bool)> {
         .ok()
         .and_then(|o| o.as_bool())
         .unwrap_or(false);
-    Some((worker, early, opens))
+    let field = |name: &str| js_sys::Reflect::get(&started, &JsValue::from_str(name)).ok();
+    let opening = field("opening")
+        .and_then(|o| o.dyn_into::<js_sys::Promise>().ok())
+        .map(|promise| {
+            let bytes =
+                field("openingBytes").and_then(|b| b.dyn_into::<js_sys::ArrayBuffer>().ok());
+            (bytes, promise)
+        });
+    Some((worker, early, opens, opening))
 }
 
 /// Posts `message`, handing over its request's buffer.

@@ -7,7 +7,7 @@
 //! pacing, no computation: the worker runs, the page renders. May depend
 //! on leptos, `browser.rs`, `protocol`, `report_state`.
 
-use super::browser::{self, EvalWorker, WorkerMessage};
+use super::browser::{self, EvalWorker, Opening, WorkerMessage};
 use super::AppState;
 use crate::protocol::{decode, encode, Answer, Generation, Lane, NewFile, Request, ValidityStatus};
 use crate::report_state::{Command, Event, Page, ReportState, Worker};
@@ -117,14 +117,33 @@ fn start_worker(state: AppState) -> Option<EvalWorker> {
 /// Starts the worker and asks for the first report (the example's, which
 /// the worker loads itself), or waits for the one the worker makes
 /// unasked (`Page::opening`).
+/// Meanwhile the build's answers to that run (`protocol::OPENING_FILE`),
+/// if they come first, draw the example's report.
 pub fn open(state: AppState) {
     let worker = start_worker(state);
     let opens = worker.as_ref().is_some_and(EvalWorker::opens);
+    let opening = worker.as_ref().and_then(EvalWorker::opening);
     state.link.update_value(|l| l.worker = worker);
     let settings = state.session.with_untracked(|s| s.settings.clone());
     let (page, commands) = Page::opening(settings, opens);
     state.page.set_value(page);
     carry_out_all(state, commands);
+    let prebuilt = move |bytes: Vec<u8>| {
+        if let Ok(answers) = decode::<Vec<Answer>>(&bytes) {
+            dispatch(state, Event::Prebuilt { answers });
+        }
+    };
+    match opening {
+        // Fetched while the page's module loaded: drawn in the page's
+        // first frame.
+        Some(Opening::Here(bytes)) => prebuilt(bytes),
+        Some(Opening::Coming(bytes)) => leptos::task::spawn_local(async move {
+            if let Some(bytes) = bytes.await {
+                prebuilt(bytes);
+            }
+        }),
+        None => {}
+    }
 }
 
 /// Files dropped or picked: given ids, kept, handed to the worker.
@@ -270,10 +289,10 @@ fn show(state: AppState, evaluation_ms: Option<f64>) {
             let same = state
                 .report
                 .with_untracked(|r| r.as_ref().is_ok_and(|r| std::sync::Arc::ptr_eq(r, &report)));
+            if let Some(ms) = evaluation_ms {
+                state.evaluation_ms.set(ms);
+            }
             if !same {
-                if let Some(ms) = evaluation_ms {
-                    state.evaluation_ms.set(ms);
-                }
                 browser::mark("fieldscope:evaluation-end");
                 state.report.set(Ok(report));
                 let held = state

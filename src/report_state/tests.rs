@@ -130,6 +130,77 @@ fn the_page_opens_on_the_examples_report() {
     ));
 }
 
+/// The opening answers made when the app was built are drawn while the
+/// opening run is awaited; the worker's equal report keeps the one shown
+/// (nothing drawn twice) and its details join it. Too late (the worker's
+/// report shown, with its details) or stale (a drop, settings from the
+/// link), they change nothing.
+#[test]
+fn the_prebuilt_opening_answers() {
+    let prebuilt = crate::service::opening_answers();
+    let Some(Answer::Report { report: built, .. }) = prebuilt.last().cloned() else {
+        panic!("the opening answers end with the report");
+    };
+    let (page, _) = Page::opening(Map::new(), true);
+    let (page, commands) = page.on(Event::Prebuilt {
+        answers: prebuilt.clone(),
+    });
+    assert!(matches!(commands.as_slice(), [Command::ShowFiles { files, .. }] if files.len() == 5));
+    assert!(page.shows_example);
+    let ReportState::Ready {
+        report: shown,
+        validity: ValidityStatus::Pending,
+    } = page.report.clone()
+    else {
+        panic!("the prebuilt report is shown, its validity pending");
+    };
+    assert_eq!(*shown, *built);
+    assert!(lacks_details(&shown));
+
+    // The worker's own report, equal: the same `Arc` stays.
+    let (page, _) = page.on(Event::Answer(Answer::Report {
+        generation: OPENING_RUN,
+        report: built.clone(),
+        validity: ValidityStatus::Pending,
+        evaluation_ms: 130.0,
+    }));
+    assert!(Arc::ptr_eq(page.report.report().unwrap(), &shown));
+    // Its details join it.
+    let mut whole = crate::session::Session::example()
+        .evaluate_with(true)
+        .unwrap();
+    let details = crate::protocol::split_details(&mut whole).unwrap();
+    let (page, _) = page.on(Event::Answer(Answer::Details {
+        generation: OPENING_RUN,
+        details,
+    }));
+    let joined = page.report.report().cloned().unwrap();
+    assert!(!lacks_details(&joined));
+    // Arriving now (a slow fetch), they are too late: the details stay.
+    let (page, commands) = page.on(Event::Prebuilt {
+        answers: prebuilt.clone(),
+    });
+    assert_eq!(commands, vec![]);
+    assert!(Arc::ptr_eq(page.report.report().unwrap(), &joined));
+
+    // A drop before they arrive: stale.
+    let (page, _) = Page::opening(Map::new(), true);
+    let (page, _) = page.on(Event::Dropped {
+        files: vec![],
+        settings: Map::new(),
+    });
+    let (page, commands) = page.on(Event::Prebuilt {
+        answers: prebuilt.clone(),
+    });
+    assert_eq!(commands, vec![]);
+    assert_eq!(shown_documents(&page), None);
+    // Settings from the link: the example under other settings is not
+    // the prebuilt one.
+    let (page, _) = Page::opening(settings("exact"), true);
+    let (page, _) = page.on(Event::Prebuilt { answers: prebuilt });
+    assert_eq!(shown_documents(&page), None);
+}
+
 /// A settings change during an evaluation: the old report stays in
 /// view, the old run's answers are dropped, the new one's shown.
 #[test]

@@ -390,3 +390,69 @@ fn panels_answer() {
         Answer::Bootstrap { .. }
     ));
 }
+
+/// The answers the build ships for the page's opening (`opening_answers`)
+/// are the worker's own first answers to `OPENING_RUN`: the example's file
+/// list, then its report without details, pending the schema, exactly as
+/// a worker's run makes it; and the page decodes from the file what it
+/// decodes from the worker's messages (fields that never travel, such as
+/// the bootstrap's tallies, stay behind in both).
+#[test]
+fn the_opening_answers_are_the_workers() {
+    let answers = opening_answers();
+    let [Answer::Files {
+        files,
+        shows_example: true,
+        ..
+    }, Answer::Report {
+        generation: OPENING_RUN,
+        report,
+        validity: ValidityStatus::Pending,
+        evaluation_ms,
+    }] = answers.as_slice()
+    else {
+        panic!("the file list and the report: {answers:?}");
+    };
+    assert_eq!(*evaluation_ms, 0.0);
+    let names: Vec<_> = files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(
+        names,
+        Service::default()
+            .session
+            .files
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>()
+    );
+    assert!(crate::protocol::lacks_details(report));
+
+    // The worker's run, its details taken off as the worker sends them.
+    let Answer::Report {
+        report: mut whole, ..
+    } = run(&mut Service::default(), OPENING_RUN, report_task())
+    else {
+        panic!("no report");
+    };
+    split_details(&mut whole);
+    assert_eq!(**report, *whole);
+    // SPEC §3.1's strict micro F1 from the counts it carries (default
+    // `["fp", "fn"]`): P = COR/|Pred|, R = COR/|Truth|, so
+    // F1 = 2·COR / (|Pred| + |Truth|).
+    for model in &report.models {
+        let c = &model.counts;
+        assert_eq!(
+            model.truth_count,
+            c.exact + c.partial + c.incorrect + c.missed
+        );
+        let f1 = 2.0 * c.exact as f64 / (model.pred_count + model.truth_count) as f64;
+        assert!((model.micro.f1 - f1).abs() < 1e-12, "{}", model.name);
+    }
+    use crate::protocol::{decode, encode};
+    let from_file: Vec<Answer> = decode(&encode(&answers)).unwrap();
+    let from_worker: Vec<Answer> = answers
+        .iter()
+        .map(|a| decode(&encode(a)).unwrap())
+        .collect();
+    assert_eq!(from_file, from_worker);
+    assert!(matches!(&from_file[1], Answer::Report { report, .. } if report.models.len() == 3));
+}

@@ -1140,3 +1140,63 @@ test('20. an evaluation worker that panics: its reason in an alert panel, the fi
   // The only errors are the worker's panics (the page itself never failed).
   for (const e of errors) assert.match(e, /unreachable|panicked/, e);
 });
+
+test('21. the example\'s report is drawn from the report made when the app was built while the evaluation worker still loads; the worker\'s details and validity follow; a link with settings waits for the worker', async (t) => {
+  const synth = join(tmp, 'synth50-opening');
+  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--out', synth]);
+  const args = ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'];
+  const report = cliJson(args, synth);
+  const exact = cliJson([...args, '--preset', 'exact'], synth);
+
+  // The evaluation worker's module is held back until the test lets it
+  // through: whatever the page shows meanwhile comes from opening.cbor.
+  const holdWorker = async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    t.after(() => context.close());
+    let release;
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
+    await context.route('**/fieldscope-eval_bg.wasm', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
+    return { page, errors, release };
+  };
+
+  const { page, errors, release } = await holdWorker();
+  await page.goto(server.url + '/');
+  await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 30_000 });
+  assertClose(await readTable(page, 'model-table'), expectedModelTable(report, 'macro_documents'), 'the built report: model table');
+  assertClose(await readTable(page, 'paradox-table'), expectedParadoxTable(report), 'the built report: paradox table');
+  const names = await page.$$eval('[data-testid=file-entry] .file-name', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(names, ['truth.jsonl', 'good.jsonl', 'conservative.jsonl', 'aggressive.jsonl', 'invoice.schema.json']);
+  // Provisional: the details and the schema validity come from the worker.
+  await page.waitForSelector('[data-testid=validity-pending]');
+  await page.waitForSelector('[data-testid=details-coming]', { state: 'attached' });
+  assert.equal(await page.locator('[data-testid=document-scores]').count(), 0);
+  await page.screenshot({ path: join(SHOTS, '21-built-opening.png') });
+
+  release();
+  await page.waitForSelector('[data-testid=document-browser] tbody tr[data-doc]', { state: 'attached', timeout: 30_000 });
+  await page.waitForSelector('[data-testid=document-scores]', { timeout: 30_000 });
+  assert.equal(await page.locator('[data-testid=validity-pending]').count(), 0);
+  await assertTablesMatch(page, report, 'the worker\'s report after the built one');
+  assert.deepEqual(errors, []);
+
+  // Settings in the link: the built report (standard preset) is not it;
+  // nothing is shown until the worker answers, then the exact preset's.
+  const second = await holdWorker();
+  await second.page.goto(`${server.url}/#settings=${encodeURIComponent(JSON.stringify({ preset: 'exact' }))}`);
+  await second.page.waitForSelector('[data-testid=file-input]', { state: 'attached' });
+  await second.page.waitForTimeout(500);
+  assert.equal(await second.page.locator('[data-testid=model-table]').count(), 0, 'no report before the worker');
+  second.release();
+  await second.page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset exact'), null, { timeout: 30_000 });
+  assertClose(await readTable(second.page, 'model-table'), expectedModelTable(exact, 'macro_documents'), 'settings from the link');
+  assert.deepEqual(second.errors, []);
+});
