@@ -15,16 +15,16 @@
     worker.onerror = (event) => early.push(event);
     const started = { worker, early, open, opening: null, openingBytes: null };
     // What the worker answers first to that run, made when the app was
-    // built (opening.cbor, protocol::OPENING_FILE): the page draws the
-    // example's report from it while the worker still starts — in its
-    // first frame when `openingBytes` is there by then; `null` if it
-    // cannot be had (the page then waits for the worker).
-    if (open) {
-      started.opening = fetch('./opening.cbor')
-        .then((r) => (r.ok ? r.arrayBuffer() : null))
-        .then((bytes) => (started.openingBytes = bytes))
-        .catch(() => null);
-    }
+    // built (opening.cbor, protocol::OPENING_FILE, preloaded by
+    // index.html): the page draws the example's report from it while the
+    // worker still starts — in its first frame when `openingBytes` is
+    // there by then; `null` if it cannot be had (the page then waits for
+    // the worker). Fetched even with settings in the link (the page then
+    // leaves it unused), so that the preload is always used.
+    started.opening = fetch('./opening.cbor')
+      .then((r) => (r.ok ? r.arrayBuffer() : null))
+      .then((bytes) => (started.openingBytes = bytes))
+      .catch(() => null);
     self.fieldscopeEvalWorker = started;
   } catch {
     // The page's code starts it, or says why it cannot.

@@ -21,7 +21,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST } from './server.mjs';
 import {
-  assertClose, download, dropFiles, openApp as openPage, readTable, startApp, startThen, stopApp, waitForLoaded,
+  assertClose, download, dropFiles, holdBack, openApp as openPage, readTable, startApp, startThen, stopApp, waitForLoaded,
 } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -1007,19 +1007,7 @@ test('18. while the schema worker works the report is provisional (validity-depe
   const report = cliJson(['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'], synth);
 
   // The worker's module is held back until the test lets it through.
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
-  t.after(() => context.close());
-  let release;
-  const held = new Promise((resolve) => {
-    release = resolve;
-  });
-  await context.route('**/fieldscope-schema_bg.wasm', async (route) => {
-    await held;
-    await route.continue();
-  });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const { page, errors, release } = await holdBack(t, browser, '**/fieldscope-schema_bg.wasm');
   await page.goto(server.url + '/');
   await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 30_000 });
   await page.waitForSelector('[data-testid=validity-pending]');
@@ -1151,21 +1139,9 @@ test('21. the example\'s report is drawn from the report made when the app was b
   // The evaluation worker's module is held back until the test lets it
   // through: whatever the page shows meanwhile comes from opening.cbor.
   const holdWorker = async () => {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    t.after(() => context.close());
-    let release;
-    const held = new Promise((resolve) => {
-      release = resolve;
-    });
-    await context.route('**/fieldscope-eval_bg.wasm', async (route) => {
-      await held;
-      await route.continue();
-    });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
-    return { page, errors, release };
+    const held = await holdBack(t, browser, '**/fieldscope-eval_bg.wasm');
+    held.page.on('console', (m) => m.type() === 'error' && held.errors.push(`console: ${m.text()}`));
+    return held;
   };
 
   const { page, errors, release } = await holdWorker();

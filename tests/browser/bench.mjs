@@ -2,7 +2,7 @@
 // asserts nothing about time). It measures what a person waits for, for
 // this build (dist/) and, when FIELDSCOPE_OLD_DIST names another build
 // (say, the previous round's), for that one too in the same run, side by
-// side:
+// side, the builds alternating run by run:
 //
 //   1. page load: from the navigation's start to the example's model
 //      table drawn (checked every frame in the page, `performance.now()`;
@@ -26,7 +26,8 @@
 //      drop, the re-evaluation, a threshold sweep, the bootstrap, and
 //      (with FIELDSCOPE_BENCH_LARGE=N) a drop of N documents' truth and
 //      one model, `N = 175000` being about 400 MB;
-//   6. the gzipped size of the wasm + JS the page loads, and of each
+//   6. the gzipped size of the wasm + JS the page loads (with the
+//      example's report made at build time, opening.cbor), and of each
 //      worker.
 //
 // Run after `trunk build --release` and `cargo build --bin fieldscope`:
@@ -70,7 +71,8 @@ const median = (xs) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.
 function sizes(dist) {
   const part = (f) => ['eval', 'schema', 'export'].find((w) => f.startsWith(`fieldscope-${w}`)) ?? 'page';
   const gz = { page: 0, eval: 0, schema: 0, export: 0 };
-  for (const f of readdirSync(dist).filter((f) => f.endsWith('.wasm') || f.endsWith('.js'))) {
+  // The page's part includes opening.cbor (the example's report made at build time).
+  for (const f of readdirSync(dist).filter((f) => /\.(wasm|js|cbor)$/.test(f))) {
     gz[part(f)] += gzipSync(readFileSync(join(dist, f)), { level: 9 }).length;
   }
   return gz;
@@ -129,138 +131,154 @@ async function clockOnChange(page, selector) {
   }, selector);
 }
 
-/** One build's figures, `RUNS` times. */
-async function measure(label, dist) {
+/** A build's server, browser and figures (filled by `measureRun`, `measureLarge`). */
+async function openBuild(label, dist) {
   const server = await startServer(dist);
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   const f = { load: [], loadDetails: [], drop: [], reeval: [], cancel: [], cancelResampling: [], dropTask: [], reevalTask: [], sweepTask: [], bootstrapTask: [], large: [], largeTask: [] };
-  try {
-    for (let run = 0; run < RUNS; run++) {
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-      const page = await context.newPage();
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(String(e)));
-      await page.goto(server.url + '/', { waitUntil: 'commit' });
-      const drawn = (selector) => page
-        .waitForFunction((selector) => document.querySelector(selector) && performance.now(), selector, { polling: 'raf', timeout: 60_000 })
-        .then((t) => t.jsonValue());
-      f.load.push(await drawn('[data-testid=model-table] tr[data-model]'));
-      f.loadDetails.push(await drawn('[data-testid=document-browser] tbody tr[data-doc]'));
-      await page.waitForSelector('[data-testid=document-scores]', { timeout: 60_000 });
-      await page.click('[data-testid=clear-files]');
-      await page.waitForSelector('[data-testid=no-report]');
-
-      // Drop to report.
-      await watchLongTasks(page);
-      await clockOnChange(page, '[data-testid=file-input]');
-      await page.setInputFiles('[data-testid=file-input]', files);
-      const drop = await page.waitForFunction(
-        (documents) => {
-          const rows = document.querySelectorAll('[data-testid=model-table] tbody tr[data-model]');
-          const summary = document.querySelector('[data-testid=summary]')?.textContent ?? '';
-          const busy = document.querySelector('[data-testid=busy]');
-          const settled = document.querySelector('[data-testid=document-scores]');
-          return rows.length === 3 && summary.startsWith(`${documents} documents`) && !busy && settled && performance.now() - window.__benchStart;
-        },
-        DOCUMENTS,
-        { polling: 'raf', timeout: 300_000 },
-      );
-      f.drop.push(await drop.jsonValue());
-      f.dropTask.push(await longest(page));
-      if (run === 0 && label === 'new') await page.screenshot({ path: join(HERE, 'screenshots', 'bench-10k-report.png') }).catch(() => {});
-
-      // Re-evaluation after a preset change.
-      const before = await page.$eval('[data-testid=model-table] tbody tr[data-model] td[data-metric=f1]', (td) => td.dataset.value);
-      await watchLongTasks(page);
-      await clockOnChange(page, '[data-testid=preset-select]');
-      const presets = await page.$$eval('[data-testid=preset-select] option', (os) => os.map((o) => o.value));
-      await page.selectOption('[data-testid=preset-select]', presets.find((p) => p === 'strict') ?? presets.find((p) => p && p !== 'standard'));
-      const reeval = await page.waitForFunction(
-        (before) => {
-          const td = document.querySelector('[data-testid=model-table] tbody tr[data-model] td[data-metric=f1]');
-          return td && td.dataset.value !== before && performance.now() - window.__benchStart;
-        },
-        before,
-        { polling: 'raf', timeout: 120_000 },
-      );
-      f.reeval.push(await reeval.jsonValue());
-      f.reevalTask.push(await longest(page));
-      await page.waitForSelector('[data-testid=busy]', { state: 'detached', timeout: 120_000 });
-
-      // Cancel: the bootstrap started, then stopped once it shows
-      // progress; from the click to the page saying it stopped.
-      // Twice: while the documents are evaluated first (no resample
-      // done yet), then while resampling.
-      for (const [key, resampling] of run === 0 ? [['cancel', false], ['cancelResampling', true]] : []) {
-        await page.click('[data-testid=bootstrap-start]');
-        await page.waitForFunction(
-          (resampling) => {
-            const bar = document.querySelector('[data-testid=bootstrap-progress] progress');
-            return bar && (resampling ? Number(bar.value) > 0 : true);
-          },
-          resampling,
-          { polling: 'raf', timeout: 120_000 },
-        );
-        if (!resampling) await page.waitForTimeout(300);
-        const cancelled = await page.evaluate(async () => {
-          const t = performance.now();
-          document.querySelector('[data-testid=bootstrap-cancel]').click();
-          while (!document.querySelector('[data-testid=bootstrap-cancelled]')) await new Promise((r) => requestAnimationFrame(r));
-          return performance.now() - t;
-        });
-        f[key].push(cancelled);
-      }
-
-      // A threshold sweep, then the bootstrap: the longest task each.
-      for (const [start, done, key] of [
-        ['sweep-start', '[data-testid=sweep-table]', 'sweepTask'],
-        ['bootstrap-start', '[data-testid=bootstrap-table]', 'bootstrapTask'],
-      ]) {
-        if (run > 0) break;
-        await watchLongTasks(page);
-        await page.click(`[data-testid=${start}]`);
-        await page.waitForSelector(done, { timeout: 600_000 });
-        f[key].push(await longest(page));
-      }
-      if (errors.length) throw new Error(`${label}: page errors: ${errors.join('; ')}`);
-      await context.close();
-    }
-    if (largeFiles) {
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-      const page = await context.newPage();
-      await page.goto(server.url + '/');
-      await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 60_000 });
-      await page.click('[data-testid=clear-files]');
-      await watchLongTasks(page);
-      await clockOnChange(page, '[data-testid=file-input]');
-      await page.setInputFiles('[data-testid=file-input]', largeFiles);
-      const done = await page.waitForFunction(
-        (documents) => {
-          const summary = document.querySelector('[data-testid=summary]')?.textContent ?? '';
-          return summary.startsWith(`${documents} documents`) && !document.querySelector('[data-testid=busy]') && performance.now() - window.__benchStart;
-        },
-        LARGE,
-        { polling: 1000, timeout: 900_000 },
-      );
-      f.large.push(await done.jsonValue());
-      f.largeTask.push(await longest(page));
-      await context.close();
-    }
-  } finally {
-    await browser.close();
-    await server.close();
-  }
-  return f;
+  return { label, dist, server, browser, f };
 }
 
-const results = {};
-try {
-  for (const [label, dist] of BUILDS) {
-    console.log(`measuring the ${label} build (${dist})…`);
-    results[label] = { ...(await measure(label, dist)), gz: sizes(dist) };
+/** Run number `run` of one build's figures. */
+async function measureRun({ label, server, browser, f }, run) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(server.url + '/', { waitUntil: 'commit' });
+  const drawn = (selector) => page
+    .waitForFunction((selector) => document.querySelector(selector) && performance.now(), selector, { polling: 'raf', timeout: 60_000 })
+    .then((t) => t.jsonValue());
+  f.load.push(await drawn('[data-testid=model-table] tr[data-model]'));
+  f.loadDetails.push(await drawn('[data-testid=document-browser] tbody tr[data-doc]'));
+  await page.waitForSelector('[data-testid=document-scores]', { timeout: 60_000 });
+  await page.click('[data-testid=clear-files]');
+  await page.waitForSelector('[data-testid=no-report]');
+
+  // Drop to report.
+  await watchLongTasks(page);
+  await clockOnChange(page, '[data-testid=file-input]');
+  await page.setInputFiles('[data-testid=file-input]', files);
+  const drop = await page.waitForFunction(
+    (documents) => {
+      const rows = document.querySelectorAll('[data-testid=model-table] tbody tr[data-model]');
+      const summary = document.querySelector('[data-testid=summary]')?.textContent ?? '';
+      const busy = document.querySelector('[data-testid=busy]');
+      const settled = document.querySelector('[data-testid=document-scores]');
+      return rows.length === 3 && summary.startsWith(`${documents} documents`) && !busy && settled && performance.now() - window.__benchStart;
+    },
+    DOCUMENTS,
+    { polling: 'raf', timeout: 300_000 },
+  );
+  f.drop.push(await drop.jsonValue());
+  f.dropTask.push(await longest(page));
+  if (run === 0 && label === 'new') await page.screenshot({ path: join(HERE, 'screenshots', 'bench-10k-report.png') }).catch(() => {});
+
+  // Re-evaluation after a preset change.
+  const before = await page.$eval('[data-testid=model-table] tbody tr[data-model] td[data-metric=f1]', (td) => td.dataset.value);
+  await watchLongTasks(page);
+  await clockOnChange(page, '[data-testid=preset-select]');
+  const presets = await page.$$eval('[data-testid=preset-select] option', (os) => os.map((o) => o.value));
+  await page.selectOption('[data-testid=preset-select]', presets.find((p) => p === 'strict') ?? presets.find((p) => p && p !== 'standard'));
+  const reeval = await page.waitForFunction(
+    (before) => {
+      const td = document.querySelector('[data-testid=model-table] tbody tr[data-model] td[data-metric=f1]');
+      return td && td.dataset.value !== before && performance.now() - window.__benchStart;
+    },
+    before,
+    { polling: 'raf', timeout: 120_000 },
+  );
+  f.reeval.push(await reeval.jsonValue());
+  f.reevalTask.push(await longest(page));
+  await page.waitForSelector('[data-testid=busy]', { state: 'detached', timeout: 120_000 });
+
+  // Cancel: the bootstrap started, then stopped once it shows
+  // progress; from the click to the page saying it stopped.
+  // Twice: while the documents are evaluated first (no resample
+  // done yet), then while resampling.
+  for (const [key, resampling] of run === 0 ? [['cancel', false], ['cancelResampling', true]] : []) {
+    await page.click('[data-testid=bootstrap-start]');
+    await page.waitForFunction(
+      (resampling) => {
+        const bar = document.querySelector('[data-testid=bootstrap-progress] progress');
+        return bar && (resampling ? Number(bar.value) > 0 : true);
+      },
+      resampling,
+      { polling: 'raf', timeout: 120_000 },
+    );
+    if (!resampling) await page.waitForTimeout(300);
+    const cancelled = await page.evaluate(async () => {
+      const t = performance.now();
+      document.querySelector('[data-testid=bootstrap-cancel]').click();
+      while (!document.querySelector('[data-testid=bootstrap-cancelled]')) await new Promise((r) => requestAnimationFrame(r));
+      return performance.now() - t;
+    });
+    f[key].push(cancelled);
   }
+
+  // A threshold sweep, then the bootstrap: the longest task each.
+  for (const [start, done, key] of [
+    ['sweep-start', '[data-testid=sweep-table]', 'sweepTask'],
+    ['bootstrap-start', '[data-testid=bootstrap-table]', 'bootstrapTask'],
+  ]) {
+    if (run > 0) break;
+    await watchLongTasks(page);
+    await page.click(`[data-testid=${start}]`);
+    await page.waitForSelector(done, { timeout: 600_000 });
+    f[key].push(await longest(page));
+  }
+  if (errors.length) throw new Error(`${label}: page errors: ${errors.join('; ')}`);
+  await context.close();
+}
+
+/** The large drop (FIELDSCOPE_BENCH_LARGE), once. */
+async function measureLarge({ server, browser, f }) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(server.url + '/');
+  await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 60_000 });
+  await page.click('[data-testid=clear-files]');
+  await watchLongTasks(page);
+  await clockOnChange(page, '[data-testid=file-input]');
+  await page.setInputFiles('[data-testid=file-input]', largeFiles);
+  const done = await page.waitForFunction(
+    (documents) => {
+      const summary = document.querySelector('[data-testid=summary]')?.textContent ?? '';
+      return summary.startsWith(`${documents} documents`) && !document.querySelector('[data-testid=busy]') && performance.now() - window.__benchStart;
+    },
+    LARGE,
+    { polling: 1000, timeout: 900_000 },
+  );
+  f.large.push(await done.jsonValue());
+  f.largeTask.push(await longest(page));
+  await context.close();
+}
+
+// The builds alternate run by run, so that a drift of the machine's speed
+// falls on both alike.
+const results = {};
+const builds = [];
+try {
+  for (const [label, dist] of BUILDS) builds.push(await openBuild(label, dist));
+  for (let run = 0; run < RUNS; run++) {
+    for (const b of builds) {
+      console.log(`run ${run + 1} of ${RUNS}: the ${b.label} build (${b.dist})…`);
+      await measureRun(b, run);
+    }
+  }
+  if (largeFiles) {
+    for (const b of builds) {
+      console.log(`the large drop: the ${b.label} build…`);
+      await measureLarge(b);
+    }
+  }
+  for (const b of builds) results[b.label] = { ...b.f, gz: sizes(b.dist) };
   timeCli();
 } finally {
+  for (const b of builds) {
+    await b.browser.close();
+    await b.server.close();
+  }
   rmSync(data, { recursive: true, force: true });
 }
 
@@ -285,7 +303,7 @@ if (LARGE) {
   row(`large drop (${LARGE} documents)`, 'large');
   row('longest task: large drop', 'largeTask', fmtTask);
 }
-console.log('\ngzipped wasm + JS (gzip -9)');
+console.log('\ngzipped wasm + JS (+ opening.cbor for the page; gzip -9)');
 for (const part of ['page', 'eval', 'schema', 'export']) {
   console.log(`  ${part.padEnd(10)}${labels.map((l) => `${(results[l].gz[part] / 1024).toFixed(0)} KB`.padStart(10)).join('')}`);
 }

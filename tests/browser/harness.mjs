@@ -104,6 +104,28 @@ export async function openApp(t, { browser, server }, { url } = {}) {
   };
 }
 
+/**
+ * A fresh context and page whose requests for `held` (a URL glob, say one
+ * worker's wasm) wait until `release()` is called; uncaught page errors
+ * go to `errors`. The page is not opened yet.
+ */
+export async function holdBack(t, browser, held) {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 900 } });
+  t.after(() => context.close());
+  let release;
+  const gate = new Promise((resolve) => {
+    release = resolve;
+  });
+  await context.route(held, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { page, errors, release };
+}
+
 /** How close a page's number must be to the CLI's (relative for large magnitudes). */
 export const TOLERANCE = 1e-12;
 
