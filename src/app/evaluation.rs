@@ -116,9 +116,9 @@ fn start_worker(state: AppState) -> Option<EvalWorker> {
 
 /// Starts the worker and asks for the first report (the example's, which
 /// the worker loads itself), or waits for the one the worker makes
-/// unasked (`Page::opening`).
-/// Meanwhile the build's answers to that run (`protocol::OPENING_FILE`),
-/// if they come first, draw the example's report.
+/// unasked (`Page::opening`). Meanwhile the build's answers to that run
+/// (`protocol::OPENING_FILE`), if they come first, draw the example's
+/// report.
 pub fn open(state: AppState) {
     let worker = start_worker(state);
     let opens = worker.as_ref().is_some_and(EvalWorker::opens);
