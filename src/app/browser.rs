@@ -152,9 +152,6 @@ pub fn download_svg_as_png(
     Ok(())
 }
 
-/// Marks a moment on the page's performance timeline
-/// (`performance.mark`), for the benchmark's breakdown of the time from a
-/// drop to the report (`tests/browser/bench.mjs`); nothing else reads it.
 /// Scrolls the element with `data-testid=ID` into view once the page has
 /// drawn it (the next animation frame); nothing if there is none.
 pub fn scroll_to_test_id(id: &'static str) {
@@ -170,6 +167,17 @@ pub fn scroll_to_test_id(id: &'static str) {
     });
 }
 
+/// Runs `f` once the page has painted its next frame (an animation
+/// frame, then a task after it).
+pub fn after_next_paint(f: impl FnOnce() + 'static) {
+    let _ = leptos::prelude::request_animation_frame_with_handle(move || {
+        leptos::prelude::set_timeout(f, std::time::Duration::ZERO);
+    });
+}
+
+/// Marks a moment on the page's performance timeline
+/// (`performance.mark`), for the benchmark's breakdown of the time from a
+/// drop to the report (`tests/browser/bench.mjs`); nothing else reads it.
 pub fn mark(name: &str) {
     if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
         let _ = performance.mark(name);
@@ -459,6 +467,9 @@ pub struct EvalWorker {
     /// Started with `open`: it makes the example's report unasked
     /// (`protocol::OPENING_RUN`).
     opens: bool,
+    /// Started with `wait`: its module loads only once told "go"
+    /// ([`EvalWorker::go`]); cleared once told.
+    waits: std::cell::Cell<bool>,
     /// The fetch of the build's answers to that run
     /// (`protocol::OPENING_FILE`), started with the worker: its bytes if
     /// it is done, and its promise; taken once.
@@ -473,15 +484,22 @@ impl EvalWorker {
     /// of its messages (those it sent before, first, once the caller's
     /// task is done: the caller sets up what they go to).
     pub fn start(on: impl Fn(WorkerMessage) + 'static) -> Result<EvalWorker, String> {
-        let (worker, early, opens, opening) = match early_worker() {
+        let EarlyWorker {
+            worker,
+            early,
+            opens,
+            waits,
+            opening,
+        } = match early_worker() {
             Some(started) => started,
-            None => (
-                web_sys::Worker::new("./worker-loader.js?worker=fieldscope-eval")
+            None => EarlyWorker {
+                worker: web_sys::Worker::new("./worker-loader.js?worker=fieldscope-eval")
                     .map_err(|_| "the browser could not start the evaluation worker".to_string())?,
-                js_sys::Array::new(),
-                false,
-                None,
-            ),
+                early: js_sys::Array::new(),
+                opens: false,
+                waits: false,
+                opening: None,
+            },
         };
         let waiting: Rc<RefCell<Option<Vec<js_sys::Array>>>> =
             Rc::new(RefCell::new(Some(Vec::new())));
@@ -555,6 +573,7 @@ impl EvalWorker {
             alive,
             waiting,
             opens,
+            waits: std::cell::Cell::new(waits),
             opening: RefCell::new(opening),
             _on_message: on_message,
             _on_error: on_error,
@@ -564,6 +583,15 @@ impl EvalWorker {
     /// Whether it makes the example's report unasked.
     pub fn opens(&self) -> bool {
         self.opens
+    }
+
+    /// Lets a worker started with `wait` load its module (at once for
+    /// one that did not wait, and after the first time).
+    pub fn go(&self) {
+        if self.waits.replace(false) {
+            // A failure to post shows as the worker's error.
+            let _ = self.worker.post_message(&JsValue::from_str(GO));
+        }
     }
 
     /// The build's answers to the opening run (`protocol::OPENING_FILE`),
@@ -586,6 +614,7 @@ impl EvalWorker {
     /// `Uint8Array`s of a bundle's files — which the worker reads; nothing
     /// of them is read here.
     pub fn post(&self, request: &[u8], files: &[JsValue]) {
+        self.go();
         let message = js_sys::Array::new();
         message.push(&js_sys::Uint8Array::from(request));
         for file in files {
@@ -618,37 +647,30 @@ pub enum Opening {
     Coming(std::pin::Pin<Box<dyn std::future::Future<Output = Option<Vec<u8>>>>>),
 }
 
-/// What `start-eval-worker.js` left: the worker, what it said since,
-/// whether it was started with `open`, and the opening answers' fetch.
-type EarlyWorker = (
-    web_sys::Worker,
-    js_sys::Array,
-    bool,
-    Option<(Option<js_sys::ArrayBuffer>, js_sys::Promise)>,
-);
+/// What a worker started with `wait` waits for before it loads its
+/// module (`assets/workers/worker-loader.js`).
+const GO: &str = "go";
 
-/// The evaluation worker `start-eval-worker.js` started while the page
-/// loaded, what it said since, whether it was started with `open`, and
-/// the fetch of the build's opening answers; taken once (a restart
-/// starts anew).
+/// What `start-eval-worker.js` left: the worker, what it said since,
+/// whether it was started with `open` and with `wait`, and the opening
+/// answers' fetch.
+struct EarlyWorker {
+    worker: web_sys::Worker,
+    early: js_sys::Array,
+    opens: bool,
+    waits: bool,
+    opening: Option<(Option<js_sys::ArrayBuffer>, js_sys::Promise)>,
+}
+
+/// What `start-eval-worker.js` left while the page loaded (see
+/// [`EarlyWorker`]); taken once (a restart starts anew).
 fn early_worker() -> Option<EarlyWorker> {
     let window = web_sys::window()?;
     let key = JsValue::from_str("fieldscopeEvalWorker");
     let started = js_sys::Reflect::get(&window, &key).ok()?;
     let _ = js_sys::Reflect::delete_property(&window, &key);
-    let worker = js_sys::Reflect::get(&started, &JsValue::from_str("worker"))
-        .ok()?
-        .dyn_into::<web_sys::Worker>()
-        .ok()?;
-    let early = js_sys::Reflect::get(&started, &JsValue::from_str("early"))
-        .ok()?
-        .dyn_into::<js_sys::Array>()
-        .ok()?;
-    let opens = js_sys::Reflect::get(&started, &JsValue::from_str("open"))
-        .ok()
-        .and_then(|o| o.as_bool())
-        .unwrap_or(false);
     let field = |name: &str| js_sys::Reflect::get(&started, &JsValue::from_str(name)).ok();
+    let flag = |name: &str| field(name).and_then(|f| f.as_bool()).unwrap_or(false);
     let opening = field("opening")
         .and_then(|o| o.dyn_into::<js_sys::Promise>().ok())
         .map(|promise| {
@@ -656,7 +678,13 @@ fn early_worker() -> Option<EarlyWorker> {
                 field("openingBytes").and_then(|b| b.dyn_into::<js_sys::ArrayBuffer>().ok());
             (bytes, promise)
         });
-    Some((worker, early, opens, opening))
+    Some(EarlyWorker {
+        worker: field("worker")?.dyn_into::<web_sys::Worker>().ok()?,
+        early: field("early")?.dyn_into::<js_sys::Array>().ok()?,
+        opens: flag("open"),
+        waits: flag("wait"),
+        opening,
+    })
 }
 
 /// Posts `message`, handing over its request's buffer.

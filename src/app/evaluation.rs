@@ -128,21 +128,30 @@ pub fn open(state: AppState) {
     let (page, commands) = Page::opening(settings, opens);
     state.page.set_value(page);
     carry_out_all(state, commands);
-    let prebuilt = move |bytes: Vec<u8>| {
-        if let Ok(answers) = decode::<Vec<Answer>>(&bytes) {
-            dispatch(state, Event::Prebuilt { answers });
-        }
+    // A worker started with `wait` loads its module once the page has
+    // painted the build's report (the two do not compile on the same two
+    // cores), or at once without one; any request lets it load too.
+    let go = move || {
+        state
+            .link
+            .with_value(|l| l.worker.as_ref().map(EvalWorker::go));
     };
+    let prebuilt =
+        move |bytes: Option<Vec<u8>>| match bytes.map(|bytes| decode::<Vec<Answer>>(&bytes)) {
+            Some(Ok(answers)) => {
+                dispatch(state, Event::Prebuilt { answers });
+                browser::after_next_paint(go);
+            }
+            _ => go(),
+        };
     match opening {
         // Fetched while the page's module loaded: drawn in the page's
         // first frame.
-        Some(Opening::Here(bytes)) => prebuilt(bytes),
-        Some(Opening::Coming(bytes)) => leptos::task::spawn_local(async move {
-            if let Some(bytes) = bytes.await {
-                prebuilt(bytes);
-            }
-        }),
-        None => {}
+        Some(Opening::Here(bytes)) => prebuilt(Some(bytes)),
+        Some(Opening::Coming(bytes)) => {
+            leptos::task::spawn_local(async move { prebuilt(bytes.await) })
+        }
+        None => go(),
     }
 }
 
