@@ -131,6 +131,13 @@ async function clockOnChange(page, selector) {
   }, selector);
 }
 
+/** Chooses `paths` with the file input, the clock and the long-task watch started. */
+async function chooseFiles(page, paths) {
+  await watchLongTasks(page);
+  await clockOnChange(page, '[data-testid=file-input]');
+  await page.setInputFiles('[data-testid=file-input]', paths);
+}
+
 /** A build's server, browser and figures (filled by `measureRun`, `measureLarge`). */
 async function openBuild(label, dist) {
   const server = await startServer(dist);
@@ -156,9 +163,7 @@ async function measureRun({ label, server, browser, f }, run) {
   await page.waitForSelector('[data-testid=no-report]');
 
   // Drop to report.
-  await watchLongTasks(page);
-  await clockOnChange(page, '[data-testid=file-input]');
-  await page.setInputFiles('[data-testid=file-input]', files);
+  await chooseFiles(page, files);
   const drop = await page.waitForFunction(
     (documents) => {
       const rows = document.querySelectorAll('[data-testid=model-table] tbody tr[data-model]');
@@ -238,9 +243,7 @@ async function measureLarge({ server, browser, f }) {
   await page.goto(server.url + '/');
   await page.waitForSelector('[data-testid=model-table] tr[data-model]', { timeout: 60_000 });
   await page.click('[data-testid=clear-files]');
-  await watchLongTasks(page);
-  await clockOnChange(page, '[data-testid=file-input]');
-  await page.setInputFiles('[data-testid=file-input]', largeFiles);
+  await chooseFiles(page, largeFiles);
   const done = await page.waitForFunction(
     (documents) => {
       const summary = document.querySelector('[data-testid=summary]')?.textContent ?? '';
