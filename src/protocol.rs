@@ -34,6 +34,19 @@ pub type Generation = u64;
 /// numbers its own requests after it).
 pub const OPENING_RUN: Generation = 1;
 
+/// The request a worker started with `open` makes itself: the report of
+/// [`OPENING_RUN`] under the empty settings layer (the example, as the
+/// page opens on it). The build's `OPENING_FILE` answers this same
+/// request.
+pub fn opening_request() -> Request {
+    Request::Run {
+        generation: OPENING_RUN,
+        task: Task::Report {
+            settings: Map::new(),
+        },
+    }
+}
+
 /// The file, beside the page in the built app, that holds what the worker
 /// answers first to [`OPENING_RUN`] (a CBOR `Vec<Answer>`: the example's
 /// file list and its report without details), made when the app is built

@@ -20,8 +20,8 @@ use crate::eval::pace::{run_now, NoPause};
 use crate::eval::sweep::SweepRun;
 use crate::eval::{complete_provisional, Report};
 use crate::protocol::{
-    split_details, Answer, FileSummary, Generation, Lane, NewFile, Request, Task, ValidityStatus,
-    OPENING_RUN,
+    opening_request, split_details, Answer, FileSummary, Generation, Lane, NewFile, Request, Task,
+    ValidityStatus,
 };
 use crate::session::{validity_answer_from_json, Kept, Parsed, Role, Session, ValidityJob};
 use std::sync::Arc;
@@ -413,6 +413,24 @@ impl Service {
         }
     }
 
+    /// Handles `request` and runs the run it asks for to the end, without
+    /// a pause and with a clock at 0 (natively: the build's opening
+    /// answers, the tests): the answers [`Service::finish`] gives, none if
+    /// it asks for no run.
+    pub fn answer_now(&mut self, request: Request) -> Vec<Answer> {
+        let Some((generation, task)) = self.handle(request, Vec::new(), &mut |_| {}) else {
+            return Vec::new();
+        };
+        let (answer, kept) = match self.start(generation, task) {
+            Ok(run) => match run_now(run.run(&mut NoPause, &|| 0.0)) {
+                Some(done) => done,
+                None => return Vec::new(),
+            },
+            Err(answer) => (answer, None),
+        };
+        self.finish(generation, answer, kept).0
+    }
+
     /// Takes back what a run prepared and forgets its cancellation; a
     /// provisional report is kept to be finished. The answers to send: the
     /// run's (finished at once if the validity arrived while it ran), and
@@ -481,26 +499,9 @@ impl Service {
 pub fn opening_answers() -> Vec<Answer> {
     let mut service = Service::default();
     let mut answers = vec![service.files(None)];
-    let task = Task::Report {
-        settings: serde_json::Map::new(),
-    };
-    let request = Request::Run {
-        generation: OPENING_RUN,
-        task,
-    };
-    let Some((generation, task)) = service.handle(request, Vec::new(), &mut |_| {}) else {
-        return answers;
-    };
-    let (answer, kept) = match service.start(generation, task) {
-        Ok(run) => match run_now(run.run(&mut NoPause, &|| 0.0)) {
-            Some(done) => done,
-            None => return answers,
-        },
-        Err(answer) => (answer, None),
-    };
-    let (finished, _) = service.finish(generation, answer, kept);
     answers.extend(
-        finished
+        service
+            .answer_now(opening_request())
             .into_iter()
             .filter(|a| matches!(a, Answer::Report { .. } | Answer::Failed { .. }))
             .take(1),

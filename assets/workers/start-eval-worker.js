@@ -12,12 +12,11 @@
     // — after it has painted the example's report from opening.cbor — so
     // that the two modules do not compile on the same cores at once.
     const open = location.hash.length <= 1;
-    const wait = open;
     const worker = new Worker(`./worker-loader.js?worker=fieldscope-eval${open ? '&open&wait' : ''}`);
     const early = [];
     worker.onmessage = (event) => early.push(event);
     worker.onerror = (event) => early.push(event);
-    const started = { worker, early, open, wait, opening: null, openingBytes: null };
+    const started = { worker, early, open, opening: null, openingBytes: null };
     // What the worker answers first to that run, made when the app was
     // built (opening.cbor, protocol::OPENING_FILE, preloaded by
     // index.html): the page draws the example's report from it while the

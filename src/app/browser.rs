@@ -467,8 +467,8 @@ pub struct EvalWorker {
     /// Started with `open`: it makes the example's report unasked
     /// (`protocol::OPENING_RUN`).
     opens: bool,
-    /// Started with `wait`: its module loads only once told "go"
-    /// ([`EvalWorker::go`]); cleared once told.
+    /// Started with `wait` (as it is with `open`): its module loads only
+    /// once told "go" ([`EvalWorker::go`]); cleared once told.
     waits: std::cell::Cell<bool>,
     /// The fetch of the build's answers to that run
     /// (`protocol::OPENING_FILE`), started with the worker: its bytes if
@@ -488,7 +488,6 @@ impl EvalWorker {
             worker,
             early,
             opens,
-            waits,
             opening,
         } = match early_worker() {
             Some(started) => started,
@@ -497,7 +496,6 @@ impl EvalWorker {
                     .map_err(|_| "the browser could not start the evaluation worker".to_string())?,
                 early: js_sys::Array::new(),
                 opens: false,
-                waits: false,
                 opening: None,
             },
         };
@@ -573,7 +571,7 @@ impl EvalWorker {
             alive,
             waiting,
             opens,
-            waits: std::cell::Cell::new(waits),
+            waits: std::cell::Cell::new(opens),
             opening: RefCell::new(opening),
             _on_message: on_message,
             _on_error: on_error,
@@ -652,13 +650,12 @@ pub enum Opening {
 const GO: &str = "go";
 
 /// What `start-eval-worker.js` left: the worker, what it said since,
-/// whether it was started with `open` and with `wait`, and the opening
+/// whether it was started with `open` (and so `wait`), and the opening
 /// answers' fetch.
 struct EarlyWorker {
     worker: web_sys::Worker,
     early: js_sys::Array,
     opens: bool,
-    waits: bool,
     opening: Option<(Option<js_sys::ArrayBuffer>, js_sys::Promise)>,
 }
 
@@ -670,7 +667,6 @@ fn early_worker() -> Option<EarlyWorker> {
     let started = js_sys::Reflect::get(&window, &key).ok()?;
     let _ = js_sys::Reflect::delete_property(&window, &key);
     let field = |name: &str| js_sys::Reflect::get(&started, &JsValue::from_str(name)).ok();
-    let flag = |name: &str| field(name).and_then(|f| f.as_bool()).unwrap_or(false);
     let opening = field("opening")
         .and_then(|o| o.dyn_into::<js_sys::Promise>().ok())
         .map(|promise| {
@@ -681,8 +677,7 @@ fn early_worker() -> Option<EarlyWorker> {
     Some(EarlyWorker {
         worker: field("worker")?.dyn_into::<web_sys::Worker>().ok()?,
         early: field("early")?.dyn_into::<js_sys::Array>().ok()?,
-        opens: flag("open"),
-        waits: flag("wait"),
+        opens: field("open").and_then(|o| o.as_bool()).unwrap_or(false),
         opening,
     })
 }

@@ -20,7 +20,7 @@
 mod web {
     use fieldscope::eval::pace::{Pace, PauseFuture};
     use fieldscope::protocol::{
-        decode, encode, Answer, Generation, Lane, Request, Task, OPENING_RUN,
+        decode, encode, opening_request, Answer, Generation, Lane, Request, Task,
     };
     use fieldscope::service::Service;
     use std::cell::RefCell;
@@ -78,16 +78,7 @@ mod web {
         if opens_example(&scope) {
             // Made while the page's own code still loads; the page waits
             // for this run instead of asking.
-            let task = Task::Report {
-                settings: serde_json::Map::new(),
-            };
-            worker.take(
-                Request::Run {
-                    generation: OPENING_RUN,
-                    task,
-                },
-                Vec::new(),
-            );
+            worker.take(opening_request(), Vec::new());
         }
     }
 

@@ -2,19 +2,13 @@
 //! worker put the evaluation worker through.
 
 use super::*;
-use crate::eval::pace::{run_now, NoPause};
+use crate::protocol::OPENING_RUN;
 use crate::session::{compute_validity, validity_answer_to_json};
 use serde_json::Map;
 
 /// Run `generation` of `task`, as the worker runs it: its answer.
 fn run(service: &mut Service, generation: Generation, task: Task) -> Answer {
-    let run = service.handle(Request::Run { generation, task }, vec![], &mut |_| {});
-    let (generation, task) = run.expect("a run");
-    let (answer, kept) = match service.start(generation, task) {
-        Ok(run) => run_now(run.run(&mut NoPause, &|| 0.0)).expect("never waits"),
-        Err(answer) => (answer, None),
-    };
-    let (mut answers, _) = service.finish(generation, answer, kept);
+    let mut answers = service.answer_now(Request::Run { generation, task });
     answers.retain(|a| !matches!(a, Answer::ValidityJob { .. }));
     match answers.pop().expect("an answer") {
         // A provisional report's details follow it: joined back.
