@@ -277,15 +277,24 @@ pub enum Answer {
         validity: ValidityStatus,
         /// How long the worker took, in milliseconds.
         evaluation_ms: f64,
+        /// The report's document details were taken out and follow in
+        /// [`Answer::Details`] parts ([`in_parts`]).
+        details_follow: bool,
     },
-    /// The per-document details of the [`Answer::Report`] just sent for
-    /// `generation`, one entry per model in its order: a provisional
-    /// report's details go out in a message of their own after it
-    /// ([`split_details`]), so that its tables are drawn without waiting
-    /// for them (for 50 documents × 3 models they are 98 % of the bytes).
+    /// Some documents' details of the [`Answer::Report`] just sent for
+    /// `generation` ([`in_parts`]): documents `from..` of each model, in
+    /// the report's model order; `last` on the final part. A report's
+    /// details go out after it, so that its tables are drawn without
+    /// waiting for them (for 50 documents × 3 models they are 98 % of the
+    /// bytes), and in parts of about [`DETAILS_PART_FIELDS`] compared
+    /// values, so that the page reads no part for longer than a few tens
+    /// of milliseconds (2,000 documents × 3 models in one message held it
+    /// for half a second).
     Details {
         generation: Generation,
+        from: usize,
         details: Vec<Option<Vec<DocumentDetail>>>,
+        last: bool,
     },
     Bootstrap {
         generation: Generation,
@@ -358,6 +367,104 @@ pub fn join_details(report: &mut Report, details: Vec<Option<Vec<DocumentDetail>
     }
 }
 
+/// About this many compared values (a document's details count one plus
+/// its fields, per model) go in one [`Answer::Details`] part: the page
+/// reads one in about 20–40 ms.
+pub const DETAILS_PART_FIELDS: usize = 10_000;
+
+/// `answer` as the worker posts it: a report with document details goes
+/// out without them (`details_follow`), then its details in
+/// [`Answer::Details`] parts of whole documents, each about
+/// [`DETAILS_PART_FIELDS`] compared values (at least one document; one
+/// empty part for a report of no documents); any other answer as it is.
+pub fn in_parts(answer: Answer) -> Vec<Answer> {
+    in_parts_of(answer, DETAILS_PART_FIELDS)
+}
+
+/// [`in_parts`] with parts of about `part_fields` compared values.
+pub(crate) fn in_parts_of(answer: Answer, part_fields: usize) -> Vec<Answer> {
+    let Answer::Report {
+        generation,
+        mut report,
+        validity,
+        evaluation_ms,
+        details_follow,
+    } = answer
+    else {
+        return vec![answer];
+    };
+    let Some(details) = split_details(&mut report) else {
+        return vec![Answer::Report {
+            generation,
+            report,
+            validity,
+            evaluation_ms,
+            details_follow,
+        }];
+    };
+    let documents = details.iter().flatten().map(Vec::len).max().unwrap_or(0);
+    let mut ends = Vec::new();
+    let mut weight = 0;
+    for d in 0..documents {
+        weight += details
+            .iter()
+            .flatten()
+            .filter_map(|model| model.get(d))
+            .map(|detail| 1 + detail.fields.len())
+            .sum::<usize>();
+        if weight >= part_fields {
+            ends.push(d + 1);
+            weight = 0;
+        }
+    }
+    if ends.last() != Some(&documents) {
+        ends.push(documents);
+    }
+    let mut answers = vec![Answer::Report {
+        generation,
+        report,
+        validity,
+        evaluation_ms,
+        details_follow: true,
+    }];
+    let mut models: Vec<_> = details
+        .into_iter()
+        .map(|model| model.map(Vec::into_iter))
+        .collect();
+    let mut from = 0;
+    for (i, &end) in ends.iter().enumerate() {
+        let details = models
+            .iter_mut()
+            .map(|model| model.as_mut().map(|m| m.take(end - from).collect()))
+            .collect();
+        answers.push(Answer::Details {
+            generation,
+            from,
+            details,
+            last: i + 1 == ends.len(),
+        });
+        from = end;
+    }
+    answers
+}
+
+/// Details parts ([`in_parts`]) put back together: each model's documents
+/// of `part` after those of `so_far`.
+pub fn append_details(
+    so_far: &mut Vec<Option<Vec<DocumentDetail>>>,
+    part: Vec<Option<Vec<DocumentDetail>>>,
+) {
+    if so_far.is_empty() {
+        *so_far = part;
+        return;
+    }
+    for (model, more) in so_far.iter_mut().zip(part) {
+        if let (Some(model), Some(more)) = (model, more) {
+            model.extend(more);
+        }
+    }
+}
+
 /// A message as bytes (CBOR).
 pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
     let mut bytes = Vec::new();
@@ -389,6 +496,7 @@ mod tests {
             report: Box::new(report),
             validity: ValidityStatus::Final,
             evaluation_ms: 0.1 + 0.2,
+            details_follow: false,
         };
         let back: Answer = decode(&encode(&answer)).unwrap();
         assert_eq!(back.generation(), Some(7));
@@ -411,6 +519,118 @@ mod tests {
         assert_eq!(split_details(&mut report.clone()), None);
         join_details(&mut report, details);
         assert_eq!(report, whole);
+    }
+
+    /// A report's details go out after it in parts of whole documents,
+    /// each closed by the document that brings it to the size; put back
+    /// together they give the report.
+    #[test]
+    fn a_reports_details_go_in_parts_and_come_back_whole() {
+        let whole = Session::example().evaluate_with(true).unwrap();
+        let report = |details_follow| Answer::Report {
+            generation: 4,
+            report: Box::new(whole.clone()),
+            validity: ValidityStatus::Pending,
+            evaluation_ms: 2.5,
+            details_follow,
+        };
+        // Each document's weight: one per model plus its compared values.
+        let models: Vec<&Vec<DocumentDetail>> = whole
+            .models
+            .iter()
+            .map(|m| m.document_details.as_ref().unwrap())
+            .collect();
+        let weight = |d: usize| models.iter().map(|m| 1 + m[d].fields.len()).sum::<usize>();
+        let part_fields = weight(0) + weight(1) + weight(2);
+        let mut answers = in_parts_of(report(false), part_fields).into_iter();
+        let Some(Answer::Report {
+            report: first,
+            details_follow: true,
+            generation: 4,
+            evaluation_ms: 2.5,
+            ..
+        }) = answers.next()
+        else {
+            panic!("the report first, its details to follow");
+        };
+        assert!(lacks_details(&first));
+        let mut joined = Vec::new();
+        let mut next = 0;
+        let parts: Vec<Answer> = answers.collect();
+        for (i, part) in parts.iter().enumerate() {
+            let Answer::Details {
+                generation: 4,
+                from,
+                details,
+                last,
+            } = part.clone()
+            else {
+                panic!("details parts after the report");
+            };
+            assert_eq!(from, next);
+            assert_eq!(last, i + 1 == parts.len());
+            let n = details[0].as_ref().unwrap().len();
+            assert!(details.iter().all(|d| d.as_ref().unwrap().len() == n));
+            let sum: usize = (from..from + n).map(weight).sum();
+            if !last {
+                // Big enough, and not without its last document.
+                assert!(sum >= part_fields);
+                assert!(sum - weight(from + n - 1) < part_fields);
+            }
+            next = from + n;
+            append_details(&mut joined, details);
+        }
+        // The first part is the first three documents exactly.
+        assert!(matches!(&parts[0], Answer::Details { details, .. }
+            if details[0].as_ref().unwrap().len() == 3));
+        assert_eq!(next, 50);
+        let mut back = *first;
+        join_details(&mut back, joined);
+        assert_eq!(back, whole);
+        // The default size: the example's 50 documents fit one part.
+        assert_eq!(in_parts(report(false)).len(), 2);
+    }
+
+    /// A report without details, a report of no documents and any other
+    /// answer.
+    #[test]
+    fn in_parts_leaves_other_answers_alone() {
+        let mut bare = Session::example().evaluate_with(false).unwrap();
+        assert!(lacks_details(&bare));
+        let plain = Answer::Report {
+            generation: 1,
+            report: Box::new(bare.clone()),
+            validity: ValidityStatus::Final,
+            evaluation_ms: 1.0,
+            details_follow: false,
+        };
+        assert_eq!(in_parts(plain.clone()), vec![plain]);
+        let progress = Answer::Progress {
+            generation: 1,
+            done: 1,
+            total: 2,
+        };
+        assert_eq!(in_parts(progress.clone()), vec![progress]);
+        for model in &mut bare.models {
+            model.document_details = Some(Vec::new());
+        }
+        let empty = in_parts(Answer::Report {
+            generation: 2,
+            report: Box::new(bare),
+            validity: ValidityStatus::Final,
+            evaluation_ms: 1.0,
+            details_follow: false,
+        });
+        assert_eq!(empty.len(), 2);
+        assert_eq!(
+            empty[1],
+            Answer::Details {
+                generation: 2,
+                from: 0,
+                details: vec![Some(Vec::new()); 3],
+                last: true,
+            }
+        );
     }
 
     #[test]

@@ -19,10 +19,11 @@
 //! Pure: no web types, no evaluation; answers older than the newest
 //! request are dropped here, so the page never shows a stale report.
 
+use crate::eval::report::DocumentDetail;
 use crate::eval::Report;
 use crate::protocol::{
-    join_details, lacks_details, Answer, FileSummary, Generation, NewFile, Request, Task,
-    ValidityStatus, OPENING_RUN,
+    append_details, join_details, lacks_details, Answer, FileSummary, Generation, NewFile, Request,
+    Task, ValidityStatus, OPENING_RUN,
 };
 use crate::session::Role;
 use serde_json::{Map, Value};
@@ -139,6 +140,10 @@ pub enum Command {
         settings: Option<Map<String, Value>>,
         schemas: Option<Box<crate::session::SchemaOverview>>,
     },
+    /// The shown report's document details are in, joined to it: draw
+    /// them (the document browser), not the report's tables again (a
+    /// panel under way keeps its run).
+    ShowDetails,
     /// Say this in the notice line.
     Notice(String),
     /// Download the bundle asked for (or put it in the HTML report), or
@@ -166,6 +171,24 @@ pub struct Page {
     pub files: Vec<FileSummary>,
     /// The files are the built-in example's: the next drop replaces them.
     pub shows_example: bool,
+    /// Reports whose details are coming in parts (`protocol::in_parts`),
+    /// at most one per run awaited.
+    coming: Vec<Coming>,
+}
+
+/// A report's details arriving in parts, put together here so that the
+/// page draws them once, whole.
+#[derive(Debug, Clone, PartialEq)]
+struct Coming {
+    generation: Generation,
+    /// The report itself, held back until its details are in: a panel's,
+    /// or the report run's when the one shown has details (its validity
+    /// just in), so that the document browser never goes blank. `None`:
+    /// the report is shown already, without details.
+    held: Option<(Box<Report>, ValidityStatus, f64)>,
+    /// The details so far, per model, and the next part's first document.
+    details: Vec<Option<Vec<DocumentDetail>>>,
+    next: usize,
 }
 
 impl Page {
@@ -353,6 +376,9 @@ impl Page {
             }
             return;
         };
+        let Some(answer) = self.assemble(generation, answer) else {
+            return;
+        };
         if self.panel_runs.contains(&generation) {
             if !matches!(answer, Answer::Progress { .. }) {
                 self.panel_runs.retain(|&g| g != generation);
@@ -385,7 +411,8 @@ impl Page {
                 }
             }
             Answer::Details { details, .. } => {
-                // Joined to the report they follow (shown without them).
+                // Joined to the report they follow (shown without them);
+                // whole ([`Page::assemble`]).
                 if let ReportState::Ready { report, validity } = &self.report {
                     if lacks_details(report) {
                         let mut whole = Report::clone(report);
@@ -394,6 +421,7 @@ impl Page {
                             report: Arc::new(whole),
                             validity: validity.clone(),
                         };
+                        commands.push(Command::ShowDetails);
                     }
                 }
             }
@@ -408,6 +436,87 @@ impl Page {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Puts a report's details parts together: `None` while they come
+    /// (and for a part out of order or of no report awaited); then the
+    /// report held back with its details, or the details whole, as if
+    /// they had come in one answer. Any other answer passes.
+    fn assemble(&mut self, generation: Generation, answer: Answer) -> Option<Answer> {
+        let (report_run, panels) = (self.report_run, &self.panel_runs);
+        self.coming
+            .retain(|c| c.generation == report_run || panels.contains(&c.generation));
+        let awaited = generation == report_run || panels.contains(&generation);
+        match answer {
+            Answer::Report {
+                report,
+                validity,
+                evaluation_ms,
+                details_follow: true,
+                ..
+            } if awaited => {
+                self.coming.retain(|c| c.generation != generation);
+                let shown_whole = matches!(&self.report, ReportState::Ready { report, .. }
+                    if !lacks_details(report));
+                let hold = generation != report_run || shown_whole;
+                let (held, pass) = if hold {
+                    (Some((report, validity, evaluation_ms)), None)
+                } else {
+                    let answer = Answer::Report {
+                        generation,
+                        report,
+                        validity,
+                        evaluation_ms,
+                        details_follow: true,
+                    };
+                    (None, Some(answer))
+                };
+                self.coming.push(Coming {
+                    generation,
+                    held,
+                    details: Vec::new(),
+                    next: 0,
+                });
+                pass
+            }
+            Answer::Details {
+                from,
+                details,
+                last,
+                ..
+            } => {
+                let i = self
+                    .coming
+                    .iter()
+                    .position(|c| c.generation == generation && c.next == from)?;
+                let coming = &mut self.coming[i];
+                coming.next += details.iter().flatten().map(Vec::len).max().unwrap_or(0);
+                append_details(&mut coming.details, details);
+                if !last {
+                    return None;
+                }
+                let coming = self.coming.remove(i);
+                Some(match coming.held {
+                    Some((mut report, validity, evaluation_ms)) => {
+                        join_details(&mut report, coming.details);
+                        Answer::Report {
+                            generation,
+                            report,
+                            validity,
+                            evaluation_ms,
+                            details_follow: false,
+                        }
+                    }
+                    None => Answer::Details {
+                        generation,
+                        from: 0,
+                        details: coming.details,
+                        last: true,
+                    },
+                })
+            }
+            answer => Some(answer),
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::eval::pace::{run_now, NoPause};
 use crate::eval::sweep::SweepRun;
 use crate::eval::{complete_provisional, Report};
 use crate::protocol::{
-    opening_request, split_details, Answer, FileSummary, Generation, Lane, NewFile, Request, Task,
+    in_parts, opening_request, Answer, FileSummary, Generation, Lane, NewFile, Request, Task,
     ValidityStatus,
 };
 use crate::session::{validity_answer_from_json, Kept, Parsed, Role, Session, ValidityJob};
@@ -314,6 +314,7 @@ impl Service {
                     report: Box::new(report),
                     validity,
                     evaluation_ms: 0.0,
+                    details_follow: false,
                 });
                 return None;
             }
@@ -328,6 +329,7 @@ impl Service {
                     report: Box::new(report),
                     validity: ValidityStatus::Final,
                     evaluation_ms: 0.0,
+                    details_follow: false,
                 });
                 None
             }
@@ -451,26 +453,20 @@ impl Service {
             (
                 Some((g, slot @ None)),
                 Answer::Report {
-                    mut report,
+                    report,
                     validity,
                     evaluation_ms,
                     ..
                 },
             ) if *g == generation && validity == ValidityStatus::Pending => {
                 *slot = Some((*report).clone());
-                let details = split_details(&mut report);
                 answers.push(Answer::Report {
                     generation,
                     report,
                     validity,
                     evaluation_ms,
+                    details_follow: false,
                 });
-                if let Some(details) = details {
-                    answers.push(Answer::Details {
-                        generation,
-                        details,
-                    });
-                }
                 if !self.session.validity_pending() {
                     // The validity arrived while it ran.
                     let mut post = |a| answers.push(a);
@@ -491,8 +487,9 @@ impl Service {
 
 /// What a worker started with `open` answers first to
 /// [`OPENING_RUN`], before the report's details: the example's file list
-/// and its provisional report, exactly as the worker makes them (this
-/// code), `evaluation_ms` 0. Made natively when the app is built
+/// and its provisional report without its details (they follow), exactly
+/// as the worker posts them (this code and [`in_parts`]), `evaluation_ms`
+/// 0. Made natively when the app is built
 /// (`src/bin/opening.rs` writes [`crate::protocol::OPENING_FILE`]) so that
 /// the page can draw the example's report before its worker is ready; the
 /// worker's own answers follow and the page takes them as usual.
@@ -503,6 +500,7 @@ pub fn opening_answers() -> Vec<Answer> {
         service
             .answer_now(opening_request())
             .into_iter()
+            .flat_map(in_parts)
             .filter(|a| matches!(a, Answer::Report { .. } | Answer::Failed { .. }))
             .take(1),
     );

@@ -44,17 +44,26 @@ fn matches(d: &DocumentDetail, field: &str, outcome: Option<Outcome>) -> bool {
         .any(|f| (field.is_empty() || f.field == field) && outcome.is_none_or(|o| f.outcome == o))
 }
 
-/// The document browser; a line while a provisional report's details are
-/// on their way; or, when the report was computed without document
-/// details (a large dataset), a button that computes them.
+/// The document browser (drawn once the report's details are all in,
+/// `AppState::details`, without drawing the rest of the report again); a
+/// line while they are on their way; or, when the report was computed
+/// without document details (a large dataset), a button that computes
+/// them.
 #[component]
 pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl IntoView {
-    let has_details = report.models.iter().all(|m| m.document_details.is_some());
-    // The report view is drawn again when the schema validity arrives.
-    let pending = state.validity_unknown.get_untracked();
-    if has_details {
-        return view! { <DocumentBrowser report=report pending=pending open_request=state.open_document /> }.into_any();
+    move || match state.details.get() {
+        Some(detailed) => {
+            // The report view is drawn again when the schema validity arrives.
+            let pending = state.validity_unknown.get_untracked();
+            view! { <DocumentBrowser report=detailed pending=pending open_request=state.open_document /> }.into_any()
+        }
+        None => without_details(state, report.clone()),
     }
+}
+
+/// The document section of a report whose details are not (yet) here.
+fn without_details(state: super::AppState, report: Arc<Report>) -> AnyView {
+    let pending = state.validity_unknown.get_untracked();
     if report.documents <= super::DETAILS_UP_TO {
         // A provisional report's details follow it (`Answer::Details`).
         return view! {

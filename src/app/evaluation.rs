@@ -9,7 +9,9 @@
 
 use super::browser::{self, EvalWorker, Opening, WorkerMessage};
 use super::AppState;
-use crate::protocol::{decode, encode, Answer, Generation, Lane, NewFile, Request, ValidityStatus};
+use crate::protocol::{
+    decode, encode, lacks_details, Answer, Generation, Lane, NewFile, Request, ValidityStatus,
+};
 use crate::report_state::{Command, Event, Page, ReportState, Worker};
 use crate::session::Role;
 use leptos::prelude::*;
@@ -254,7 +256,8 @@ pub fn dispatch(state: AppState, event: Event) {
     }) else {
         return;
     };
-    show(state, evaluation_ms);
+    let details_only = commands.contains(&Command::ShowDetails);
+    show(state, evaluation_ms, details_only);
     carry_out_all(state, commands);
     // Sinks of runs that ended (or were dropped with their report).
     let live = state.page.with_value(|p| p.panel_runs().to_vec());
@@ -269,8 +272,9 @@ fn carry_out_all(state: AppState, commands: Vec<Command>) {
     }
 }
 
-/// Sets the signals the views read from the report state.
-fn show(state: AppState, evaluation_ms: Option<f64>) {
+/// Sets the signals the views read from the report state; when only the
+/// shown report's details joined it (`details_only`), just `details`.
+fn show(state: AppState, evaluation_ms: Option<f64>, details_only: bool) {
     let (report, files) = state
         .page
         .with_value(|p| (p.report.clone(), p.files.clone()));
@@ -295,15 +299,24 @@ fn show(state: AppState, evaluation_ms: Option<f64>) {
             }));
         }
         ReportState::Ready { report, validity } => {
+            // The report drawn, or the one whose details joined it.
             let same = state
                 .report
-                .with_untracked(|r| r.as_ref().is_ok_and(|r| std::sync::Arc::ptr_eq(r, &report)));
+                .with_untracked(|r| r.as_ref().is_ok_and(|r| std::sync::Arc::ptr_eq(r, &report)))
+                || state.details.with_untracked(|d| {
+                    d.as_ref()
+                        .is_some_and(|d| std::sync::Arc::ptr_eq(d, &report))
+                });
             if let Some(ms) = evaluation_ms {
                 state.evaluation_ms.set(ms);
             }
-            if !same {
+            if details_only && !same {
+                state.details.set(Some(report));
+            } else if !same {
                 browser::mark("fieldscope:evaluation-end");
+                let details = (!lacks_details(&report)).then(|| report.clone());
                 state.report.set(Ok(report));
+                state.details.set(details);
                 let held = state
                     .link
                     .try_update_value(|l| l.schema_after_report.take())
@@ -393,6 +406,8 @@ fn carry_out(state: AppState, command: Command) {
             show_files(state, files, settings);
         }
         Command::Notice(message) => state.notice.set(Some(message)),
+        // Drawn by `show`, which sets `details` alone for it.
+        Command::ShowDetails => {}
         Command::Bundle { bundle, .. } => {
             let then = state.link.try_update_value(|l| l.bundle.take()).flatten();
             if let Some(then) = then {

@@ -39,10 +39,11 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
         .map(|format| {
             let report = report.clone();
             let on_click = move |_| {
+                // The report with its document details once they are in.
                 // The literature metrics and the bootstrap intervals, once
                 // computed, go into the tables and the HTML report (not the
                 // JSON: that stays the CLI's default report).
-                let mut r = report.clone();
+                let mut r = state.details.get_untracked().unwrap_or_else(|| report.clone());
                 if matches!(format, Format::Html | Format::Markdown | Format::Latex) {
                     if let Some(lit) = state.literature.get_untracked() {
                         r = Arc::new(super::literature::with_literature(&r, &lit));

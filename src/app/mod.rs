@@ -86,8 +86,13 @@ pub struct AppState {
     pub helpers: StoredValue<browser::Helpers, LocalStorage>,
     /// The report of the session's files and settings, or why there is
     /// none; while an evaluation runs it keeps the last report. Set from
-    /// `page`.
+    /// `page`. The report view is drawn again when it changes, but not
+    /// when its document details join it (`details`).
     pub report: RwSignal<Result<Arc<Report>, String>>,
+    /// The report shown, with every document's details once they are all
+    /// in (`report_state::Command::ShowDetails`): what the document browser
+    /// and the exports read; `None` until then (or without details).
+    pub details: RwSignal<Option<Arc<Report>>>,
     /// What the page knows of the report's schema validity.
     pub validity: RwSignal<ValidityStatus>,
     /// How long the worker took for the report shown (ms), on the summary
@@ -135,6 +140,7 @@ impl AppState {
             link: StoredValue::new_local(evaluation::Link::default()),
             helpers: StoredValue::new_local(browser::Helpers::default()),
             report: RwSignal::new(Err("Loading the example…".to_string())),
+            details: RwSignal::new(None),
             validity,
             evaluation_ms: RwSignal::new(0.0),
             worker_stopped: RwSignal::new(false),

@@ -20,7 +20,7 @@
 mod web {
     use fieldscope::eval::pace::{Pace, PauseFuture};
     use fieldscope::protocol::{
-        decode, encode, opening_request, Answer, Generation, Lane, Request, Task,
+        decode, encode, in_parts, opening_request, Answer, Generation, Lane, Request, Task,
     };
     use fieldscope::service::Service;
     use std::cell::RefCell;
@@ -74,7 +74,8 @@ mod web {
         scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
         let _ = scope.post_message(&JsValue::from_str(fieldscope::worker::READY));
-        worker.post(&worker.service.borrow().files(None));
+        let files = worker.service.borrow().files(None);
+        worker.post(files);
         if opens_example(&scope) {
             // Made while the page's own code still loads; the page waits
             // for this run instead of asking.
@@ -146,14 +147,17 @@ mod web {
 
     impl Worker {
         /// Posts `answer`, with the schema job's files beside a
-        /// [`Answer::ValidityJob`].
-        fn post(&self, answer: &Answer) {
-            let files = match answer {
+        /// [`Answer::ValidityJob`]; a report's details after it, in parts
+        /// ([`in_parts`]).
+        fn post(&self, answer: Answer) {
+            let files = match &answer {
                 Answer::ValidityJob { .. } => self.service.borrow().job_bytes(),
                 Answer::Opened { ids } => self.service.borrow().bytes_of(ids),
                 _ => Vec::new(),
             };
-            send(&self.scope, answer, &files);
+            for part in in_parts(answer) {
+                send(&self.scope, &part, &files);
+            }
         }
 
         fn receive(self: &Rc<Self>, data: JsValue) {
@@ -168,7 +172,7 @@ mod web {
             let request = match request {
                 Ok(request) => request,
                 Err(message) => {
-                    self.post(&Answer::Notice { message });
+                    self.post(Answer::Notice { message });
                     return;
                 }
             };
@@ -190,10 +194,12 @@ mod web {
                     if matches!(answer, Answer::ValidityJob { .. } | Answer::Opened { .. }) {
                         jobs.push(answer);
                     } else {
-                        send(&self.scope, &answer, &[]);
+                        for part in in_parts(answer) {
+                            send(&self.scope, &part, &[]);
+                        }
                     }
                 });
-            for job in &jobs {
+            for job in jobs {
                 self.post(job);
             }
             if let Some(run) = run {
@@ -247,7 +253,7 @@ mod web {
                 let (answers, again) = self.service.borrow_mut().finish(generation, answer, kept);
                 let said = self.stop_said.take();
                 answers
-                    .iter()
+                    .into_iter()
                     .filter(|a| !(matches!(a, Answer::Stopped { .. }) && a.generation() == said))
                     .for_each(|a| self.post(a));
                 if let Some(again) = again {
@@ -277,7 +283,7 @@ mod web {
             self.checked = now;
             if now - self.shown >= PROGRESS_EVERY_MS {
                 self.shown = now;
-                self.worker.post(&Answer::Progress {
+                self.worker.post(Answer::Progress {
                     generation: self.generation,
                     done,
                     total,
@@ -287,7 +293,7 @@ mod web {
             Some(Box::pin(async move {
                 next_task().await;
                 if worker.service.borrow().is_stale(generation, lane) {
-                    worker.post(&Answer::Stopped {
+                    worker.post(Answer::Stopped {
                         generation,
                         done,
                         total,

@@ -23,6 +23,7 @@ fn ready(generation: Generation, documents: usize, validity: ValidityStatus) -> 
         report: report(documents),
         validity,
         evaluation_ms: 1.0,
+        details_follow: false,
     })
 }
 
@@ -44,37 +45,68 @@ fn shown_documents(page: &Page) -> Option<usize> {
     page.report.report().map(|r| r.documents)
 }
 
-/// A provisional report's details, following it, are joined to it;
-/// those of an older run are not.
-#[test]
-fn details_join_the_report_they_follow() {
-    let mut whole = crate::session::Session::example()
+/// The example's report with details, as the worker posts it for
+/// `generation`: the report, then its details in parts of about 300
+/// compared values (`protocol::in_parts`): several parts.
+fn in_parts(generation: Generation, validity: ValidityStatus) -> (Report, Vec<Event>) {
+    let whole = crate::session::Session::example()
         .evaluate_with(true)
         .unwrap();
-    let details = crate::protocol::split_details(&mut whole).unwrap();
-    let details_of = |generation| {
-        Event::Answer(Answer::Details {
-            generation,
-            details: details.clone(),
-        })
+    let answer = Answer::Report {
+        generation,
+        report: Box::new(whole.clone()),
+        validity,
+        evaluation_ms: 3.0,
+        details_follow: false,
     };
-    let has_details = |page: &Page| {
-        page.report
-            .report()
-            .is_some_and(|r| r.models.iter().all(|m| m.document_details.is_some()))
-    };
+    let events: Vec<Event> = crate::protocol::in_parts_of(answer, 300)
+        .into_iter()
+        .map(Event::Answer)
+        .collect();
+    assert!(events.len() > 3, "several parts");
+    (whole, events)
+}
+
+fn has_details(page: &Page) -> bool {
+    page.report
+        .report()
+        .is_some_and(|r| r.models.iter().all(|m| m.document_details.is_some()))
+}
+
+/// A report's details come in parts after it: the report is drawn at
+/// once, its details once, whole, with the last part; parts of an older
+/// run, or out of order, change nothing.
+#[test]
+fn details_come_in_parts_and_join_the_report_once_whole() {
     let (page, c) = Page::opening(Map::new(), false);
     let first = run_of(&c);
+    let (_, older) = in_parts(first, ValidityStatus::Pending);
     let (page, c) = page.on(Event::Changed {
         settings: settings("exact"),
     });
     let second = run_of(&c);
-    let (page, _) = page.on(ready(second, 50, ValidityStatus::Pending));
-    let (page, _) = page.on(details_of(first));
-    assert!(!has_details(&page), "an older run's details");
-    let (page, _) = page.on(details_of(second));
+    let (whole, events) = in_parts(second, ValidityStatus::Pending);
+    let mut events = events.into_iter();
+    let (page, _) = page.on(events.next().unwrap());
+    let shown = page.report.report().cloned().expect("drawn at once");
+    assert!(lacks_details(&shown));
+    let (mut page, _) = page.on(older[1].clone());
+    let parts: Vec<Event> = events.collect();
+    // The second part before the first: dropped.
+    (page, _) = page.on(parts[1].clone());
+    for part in &parts[..parts.len() - 1] {
+        (page, _) = page.on(part.clone());
+        assert!(Arc::ptr_eq(page.report.report().unwrap(), &shown));
+    }
+    // An older run's last part: nothing.
+    (page, _) = page.on(older.last().unwrap().clone());
+    assert!(!has_details(&page));
+    let commands;
+    (page, commands) = page.on(parts.last().unwrap().clone());
+    // Only the details are drawn: the tables (and a panel's run) stay.
+    assert_eq!(commands, vec![Command::ShowDetails]);
     assert!(has_details(&page));
-    assert_eq!(shown_documents(&page), Some(50));
+    assert_eq!(**page.report.report().unwrap(), whole);
     assert!(matches!(
         page.report,
         ReportState::Ready {
@@ -82,6 +114,105 @@ fn details_join_the_report_they_follow() {
             ..
         }
     ));
+    assert!(page.coming.is_empty());
+}
+
+/// The report finished when the validity is in comes again with its
+/// details in parts: the one shown, with its details, stays until they
+/// are all in, so the document browser never goes blank.
+#[test]
+fn the_finished_report_waits_for_its_details() {
+    let (page, _) = Page::opening(Map::new(), true);
+    let (_, events) = in_parts(OPENING_RUN, ValidityStatus::Pending);
+    let mut page = page;
+    for event in events {
+        (page, _) = page.on(event);
+    }
+    let provisional = page.report.report().cloned().unwrap();
+    assert!(has_details(&page));
+    let (whole, events) = in_parts(OPENING_RUN, ValidityStatus::Final);
+    let last = events.len() - 1;
+    for (i, event) in events.into_iter().enumerate() {
+        let commands;
+        (page, commands) = page.on(event);
+        // A new report (the validity is in): drawn whole, tables too.
+        assert!(!commands.contains(&Command::ShowDetails));
+        if i < last {
+            assert!(Arc::ptr_eq(page.report.report().unwrap(), &provisional));
+            assert!(matches!(
+                page.report,
+                ReportState::Ready {
+                    validity: ValidityStatus::Pending,
+                    ..
+                }
+            ));
+        }
+    }
+    assert!(matches!(
+        page.report,
+        ReportState::Ready {
+            validity: ValidityStatus::Final,
+            ..
+        }
+    ));
+    assert_eq!(**page.report.report().unwrap(), whole);
+}
+
+/// The document browser's report with every detail (a panel's run): the
+/// panel gets it once, whole, with the last part, and its run ends then;
+/// a new report run drops the parts still to come.
+#[test]
+fn a_panels_report_reaches_it_whole() {
+    let (page, c) = Page::opening(Map::new(), false);
+    let (page, _) = page.on(ready(run_of(&c), 50, ValidityStatus::Final));
+    let (mut page, commands) = page.on(Event::Panel(Task::Details));
+    let [Command::Post(Request::Run {
+        generation,
+        task: Task::Details,
+    })] = commands.as_slice()
+    else {
+        panic!("the panel's run is asked for: {commands:?}");
+    };
+    let (whole, events) = in_parts(*generation, ValidityStatus::Final);
+    let last = events.len() - 1;
+    for (i, event) in events.clone().into_iter().enumerate() {
+        let commands;
+        (page, commands) = page.on(event);
+        if i < last {
+            assert_eq!(commands, vec![]);
+            assert_eq!(page.panel_runs(), &[*generation]);
+        } else {
+            assert_eq!(
+                commands,
+                vec![Command::ToPanel(Answer::Report {
+                    generation: *generation,
+                    report: Box::new(whole.clone()),
+                    validity: ValidityStatus::Final,
+                    evaluation_ms: 3.0,
+                    details_follow: false,
+                })]
+            );
+            assert_eq!(page.panel_runs(), &[] as &[Generation]);
+        }
+    }
+    // Half its parts, then a new report: the rest are dropped.
+    let (mut page, commands) = page.on(Event::Panel(Task::Details));
+    let Some(Command::Post(Request::Run { generation, .. })) = commands.first().cloned() else {
+        panic!("a panel run");
+    };
+    let (_, events) = in_parts(generation, ValidityStatus::Final);
+    for event in &events[..2] {
+        (page, _) = page.on(event.clone());
+    }
+    (page, _) = page.on(Event::Changed {
+        settings: settings("exact"),
+    });
+    for event in &events[2..] {
+        let commands;
+        (page, commands) = page.on(event.clone());
+        assert!(!commands.iter().any(|c| matches!(c, Command::ToPanel(_))));
+    }
+    assert!(page.coming.is_empty());
 }
 
 #[test]
@@ -157,25 +288,17 @@ fn the_prebuilt_opening_answers() {
     assert_eq!(*shown, *built);
     assert!(lacks_details(&shown));
 
-    // The worker's own report, equal: the same `Arc` stays.
-    let (page, _) = page.on(Event::Answer(Answer::Report {
-        generation: OPENING_RUN,
-        report: built.clone(),
-        validity: ValidityStatus::Pending,
-        evaluation_ms: 130.0,
-    }));
+    // The worker's own report, equal: the same `Arc` stays; then its
+    // details, in parts, join it.
+    let (whole, events) = in_parts(OPENING_RUN, ValidityStatus::Pending);
+    let mut events = events.into_iter();
+    let (mut page, _) = page.on(events.next().unwrap());
     assert!(Arc::ptr_eq(page.report.report().unwrap(), &shown));
-    // Its details join it.
-    let mut whole = crate::session::Session::example()
-        .evaluate_with(true)
-        .unwrap();
-    let details = crate::protocol::split_details(&mut whole).unwrap();
-    let (page, _) = page.on(Event::Answer(Answer::Details {
-        generation: OPENING_RUN,
-        details,
-    }));
+    for event in events {
+        (page, _) = page.on(event);
+    }
     let joined = page.report.report().cloned().unwrap();
-    assert!(!lacks_details(&joined));
+    assert_eq!(*joined, whole);
     // Arriving now (a slow fetch), they are too late: the details stay.
     let (page, commands) = page.on(Event::Prebuilt {
         answers: prebuilt.clone(),

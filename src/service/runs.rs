@@ -94,6 +94,7 @@ impl Run {
                         report: Box::new(report),
                         validity,
                         evaluation_ms: now_ms() - start,
+                        details_follow: false,
                     },
                 };
                 (answer, kept)

@@ -10,28 +10,7 @@ use serde_json::Map;
 fn run(service: &mut Service, generation: Generation, task: Task) -> Answer {
     let mut answers = service.answer_now(Request::Run { generation, task });
     answers.retain(|a| !matches!(a, Answer::ValidityJob { .. }));
-    match answers.pop().expect("an answer") {
-        // A provisional report's details follow it: joined back.
-        Answer::Details { details, .. } => {
-            let Some(Answer::Report {
-                generation,
-                mut report,
-                validity,
-                evaluation_ms,
-            }) = answers.pop()
-            else {
-                panic!("details without their report");
-            };
-            crate::protocol::join_details(&mut report, details);
-            Answer::Report {
-                generation,
-                report,
-                validity,
-                evaluation_ms,
-            }
-        }
-        answer => answer,
-    }
+    answers.pop().expect("an answer")
 }
 
 fn report_task() -> Task {
@@ -110,10 +89,11 @@ fn the_examples_report_pending_then_finished() {
     assert_eq!(*report, session.evaluate().unwrap());
 }
 
-/// A provisional report goes out without its documents' details, which
-/// follow in a message of their own: joined back, the report made.
+/// A provisional report is answered whole, with every document's details
+/// (the worker sends them after it, in parts: `protocol::in_parts`), and
+/// kept whole to be finished when the validity arrives.
 #[test]
-fn a_provisional_reports_details_follow_it() {
+fn a_provisional_report_carries_its_details() {
     let mut service = Service::default();
     let request = Request::Run {
         generation: 1,
@@ -129,21 +109,17 @@ fn a_provisional_reports_details_follow_it() {
         .and_then(|(_, r)| r)
         .expect("kept");
     let [Answer::Report {
+        generation: 1,
         report,
         validity: ValidityStatus::Pending,
+        details_follow: false,
         ..
-    }, Answer::Details {
-        generation: 1,
-        details,
     }] = &answers[..]
     else {
-        panic!("not a report and its details: {} answers", answers.len());
+        panic!("not the report alone: {} answers", answers.len());
     };
-    assert!(crate::protocol::lacks_details(report));
-    let mut joined = (**report).clone();
-    crate::protocol::join_details(&mut joined, details.clone());
-    assert_eq!(joined, kept_whole);
-    assert!(joined
+    assert_eq!(**report, kept_whole);
+    assert!(report
         .models
         .iter()
         .all(|m| m.document_details.as_ref().map(Vec::len) == Some(50)));
@@ -403,6 +379,7 @@ fn the_opening_answers_are_the_workers() {
         report,
         validity: ValidityStatus::Pending,
         evaluation_ms,
+        details_follow: true,
     }] = answers.as_slice()
     else {
         panic!("the file list and the report: {answers:?}");
@@ -420,14 +397,15 @@ fn the_opening_answers_are_the_workers() {
     );
     assert!(crate::protocol::lacks_details(report));
 
-    // The worker's run, its details taken off as the worker sends them.
+    // The worker's run, its details taken off as the worker sends them
+    // (the parts that follow are `protocol::in_parts`'s tests').
     let Answer::Report {
         report: mut whole, ..
     } = run(&mut Service::default(), OPENING_RUN, report_task())
     else {
         panic!("no report");
     };
-    split_details(&mut whole);
+    crate::protocol::split_details(&mut whole);
     assert_eq!(**report, *whole);
     // SPEC §3.1's strict micro F1 from the counts it carries (default
     // `["fp", "fn"]`): P = COR/|Pred|, R = COR/|Truth|, so

@@ -79,6 +79,14 @@ async function bytesOf(name, dir = EXAMPLE) {
 }
 
 /** Clears the loaded files and waits for the empty state. */
+/** `fieldscope synth` invoices × 3 models + schema in a directory of `tmp`: the directory and the five files' paths. */
+function synthFiles(name, documents, seed) {
+  const dir = join(tmp, name);
+  execFileSync(CLI, ['synth', '--documents', String(documents), '--seed', String(seed), '--out', dir]);
+  const names = ['truth.jsonl', 'good.jsonl', 'conservative.jsonl', 'aggressive.jsonl', 'invoice.schema.json'];
+  return { dir, paths: names.map((n) => join(dir, n)) };
+}
+
 async function clearFiles(page) {
   await page.click('[data-testid=clear-files]');
   await page.waitForSelector('[data-testid=no-report]');
@@ -648,9 +656,7 @@ test('10. the document detail shows what each model predicted, hallucinated line
 test('11. a large dataset: a status line while it loads, the report equal to the CLI, document details on demand', async (t) => {
   // 2,500 synthetic invoices × 3 models: beyond the 2,000 documents up to
   // which the report carries every document's details.
-  const dir = join(tmp, 'large');
-  execFileSync(CLI, ['synth', '--documents', '2500', '--seed', '11', '--out', dir]);
-  const names = ['truth.jsonl', 'good.jsonl', 'conservative.jsonl', 'aggressive.jsonl', 'invoice.schema.json'];
+  const { dir, paths } = synthFiles('large', 2500, 11);
   const { page, assertNoErrors } = await openApp(t);
   await clearFiles(page);
   // Record every status line the page shows while it works.
@@ -661,7 +667,7 @@ test('11. a large dataset: a status line while it loads, the report equal to the
       if (busy && window.__statuses.at(-1) !== busy.textContent) window.__statuses.push(busy.textContent);
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
-  await page.setInputFiles('[data-testid=file-input]', names.map((n) => join(dir, n)));
+  await page.setInputFiles('[data-testid=file-input]', paths);
   await waitForLoaded(page, 5, ['good', 'conservative', 'aggressive']);
   await page.waitForSelector('[data-testid=busy]', { state: 'detached' });
   const statuses = await page.evaluate(() => window.__statuses);
@@ -1175,4 +1181,44 @@ test('21. the example\'s report is drawn from the report made when the app was b
   await second.page.waitForFunction(() => document.querySelector('[data-testid=summary]')?.textContent.includes('preset exact'), null, { timeout: 30_000 });
   assertClose(await readTable(second.page, 'model-table'), expectedModelTable(exact, 'macro_documents'), 'settings from the link');
   assert.deepEqual(second.errors, []);
+});
+
+test('22. a report\'s document details arrive in parts after it and join it whole: every document of 800 × 3 models equal to the CLI\'s, before and after the schema validity', async (t) => {
+  // 800 invoices × 3 models: about 60,000 compared values, sent in several
+  // parts (protocol::in_parts); the page draws the tables at once and the
+  // document browser once every part is in.
+  const { dir, paths } = synthFiles('parts', 800, 22);
+  const { page, assertNoErrors } = await openApp(t);
+  await clearFiles(page);
+  await page.setInputFiles('[data-testid=file-input]', paths);
+  await waitForLoaded(page, 5, ['good', 'conservative', 'aggressive']);
+  const browserCard = page.locator('[data-testid=document-browser]');
+  await browserCard.locator('tbody tr[data-doc]').first().waitFor({ timeout: 60_000 });
+  await page.waitForSelector('[data-testid=validity-pending]', { state: 'detached', timeout: 60_000 });
+  await page.waitForSelector('[data-testid=busy]', { state: 'detached' });
+  assert.equal((await browserCard.locator('.count').textContent()).trim(), '800 documents');
+  assert.equal((await browserCard.locator('.pager span').textContent()).trim(), 'page 1 of 32');
+  // The report the page holds, details included, is the CLI's.
+  const args = ['eval', '--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--details', '--format', 'json'];
+  const cli = JSON.parse(execFileSync(CLI, args, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 }));
+  const json = JSON.parse((await download(page, 'export-json')).text);
+  assert.deepEqual(json.models.map((m) => m.name), cli.models.map((m) => m.name));
+  for (const [i, model] of cli.models.entries()) {
+    const shown = json.models[i].document_details;
+    assert.equal(shown.length, 800, `${model.name}: every document's details`);
+    assert.deepEqual(shown.map((d) => d.id), model.document_details.map((d) => d.id), `${model.name}: in the truth's order`);
+    assertClose(shown, model.document_details, `${model.name}: document details`);
+  }
+  // The validity came after the provisional report: the schema column
+  // says what the CLI says (here on the second page).
+  const invalid = cli.models[0].document_details.filter((d) => !d.schema_valid).map((d) => d.id);
+  assert.ok(invalid.length > 0, 'the synthetic set has invalid predictions');
+  await page.selectOption('[data-testid=doc-model]', { label: cli.models[0].name });
+  await browserCard.locator('.pager button').last().click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=document-browser] .pager span')?.textContent.includes('page 2 of 32'));
+  const rows = await browserCard.locator('tbody tr[data-doc]').evaluateAll((trs) => trs.map((tr) => [tr.dataset.doc, tr.lastElementChild.textContent.trim()]));
+  const expected = cli.models[0].document_details.slice(25, 50).map((d) => [d.id, d.schema_valid ? 'valid' : 'invalid']);
+  assert.deepEqual(rows, expected);
+  await page.screenshot({ path: join(SHOTS, '22-details-in-parts.png') });
+  assertNoErrors();
 });

@@ -23,9 +23,13 @@
 //      it resamples;
 //   5. the page's longest main-thread task (a `PerformanceObserver` for
 //      `longtask`, rendering included) while each of these runs: the
-//      drop, the re-evaluation, a threshold sweep, the bootstrap, and
-//      (with FIELDSCOPE_BENCH_LARGE=N) a drop of N documents' truth and
-//      one model, `N = 175000` being about 400 MB;
+//      drop, the re-evaluation, a threshold sweep, the bootstrap, the
+//      document details computed on demand for the 10,000 documents
+//      (with the time to the document browser's rows), a drop of 2,000
+//      documents × 3 models (up to `DETAILS_UP_TO` the report carries
+//      every document's details: to the browser's rows and the
+//      validity), and (with FIELDSCOPE_BENCH_LARGE=N) a drop of N
+//      documents' truth and one model, `N = 175000` being about 400 MB;
 //   6. the gzipped size of the wasm + JS the page loads (with the
 //      example's report made at build time, opening.cbor), and of each
 //      worker.
@@ -84,6 +88,9 @@ execFileSync(CLI, ['synth', '--documents', String(DOCUMENTS), '--out', data]);
 const files = ['truth.jsonl', 'good.jsonl', 'conservative.jsonl', 'aggressive.jsonl', 'invoice.schema.json'].map((f) => join(data, f));
 const inputMB = files.reduce((s, f) => s + statSync(f).size, 0) / 1e6;
 console.log(`input: ${DOCUMENTS} documents × 3 models + schema, ${inputMB.toFixed(1)} MB (fieldscope synth)`);
+const detailedDir = join(data, 'detailed');
+execFileSync(CLI, ['synth', '--documents', '2000', '--seed', '5', '--out', detailedDir]);
+const detailedFiles = ['truth.jsonl', 'good.jsonl', 'conservative.jsonl', 'aggressive.jsonl', 'invoice.schema.json'].map((f) => join(detailedDir, f));
 let largeFiles = null;
 if (LARGE) {
   const dir = join(data, 'large');
@@ -142,7 +149,7 @@ async function chooseFiles(page, paths) {
 async function openBuild(label, dist) {
   const server = await startServer(dist);
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  const f = { load: [], loadDetails: [], drop: [], reeval: [], cancel: [], cancelResampling: [], dropTask: [], reevalTask: [], sweepTask: [], bootstrapTask: [], large: [], largeTask: [] };
+  const f = { load: [], loadDetails: [], drop: [], reeval: [], cancel: [], cancelResampling: [], dropTask: [], reevalTask: [], sweepTask: [], bootstrapTask: [], details: [], detailsTask: [], detailedDrop: [], detailedDropTask: [], large: [], largeTask: [] };
   return { label, dist, server, browser, f };
 }
 
@@ -232,6 +239,26 @@ async function measureRun({ label, server, browser, f }, run) {
     await page.waitForSelector(done, { timeout: 600_000 });
     f[key].push(await longest(page));
   }
+  if (run === 0) {
+    // The document details on demand, then a drop whose report carries
+    // them: to the document browser's rows (and, for the drop, the
+    // validity), and the longest task.
+    const rowsShown = () => page.waitForFunction(
+      () => document.querySelector('[data-testid=document-browser] tbody tr[data-doc]') && !document.querySelector('[data-testid=validity-pending]') && performance.now() - window.__benchStart,
+      null,
+      { polling: 'raf', timeout: 300_000 },
+    ).then((t) => t.jsonValue());
+    await watchLongTasks(page);
+    await page.evaluate(() => (window.__benchStart = performance.now()));
+    await page.click('[data-testid=load-document-details]');
+    f.details.push(await rowsShown());
+    f.detailsTask.push(await longest(page));
+    await page.click('[data-testid=clear-files]');
+    await page.waitForSelector('[data-testid=no-report]');
+    await chooseFiles(page, detailedFiles);
+    f.detailedDrop.push(await rowsShown());
+    f.detailedDropTask.push(await longest(page));
+  }
   if (errors.length) throw new Error(`${label}: page errors: ${errors.join('; ')}`);
   await context.close();
 }
@@ -302,6 +329,10 @@ row('longest task: drop', 'dropTask', fmtTask);
 row('longest task: re-evaluation', 'reevalTask', fmtTask);
 row('longest task: sweep', 'sweepTask', fmtTask);
 row('longest task: bootstrap', 'bootstrapTask', fmtTask);
+row(`document details on demand (${DOCUMENTS} × 3)`, 'details');
+row('longest task: document details', 'detailsTask', fmtTask);
+row('drop with details (2000 × 3) to its rows', 'detailedDrop');
+row('longest task: drop with details', 'detailedDropTask', fmtTask);
 if (LARGE) {
   row(`large drop (${LARGE} documents)`, 'large');
   row('longest task: large drop', 'largeTask', fmtTask);
