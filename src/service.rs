@@ -460,17 +460,34 @@ impl Service {
                 },
             ) if *g == generation && validity == ValidityStatus::Pending => {
                 *slot = Some((*report).clone());
-                answers.push(Answer::Report {
+                let provisional = Answer::Report {
                     generation,
                     report,
                     validity,
                     evaluation_ms,
                     details_follow: false,
-                });
-                if !self.session.validity_pending() {
-                    // The validity arrived while it ran.
-                    let mut post = |a| answers.push(a);
-                    again = self.finish_provisional(&mut post);
+                };
+                if self.session.validity_pending() {
+                    answers.push(provisional);
+                } else {
+                    // The validity arrived while it ran: the finished
+                    // report alone goes out (its details would otherwise
+                    // go to the page twice), with the run's time; the
+                    // provisional one only if it cannot be finished yet.
+                    let mut finished = Vec::new();
+                    again = self.finish_provisional(&mut |a| finished.push(a));
+                    if finished.is_empty() {
+                        answers.push(provisional);
+                    }
+                    for mut answer in finished {
+                        if let Answer::Report {
+                            evaluation_ms: ms, ..
+                        } = &mut answer
+                        {
+                            *ms = evaluation_ms;
+                        }
+                        answers.push(answer);
+                    }
                 }
             }
             (provisional, answer) => {

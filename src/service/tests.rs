@@ -33,11 +33,10 @@ fn ask(
 /// The example's report: provisional until the schema worker's answer
 /// (relayed by the page) arrives; then finished (not evaluated again),
 /// equal to a fresh evaluation's.
-#[test]
-fn the_examples_report_pending_then_finished() {
-    let mut service = Service::default();
-    let (answers, _) = ask(&mut service, Request::LoadExample, vec![]);
-    let job = answers
+/// The schema worker's answer to the job among `answers` (relayed by the
+/// page), computed from the bytes the service sends with it.
+fn schema_answer(service: &Service, answers: &[Answer]) -> Request {
+    let (version, files, id_field) = answers
         .iter()
         .find_map(|a| match a {
             Answer::ValidityJob {
@@ -49,28 +48,26 @@ fn the_examples_report_pending_then_finished() {
             _ => None,
         })
         .expect("a schema job");
+    let files: Vec<_> = files
+        .iter()
+        .zip(service.job_bytes())
+        .map(|((_, name, role), b)| (name.clone(), *role, b))
+        .collect();
+    let answer = validity_answer_to_json(&compute_validity(&files, id_field.as_deref(), None));
+    Request::Validity { version, answer }
+}
+
+#[test]
+fn the_examples_report_pending_then_finished() {
+    let mut service = Service::default();
+    let (answers, _) = ask(&mut service, Request::LoadExample, vec![]);
     let first = run(&mut service, 1, report_task());
     let Answer::Report { validity, .. } = &first else {
         panic!("no report: {first:?}");
     };
     assert_eq!(*validity, ValidityStatus::Pending);
-    // The schema worker's answer, computed from the bytes sent.
-    let bytes = service.job_bytes();
-    let files: Vec<_> = job
-        .1
-        .iter()
-        .zip(bytes)
-        .map(|((_, name, role), b)| (name.clone(), *role, b))
-        .collect();
-    let answer = validity_answer_to_json(&compute_validity(&files, job.2.as_deref(), None));
-    let (answers, again) = ask(
-        &mut service,
-        Request::Validity {
-            version: job.0,
-            answer,
-        },
-        vec![],
-    );
+    let validity = schema_answer(&service, &answers);
+    let (answers, again) = ask(&mut service, validity, vec![]);
     assert_eq!(again, None, "finished, not evaluated again");
     let Some(Answer::Report {
         generation,
@@ -87,6 +84,50 @@ fn the_examples_report_pending_then_finished() {
     let mut session = Session::example();
     session.compute_validity_now();
     assert_eq!(*report, session.evaluate().unwrap());
+}
+
+/// The validity in while the report is evaluated: the finished report
+/// alone goes out (its details would otherwise cross twice), with the
+/// run's time, equal to a fresh evaluation's.
+#[test]
+fn a_validity_in_during_the_run_sends_only_the_finished_report() {
+    let mut service = Service::default();
+    let (answers, _) = ask(&mut service, Request::LoadExample, vec![]);
+    let request = Request::Run {
+        generation: 1,
+        task: report_task(),
+    };
+    let (generation, task) = service.handle(request, vec![], &mut |_| {}).expect("a run");
+    let run = service.start(generation, task).expect("a run");
+    let validity = schema_answer(&service, &answers);
+    let (_, again) = ask(&mut service, validity, vec![]);
+    assert_eq!(again, None);
+    let clock = std::cell::Cell::new(0.0);
+    let now = || {
+        clock.set(clock.get() + 5.0);
+        clock.get()
+    };
+    let (answer, kept) = run_now(run.run(&mut NoPause, &now)).expect("never waits");
+    let (answers, again) = service.finish(generation, answer, kept);
+    assert_eq!(again, None);
+    let reports: Vec<_> = answers
+        .iter()
+        .filter(|a| matches!(a, Answer::Report { .. }))
+        .collect();
+    let [Answer::Report {
+        generation: 1,
+        report,
+        validity: ValidityStatus::Final,
+        evaluation_ms,
+        ..
+    }] = reports.as_slice()
+    else {
+        panic!("not the finished report alone: {} reports", reports.len());
+    };
+    assert!(*evaluation_ms > 0.0, "the run's time: {evaluation_ms}");
+    let mut session = Session::example();
+    session.compute_validity_now();
+    assert_eq!(**report, session.evaluate().unwrap());
 }
 
 /// A provisional report is answered whole, with every document's details
