@@ -22,6 +22,8 @@ use crate::eval::Report;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+mod compact;
+
 /// A request's number in its lane: the page counts them, and an answer
 /// with an older number than the lane's newest is stale.
 pub type Generation = u64;
@@ -293,6 +295,7 @@ pub enum Answer {
     Details {
         generation: Generation,
         from: usize,
+        #[serde(with = "compact")]
         details: Vec<Option<Vec<DocumentDetail>>>,
         last: bool,
     },
@@ -631,6 +634,31 @@ mod tests {
                 last: true,
             }
         );
+    }
+
+    /// A details part crosses as tuples, not maps: back bit for bit, in
+    /// far fewer bytes than the report's own (named) form.
+    #[test]
+    fn details_cross_compactly_and_come_back_exactly() {
+        let mut report = Session::example().evaluate_with(true).unwrap();
+        let details = split_details(&mut report).unwrap();
+        let part = Answer::Details {
+            generation: 3,
+            from: 0,
+            details: details.clone(),
+            last: true,
+        };
+        let bytes = encode(&part);
+        let back: Answer = decode(&bytes).unwrap();
+        assert_eq!(back, part);
+        assert_eq!(
+            serde_json::to_string(&back).unwrap(),
+            serde_json::to_string(&part).unwrap()
+        );
+        // The example's 150 documents' details: 336,027 bytes against
+        // 830,416 with their field names.
+        let named = encode(&details).len();
+        assert!(bytes.len() * 2 < named, "{} against {named}", bytes.len());
     }
 
     #[test]
