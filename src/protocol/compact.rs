@@ -12,7 +12,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 /// A document as sent: id, has_prediction, schema_valid, exact_match,
-/// counts (exact, partial, incorrect, missed, spurious, true_negative),
+/// counts (in the order of [`Outcome::ALL`]),
 /// [precision, recall, f1, accuracy], its compared values.
 type Document<F> = (String, bool, bool, bool, [u64; 6], [f64; 4], Vec<F>);
 /// A compared value as sent: field, truth_item, pred_item, truth,
@@ -72,14 +72,7 @@ pub fn serialize<S: Serializer>(
                             d.has_prediction,
                             d.schema_valid,
                             d.exact_match,
-                            [
-                                c.exact,
-                                c.partial,
-                                c.incorrect,
-                                c.missed,
-                                c.spurious,
-                                c.true_negative,
-                            ],
+                            Outcome::ALL.map(|o| c.get(o)),
                             [d.precision, d.recall, d.f1, d.accuracy],
                             d.fields
                                 .iter()
@@ -129,20 +122,16 @@ fn document<E: serde::de::Error>(d: Document<Field>) -> Result<DocumentDetail, E
         [precision, recall, f1, accuracy],
         fields,
     ) = d;
-    let [exact, partial, incorrect, missed, spurious, true_negative] = c;
+    let mut counts = Counts::default();
+    for (outcome, n) in Outcome::ALL.into_iter().zip(c) {
+        counts.record_n(outcome, n);
+    }
     Ok(DocumentDetail {
         id,
         has_prediction,
         schema_valid,
         exact_match,
-        counts: Counts {
-            exact,
-            partial,
-            incorrect,
-            missed,
-            spurious,
-            true_negative,
-        },
+        counts,
         precision,
         recall,
         f1,
@@ -177,33 +166,26 @@ mod tests {
     /// error, not a panic.
     #[test]
     fn outcomes_cross_as_their_index() {
-        for (i, outcome) in Outcome::ALL.into_iter().enumerate() {
-            assert_eq!(code(outcome), i as u8);
-            let sent = (
+        let sent = |code| {
+            let cer = Some(0.5);
+            (
                 "total".to_string(),
                 None,
                 None,
                 Value::Null,
                 Value::Null,
-                i as u8,
+                code,
                 None,
-                Some(0.5),
-            );
-            let detail = field::<Error>(sent).unwrap();
+                cer,
+            )
+        };
+        for (i, outcome) in Outcome::ALL.into_iter().enumerate() {
+            assert_eq!(code(outcome), i as u8);
+            let detail = field::<Error>(sent(i as u8)).unwrap();
             assert_eq!((detail.outcome, detail.cer), (outcome, Some(0.5)));
         }
-        let sent = (
-            "total".to_string(),
-            None,
-            None,
-            Value::Null,
-            Value::Null,
-            6,
-            None,
-            None,
-        );
         assert_eq!(
-            field::<Error>(sent).unwrap_err().to_string(),
+            field::<Error>(sent(6)).unwrap_err().to_string(),
             "no outcome 6"
         );
     }
