@@ -405,7 +405,7 @@ pub(crate) fn in_parts_of(answer: Answer, part_fields: usize) -> Vec<Answer> {
             details_follow,
         }];
     };
-    let documents = details.iter().flatten().map(Vec::len).max().unwrap_or(0);
+    let documents = documents_in(&details);
     let mut ends = Vec::new();
     let mut weight = 0;
     for d in 0..documents {
@@ -449,6 +449,11 @@ pub(crate) fn in_parts_of(answer: Answer, part_fields: usize) -> Vec<Answer> {
         from = end;
     }
     answers
+}
+
+/// How many documents `details` (per model) hold.
+pub fn documents_in(details: &[Option<Vec<DocumentDetail>>]) -> usize {
+    details.iter().flatten().map(Vec::len).max().unwrap_or(0)
 }
 
 /// Details parts ([`in_parts`]) put back together: each model's documents

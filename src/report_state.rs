@@ -22,8 +22,8 @@
 use crate::eval::report::DocumentDetail;
 use crate::eval::Report;
 use crate::protocol::{
-    append_details, join_details, lacks_details, Answer, FileSummary, Generation, NewFile, Request,
-    Task, ValidityStatus, OPENING_RUN,
+    append_details, documents_in, join_details, lacks_details, Answer, FileSummary, Generation,
+    NewFile, Request, Task, ValidityStatus, OPENING_RUN,
 };
 use crate::session::Role;
 use serde_json::{Map, Value};
@@ -181,11 +181,11 @@ pub struct Page {
 #[derive(Debug, Clone, PartialEq)]
 struct Coming {
     generation: Generation,
-    /// The report itself, held back until its details are in: a panel's,
-    /// or the report run's when the one shown has details (its validity
-    /// just in), so that the document browser never goes blank. `None`:
-    /// the report is shown already, without details.
-    held: Option<(Box<Report>, ValidityStatus, f64)>,
+    /// The report's answer itself, held back until its details are in: a
+    /// panel's, or the report run's when the one shown has details (its
+    /// validity just in), so that the document browser never goes blank.
+    /// `None`: the report is shown already, without details.
+    held: Option<Answer>,
     /// The details so far, per model, and the next part's first document.
     details: Vec<Option<Vec<DocumentDetail>>>,
     next: usize,
@@ -450,9 +450,6 @@ impl Page {
         let awaited = generation == report_run || panels.contains(&generation);
         match answer {
             Answer::Report {
-                report,
-                validity,
-                evaluation_ms,
                 details_follow: true,
                 ..
             } if awaited => {
@@ -461,15 +458,8 @@ impl Page {
                     if !lacks_details(report));
                 let hold = generation != report_run || shown_whole;
                 let (held, pass) = if hold {
-                    (Some((report, validity, evaluation_ms)), None)
+                    (Some(answer), None)
                 } else {
-                    let answer = Answer::Report {
-                        generation,
-                        report,
-                        validity,
-                        evaluation_ms,
-                        details_follow: true,
-                    };
                     (None, Some(answer))
                 };
                 self.coming.push(Coming {
@@ -491,14 +481,19 @@ impl Page {
                     .iter()
                     .position(|c| c.generation == generation && c.next == from)?;
                 let coming = &mut self.coming[i];
-                coming.next += details.iter().flatten().map(Vec::len).max().unwrap_or(0);
+                coming.next += documents_in(&details);
                 append_details(&mut coming.details, details);
                 if !last {
                     return None;
                 }
                 let coming = self.coming.remove(i);
                 Some(match coming.held {
-                    Some((mut report, validity, evaluation_ms)) => {
+                    Some(Answer::Report {
+                        mut report,
+                        validity,
+                        evaluation_ms,
+                        ..
+                    }) => {
                         join_details(&mut report, coming.details);
                         Answer::Report {
                             generation,
@@ -508,7 +503,7 @@ impl Page {
                             details_follow: false,
                         }
                     }
-                    None => Answer::Details {
+                    _ => Answer::Details {
                         generation,
                         from: 0,
                         details: coming.details,
