@@ -32,7 +32,7 @@ mod web {
 
     /// Work between two looks at the inbox, in milliseconds: a Cancel or a
     /// newer request waits at most this long (plus one document).
-    const CHECK_EVERY_MS: f64 = 15.0;
+    const CHECK_EVERY_MS: f64 = 25.0;
     /// Progress is posted at most this often.
     const PROGRESS_EVERY_MS: f64 = 100.0;
     /// A file is read this many bytes at a time (no second whole copy).
@@ -49,6 +49,36 @@ mod web {
         /// again.
         stop_said: std::cell::Cell<Option<Generation>>,
         scope: web_sys::DedicatedWorkerGlobalScope,
+        /// The one channel through which the worker posts to itself to let
+        /// the inbox in ([`Worker::next_task`]); `None` if it could not be
+        /// made (the worker then does not wait).
+        inbox: Option<Inbox>,
+    }
+
+    /// A `MessageChannel` made once: a message posted to `port2` comes back
+    /// on `port1` after the messages already waiting, and resolves every
+    /// promise waiting in `waiting`.
+    struct Inbox {
+        channel: web_sys::MessageChannel,
+        waiting: Rc<RefCell<Vec<js_sys::Function>>>,
+    }
+
+    impl Inbox {
+        fn new() -> Option<Inbox> {
+            let channel = web_sys::MessageChannel::new().ok()?;
+            let waiting: Rc<RefCell<Vec<js_sys::Function>>> = Rc::default();
+            let wake = Rc::clone(&waiting);
+            let on_message = Closure::<dyn Fn()>::new(move || {
+                for resolve in wake.take() {
+                    let _ = resolve.call0(&JsValue::NULL);
+                }
+            });
+            channel
+                .port1()
+                .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            on_message.forget();
+            Some(Inbox { channel, waiting })
+        }
     }
 
     pub fn start() {
@@ -65,6 +95,7 @@ mod web {
             running: std::cell::Cell::new(false),
             stop_said: std::cell::Cell::new(None),
             scope: scope.clone(),
+            inbox: Inbox::new(),
         });
         let me = Rc::clone(&worker);
         let on_message =
@@ -223,7 +254,7 @@ mod web {
                     if !more {
                         break;
                     }
-                    next_task().await;
+                    self.next_task().await;
                     continue;
                 };
                 let lane = task.lane();
@@ -291,7 +322,7 @@ mod web {
             }
             let (worker, generation, lane) = (Rc::clone(&self.worker), self.generation, self.lane);
             Some(Box::pin(async move {
-                next_task().await;
+                worker.next_task().await;
                 if worker.service.borrow().is_stale(generation, lane) {
                     worker.post(Answer::Stopped {
                         generation,
@@ -307,20 +338,19 @@ mod web {
         }
     }
 
-    /// Resolves after the messages waiting have been handled: a message to
-    /// itself through a `MessageChannel` (no timer clamping).
-    async fn next_task() {
-        let promise =
-            js_sys::Promise::new(&mut |resolve, _| match web_sys::MessageChannel::new() {
-                Ok(channel) => {
-                    channel.port1().set_onmessage(Some(resolve.unchecked_ref()));
-                    let _ = channel.port2().post_message(&JsValue::NULL);
-                }
-                Err(_) => {
-                    let _ = resolve.call0(&JsValue::NULL);
-                }
+    impl Worker {
+        /// Resolves after the messages waiting have been handled: a
+        /// message to itself through its [`Inbox`] (no timer clamping).
+        async fn next_task(&self) {
+            let Some(inbox) = &self.inbox else {
+                return;
+            };
+            let promise = js_sys::Promise::new(&mut |resolve, _| {
+                inbox.waiting.borrow_mut().push(resolve);
+                let _ = inbox.channel.port2().post_message(&JsValue::NULL);
             });
-        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        }
     }
 }
 

@@ -310,7 +310,9 @@ impl Forest {
         let first = u32::try_from(self.nodes.len()).map_err(|_| TooLarge)?;
         let count = u32::try_from(self.stack.len() - mark).map_err(|_| TooLarge)?;
         first.checked_add(count).ok_or(TooLarge)?;
-        self.nodes.extend(self.stack.drain(mark..));
+        // A copy of plain nodes (one `memcpy`), not a drain's loop.
+        self.nodes.extend_from_slice(&self.stack[mark..]);
+        self.stack.truncate(mark);
         Ok((first, count))
     }
 
