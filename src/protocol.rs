@@ -660,10 +660,11 @@ mod tests {
             serde_json::to_string(&back).unwrap(),
             serde_json::to_string(&part).unwrap()
         );
-        // The example's 150 documents' details: 336,027 bytes against
-        // 830,416 with their field names.
+        // The example's 150 documents' details: 231,408 bytes against
+        // 830,416 with their field names (336,027 with each compared
+        // field's name in every value instead of once per part).
         let named = encode(&details).len();
-        assert!(bytes.len() * 2 < named, "{} against {named}", bytes.len());
+        assert!(bytes.len() * 3 < named, "{} against {named}", bytes.len());
     }
 
     #[test]

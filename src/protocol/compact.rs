@@ -1,24 +1,29 @@
 //! The form document details take in an [`super::Answer::Details`] part:
 //! each document and each compared value as a tuple (a CBOR array)
-//! instead of a map with its field names, and an outcome as its index in
-//! [`Outcome::ALL`]. The report's own serialisation (SPEC §5's JSON keys)
-//! is untouched; this is only the worker-to-page wire form, for
-//! `#[serde(with = "compact")]`. Each field name of `DocumentDetail` and
-//! `FieldDetail` repeated in every entry was about half the bytes.
-//! Pure; depends on serde and the report types.
+//! instead of a map with its field names, an outcome as its index in
+//! [`Outcome::ALL`], and each compared field's name once per part (the
+//! values carry its index in that list). The report's own serialisation
+//! (SPEC §5's JSON keys) is untouched; this is only the worker-to-page
+//! wire form, for `#[serde(with = "compact")]`. Each field name of
+//! `DocumentDetail` and `FieldDetail` repeated in every entry was about
+//! half the bytes; the compared field's name in every value, a fifth of
+//! the rest. Pure; depends on serde and the report types.
 
 use crate::eval::report::{Counts, DocumentDetail, FieldDetail, Outcome};
+use rustc_hash::FxHashMap;
+use serde::ser::SerializeTuple;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 /// A document as sent: id, has_prediction, schema_valid, exact_match,
 /// counts (in the order of [`Outcome::ALL`]),
 /// [precision, recall, f1, accuracy], its compared values.
-type Document<F> = (String, bool, bool, bool, [u64; 6], [f64; 4], Vec<F>);
-/// A compared value as sent: field, truth_item, pred_item, truth,
-/// prediction, outcome (index in [`Outcome::ALL`]), similarity, cer.
+type Document = (String, bool, bool, bool, [u64; 6], [f64; 4], Vec<Field>);
+/// A compared value as sent: field (its index in the part's names),
+/// truth_item, pred_item, truth, prediction, outcome (index in
+/// [`Outcome::ALL`]), similarity, cer.
 type Field = (
-    String,
+    u32,
     Option<usize>,
     Option<usize>,
     Value,
@@ -28,28 +33,64 @@ type Field = (
     Option<f64>,
 );
 
-#[derive(Serialize)]
-struct FieldOut<'a>(
-    &'a str,
-    Option<usize>,
-    Option<usize>,
-    &'a Value,
-    &'a Value,
-    u8,
-    Option<f64>,
-    Option<f64>,
-);
+/// Each field name of a part, numbered in the order first compared.
+type Names<'a> = FxHashMap<&'a str, u32>;
 
-#[derive(Serialize)]
-struct DocumentOut<'a>(
-    &'a str,
-    bool,
-    bool,
-    bool,
-    [u64; 6],
-    [f64; 4],
-    Vec<FieldOut<'a>>,
-);
+/// A part's models, written as they are read (no copy gathered first).
+struct ModelsOut<'a>(&'a [Option<Vec<DocumentDetail>>], &'a Names<'a>);
+struct DocumentsOut<'a>(&'a [DocumentDetail], &'a Names<'a>);
+struct DocumentOut<'a>(&'a DocumentDetail, &'a Names<'a>);
+struct FieldsOut<'a>(&'a [FieldDetail], &'a Names<'a>);
+
+impl Serialize for ModelsOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(
+            self.0
+                .iter()
+                .map(|model| model.as_deref().map(|docs| DocumentsOut(docs, self.1))),
+        )
+    }
+}
+
+impl Serialize for DocumentsOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|d| DocumentOut(d, self.1)))
+    }
+}
+
+impl Serialize for DocumentOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (d, names) = (self.0, self.1);
+        let mut t = serializer.serialize_tuple(7)?;
+        t.serialize_element(&d.id)?;
+        t.serialize_element(&d.has_prediction)?;
+        t.serialize_element(&d.schema_valid)?;
+        t.serialize_element(&d.exact_match)?;
+        t.serialize_element(&Outcome::ALL.map(|o| d.counts.get(o)))?;
+        t.serialize_element(&[d.precision, d.recall, d.f1, d.accuracy])?;
+        t.serialize_element(&FieldsOut(&d.fields, names))?;
+        t.end()
+    }
+}
+
+impl Serialize for FieldsOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|f| {
+            (
+                // Every name is listed (`serialize` listed them from
+                // these very values); 0 only to never panic.
+                self.1.get(f.field.as_str()).copied().unwrap_or(0),
+                f.truth_item,
+                f.pred_item,
+                &f.truth,
+                &f.prediction,
+                code(f.outcome),
+                f.similarity,
+                f.cer,
+            )
+        }))
+    }
+}
 
 fn code(outcome: Outcome) -> u8 {
     Outcome::ALL.iter().position(|&o| o == outcome).unwrap_or(0) as u8
@@ -59,60 +100,33 @@ pub fn serialize<S: Serializer>(
     details: &[Option<Vec<DocumentDetail>>],
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    let models: Vec<Option<Vec<DocumentOut<'_>>>> = details
-        .iter()
-        .map(|model| {
-            model.as_ref().map(|documents| {
-                documents
-                    .iter()
-                    .map(|d| {
-                        let c = &d.counts;
-                        DocumentOut(
-                            &d.id,
-                            d.has_prediction,
-                            d.schema_valid,
-                            d.exact_match,
-                            Outcome::ALL.map(|o| c.get(o)),
-                            [d.precision, d.recall, d.f1, d.accuracy],
-                            d.fields
-                                .iter()
-                                .map(|f| {
-                                    FieldOut(
-                                        &f.field,
-                                        f.truth_item,
-                                        f.pred_item,
-                                        &f.truth,
-                                        &f.prediction,
-                                        code(f.outcome),
-                                        f.similarity,
-                                        f.cer,
-                                    )
-                                })
-                                .collect(),
-                        )
-                    })
-                    .collect()
-            })
-        })
-        .collect();
-    models.serialize(serializer)
+    let mut names = Names::default();
+    let mut listed: Vec<&str> = Vec::new();
+    let fields = details.iter().flatten().flatten().flat_map(|d| &d.fields);
+    for f in fields {
+        names.entry(&f.field).or_insert_with(|| {
+            listed.push(&f.field);
+            (listed.len() - 1) as u32
+        });
+    }
+    (listed, ModelsOut(details, &names)).serialize(serializer)
 }
 
 pub fn deserialize<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Vec<Option<Vec<DocumentDetail>>>, D::Error> {
-    let models = Vec::<Option<Vec<Document<Field>>>>::deserialize(deserializer)?;
+    let (names, models) = <(Vec<String>, Vec<Option<Vec<Document>>>)>::deserialize(deserializer)?;
     models
         .into_iter()
         .map(|model| {
             model
-                .map(|documents| documents.into_iter().map(document).collect())
+                .map(|documents| documents.into_iter().map(|d| document(d, &names)).collect())
                 .transpose()
         })
         .collect()
 }
 
-fn document<E: serde::de::Error>(d: Document<Field>) -> Result<DocumentDetail, E> {
+fn document<E: serde::de::Error>(d: Document, names: &[String]) -> Result<DocumentDetail, E> {
     let (
         id,
         has_prediction,
@@ -136,15 +150,22 @@ fn document<E: serde::de::Error>(d: Document<Field>) -> Result<DocumentDetail, E
         recall,
         f1,
         accuracy,
-        fields: fields.into_iter().map(field).collect::<Result<_, E>>()?,
+        fields: fields
+            .into_iter()
+            .map(|f| field(f, names))
+            .collect::<Result<_, E>>()?,
     })
 }
 
-fn field<E: serde::de::Error>(f: Field) -> Result<FieldDetail, E> {
-    let (field, truth_item, pred_item, truth, prediction, outcome, similarity, cer) = f;
+fn field<E: serde::de::Error>(f: Field, names: &[String]) -> Result<FieldDetail, E> {
+    let (name, truth_item, pred_item, truth, prediction, outcome, similarity, cer) = f;
     let outcome = *Outcome::ALL
         .get(outcome as usize)
         .ok_or_else(|| E::custom(format!("no outcome {outcome}")))?;
+    let field = names
+        .get(name as usize)
+        .ok_or_else(|| E::custom(format!("no field {name}")))?
+        .clone();
     Ok(FieldDetail {
         field,
         truth_item,
@@ -166,27 +187,28 @@ mod tests {
     /// error, not a panic.
     #[test]
     fn outcomes_cross_as_their_index() {
+        let names = ["total".to_string()];
         let sent = |code| {
             let cer = Some(0.5);
-            (
-                "total".to_string(),
-                None,
-                None,
-                Value::Null,
-                Value::Null,
-                code,
-                None,
-                cer,
-            )
+            (0, None, None, Value::Null, Value::Null, code, None, cer)
         };
         for (i, outcome) in Outcome::ALL.into_iter().enumerate() {
             assert_eq!(code(outcome), i as u8);
-            let detail = field::<Error>(sent(i as u8)).unwrap();
-            assert_eq!((detail.outcome, detail.cer), (outcome, Some(0.5)));
+            let detail = field::<Error>(sent(i as u8), &names).unwrap();
+            assert_eq!(
+                (detail.field.as_str(), detail.outcome, detail.cer),
+                ("total", outcome, Some(0.5))
+            );
         }
         assert_eq!(
-            field::<Error>(sent(6)).unwrap_err().to_string(),
+            field::<Error>(sent(6), &names).unwrap_err().to_string(),
             "no outcome 6"
+        );
+        let mut unnamed = sent(0);
+        unnamed.0 = 1;
+        assert_eq!(
+            field::<Error>(unnamed, &names).unwrap_err().to_string(),
+            "no field 1"
         );
     }
 }
