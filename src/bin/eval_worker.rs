@@ -32,7 +32,7 @@ mod web {
 
     /// Work between two looks at the inbox, in milliseconds: a Cancel or a
     /// newer request waits at most this long (plus one document).
-    const CHECK_EVERY_MS: f64 = 25.0;
+    const CHECK_EVERY_MS: f64 = 15.0;
     /// Progress is posted at most this often.
     const PROGRESS_EVERY_MS: f64 = 100.0;
     /// A file is read this many bytes at a time (no second whole copy).
