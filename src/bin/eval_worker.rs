@@ -257,6 +257,10 @@ mod web {
                     self.next_task().await;
                     continue;
                 };
+                // The messages already waiting are handled first: a Cancel
+                // or a newer request posted just after this run's finds it
+                // before it starts, however short the run.
+                self.next_task().await;
                 let lane = task.lane();
                 let (answer, kept) = if self.service.borrow().is_stale(generation, lane) {
                     let stopped = Answer::Stopped {
