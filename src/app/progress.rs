@@ -37,7 +37,15 @@ impl<T> Progress<T> {
             Answer::Progress { done, total, .. } if self.is_running() => {
                 *self = Progress::Running(done, total)
             }
-            Answer::Stopped { done, total, .. } => *self = Progress::Cancelled(done, total),
+            Answer::Stopped { done, total, .. } => {
+                // A run stopped before it started says 0 of 0: the total
+                // the line showed stays.
+                let total = match *self {
+                    Progress::Running(_, shown) if total == 0 => shown,
+                    _ => total,
+                };
+                *self = Progress::Cancelled(done, total)
+            }
             Answer::Failed { reason, .. } => *self = Progress::Failed(reason),
             _ => {}
         }
