@@ -166,6 +166,11 @@ pub struct Page {
     /// The panels' runs under way (a newer one stops the older in the
     /// worker, whose `Stopped` still goes to the older panel).
     panel_runs: Vec<Generation>,
+    /// The panels' runs the user cancelled, until the worker lets go of
+    /// each (its `Stopped`, or the answer it had finished before the
+    /// Cancel reached it): the panel says "Cancelled" at the click
+    /// ([`panel::Progress::cancel`]); this only settles it.
+    stopping: Vec<Generation>,
     worker: Worker,
     /// The files as the worker last listed them.
     pub files: Vec<FileSummary>,
@@ -219,6 +224,16 @@ impl Page {
         &self.panel_runs
     }
 
+    /// The panels' runs whose answers still go to their panel: those under
+    /// way and those cancelled but not yet let go of by the worker.
+    pub fn panels_listening(&self) -> Vec<Generation> {
+        self.panel_runs
+            .iter()
+            .chain(&self.stopping)
+            .copied()
+            .collect()
+    }
+
     /// Whether the worker is down (a panic or a failed start).
     pub fn worker(&self) -> Worker {
         self.worker
@@ -264,8 +279,9 @@ impl Page {
                 }));
             }
             Event::CancelPanel => {
-                for &generation in &self.panel_runs {
+                for generation in std::mem::take(&mut self.panel_runs) {
                     commands.push(Command::Post(Request::Cancel { generation }));
+                    self.stopping.push(generation);
                 }
             }
             Event::Ask(request) => {
@@ -294,6 +310,14 @@ impl Page {
                     commands.push(Command::ToPanel(Answer::Failed {
                         generation,
                         reason: format!("The evaluation stopped: {reason}"),
+                    }));
+                }
+                // The cancelled runs died with the worker: settled.
+                for generation in std::mem::take(&mut self.stopping) {
+                    commands.push(Command::ToPanel(Answer::Stopped {
+                        generation,
+                        done: 0,
+                        total: 0,
                     }));
                 }
             }
@@ -376,6 +400,26 @@ impl Page {
             }
             return;
         };
+        if let Some(i) = self.stopping.iter().position(|&g| g == generation) {
+            // A run the user cancelled: its progress and result are no
+            // longer wanted. Its first other answer (the worker's
+            // `Stopped`, or the result it had finished first) says the
+            // worker let go of it; later parts of that answer are dropped
+            // like any stale one.
+            if !matches!(answer, Answer::Progress { .. }) {
+                self.stopping.remove(i);
+                let stopped = match answer {
+                    Answer::Stopped { .. } => answer,
+                    _ => Answer::Stopped {
+                        generation,
+                        done: 0,
+                        total: 0,
+                    },
+                };
+                commands.push(Command::ToPanel(stopped));
+            }
+            return;
+        }
         let Some(answer) = self.assemble(generation, answer) else {
             return;
         };
@@ -515,6 +559,8 @@ impl Page {
         }
     }
 }
+
+pub mod panel;
 
 #[cfg(test)]
 mod tests;

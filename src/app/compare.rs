@@ -6,15 +6,14 @@
 //! computed by the evaluation worker; the flipped documents; the gate's
 //! Markdown summary to copy. Owns no computation.
 
-use super::evaluation::{dispatch, run_panel};
-use super::progress::{sink, status_line, Progress};
+use super::evaluation::run_panel;
+use super::progress::{cancel, sink, status_line, Progress};
 use super::{browser, AppState};
 use crate::eval::gate::flips::Flip;
 use crate::eval::gate::{CheckKind, GateOptions, GateReport};
 use crate::eval::report::Report;
 use crate::export::{gate as gate_export, ExportOptions};
 use crate::protocol::{Answer, Task};
-use crate::report_state::Event;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -207,7 +206,7 @@ pub fn ComparePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                     <button type="button" class="button primary" data-testid="compare-start" on:click=start disabled=move || few || running() || state.validity_unknown.get()>
                         "Compare"
                     </button>
-                    <button type="button" data-testid="compare-cancel" on:click=move |_| dispatch(state, Event::CancelPanel) disabled=move || !running()>"Cancel"</button>
+                    <button type="button" data-testid="compare-cancel" on:click=move |_| cancel(state, progress) disabled=move || !running()>"Cancel"</button>
                 </div>
             </div>
             <p class="hint">"Is the candidate worse than the baseline beyond noise? The same test and numbers as fieldscope gate --baseline with its defaults, and the documents whose fields went from exact to wrong or back."</p>

@@ -260,7 +260,7 @@ pub fn dispatch(state: AppState, event: Event) {
     show(state, evaluation_ms, details_only);
     carry_out_all(state, commands);
     // Sinks of runs that ended (or were dropped with their report).
-    let live = state.page.with_value(|p| p.panel_runs().to_vec());
+    let live = state.page.with_value(|p| p.panels_listening());
     state
         .link
         .update_value(|l| l.panels.retain(|(g, _)| live.contains(g)));

@@ -7,14 +7,13 @@
 //! go into the HTML, Markdown and LaTeX exports (`AppState::literature`),
 //! so the default exports stay the CLI's default ones.
 
-use super::evaluation::{dispatch, run_panel};
+use super::evaluation::run_panel;
 use super::format::{full, opt_ratio, shown};
-use super::progress::{sink, status_line, Progress};
+use super::progress::{cancel, sink, status_line, Progress};
 use super::AppState;
 use crate::eval::literature::MAX_WORK;
 use crate::eval::report::{LiteratureReport, Report};
 use crate::protocol::{Answer, Task};
-use crate::report_state::Event;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -74,7 +73,7 @@ pub fn LiteraturePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                     <button type="button" class="button" data-testid="literature-start" on:click=move |_| start() disabled=running>
                         "Compute ANLS*, nTED, Donut F1"
                     </button>
-                    <button type="button" data-testid="literature-cancel" on:click=move |_| dispatch(state, Event::CancelPanel) disabled=move || !running()>"Cancel"</button>
+                    <button type="button" data-testid="literature-cancel" on:click=move |_| cancel(state, progress) disabled=move || !running()>"Cancel"</button>
                 </div>
             </div>
             <p class="hint">"The metrics papers report, computed exactly as their reference implementations do, on each record's evaluated fields without this page's settings (no NOT_FOUND spellings, number or date rules). Not part of SPEC.md. Same numbers as fieldscope eval --metrics anls_star,nted,donut_f1."</p>

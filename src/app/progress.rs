@@ -1,55 +1,25 @@
-//! The state of a computation a panel asked the evaluation worker for
-//! (bootstrap intervals, literature metrics, threshold sweeps, the gate)
-//! and the line that shows how far it got. Owns no computation; used by
+//! A panel's run on the page (bootstrap intervals, literature metrics,
+//! threshold sweeps, the gate): its [`Progress`] in a signal
+//! (`report_state::panel`, pure and tested natively), the sink that
+//! moves it with the run's answers, the Cancel button's action, and the
+//! line that shows how far it got. Owns no computation; used by
 //! `uncertainty.rs`, `literature.rs`, `sweep_view.rs` and `compare.rs`.
-//! May depend on leptos, `protocol` and `evaluation`'s `PanelSink`.
+//! May depend on leptos, `protocol`, `report_state` and `evaluation`'s
+//! `PanelSink` and `dispatch`.
 
-use super::evaluation::PanelSink;
+use super::evaluation::{dispatch, PanelSink};
+use super::AppState;
 use crate::protocol::Answer;
+pub use crate::report_state::panel::Progress;
+use crate::report_state::Event;
 use leptos::prelude::*;
 use std::rc::Rc;
 
-/// Where a sliced computation is.
-#[derive(Clone, PartialEq)]
-pub enum Progress<T> {
-    /// Not started (or reset because its input changed).
-    Idle,
-    /// `done` of `total` units of work so far.
-    Running(usize, usize),
-    /// Stopped by the user after `done` of `total` units.
-    Cancelled(usize, usize),
-    /// Finished, with its result.
-    Done(T),
-    /// Could not run; the message says why.
-    Failed(String),
-}
-
-impl<T> Progress<T> {
-    /// Whether the computation is under way.
-    pub fn is_running(&self) -> bool {
-        matches!(self, Progress::Running(..))
-    }
-
-    /// Takes the worker's progress, stop or failure for its run (a
-    /// result is the panel's to take).
-    pub fn answer(&mut self, answer: Answer) {
-        match answer {
-            Answer::Progress { done, total, .. } if self.is_running() => {
-                *self = Progress::Running(done, total)
-            }
-            Answer::Stopped { done, total, .. } => {
-                // A run stopped before it started says 0 of 0: the total
-                // the line showed stays.
-                let total = match *self {
-                    Progress::Running(_, shown) if total == 0 => shown,
-                    _ => total,
-                };
-                *self = Progress::Cancelled(done, total)
-            }
-            Answer::Failed { reason, .. } => *self = Progress::Failed(reason),
-            _ => {}
-        }
-    }
+/// The panel's Cancel button: the line says "Cancelled" at once, and the
+/// worker is told to stop (its answer settles the line).
+pub fn cancel<T: Send + Sync + 'static>(state: AppState, progress: RwSignal<Progress<T>>) {
+    progress.update(Progress::cancel);
+    dispatch(state, Event::CancelPanel);
 }
 
 /// What a panel does with its run's answers: `result` takes the answer
@@ -77,7 +47,8 @@ pub fn sink<T: Clone + Send + Sync + 'static>(
 /// and `running(done, total)`, the note `cancelled(done, total)`, or the
 /// error as an alert; `None` when idle or done (the panel shows its result
 /// itself). The lines carry `data-testid` `{name}-progress` and
-/// `{name}-cancelled`.
+/// `{name}-cancelled` (with `data-settled` once the worker let go of the
+/// run).
 pub fn status_line<T>(
     progress: &Progress<T>,
     name: &str,
@@ -95,9 +66,17 @@ pub fn status_line<T>(
             }
             .into_any(),
         ),
-        &Progress::Cancelled(done, total) => Some(
-            view! { <p class="hint" data-testid=format!("{name}-cancelled")>{cancelled(done, total)}</p> }
-                .into_any(),
+        &Progress::Cancelled {
+            done,
+            total,
+            settled,
+        } => Some(
+            view! {
+                <p class="hint" data-testid=format!("{name}-cancelled") data-settled=settled.then_some("true")>
+                    {cancelled(done, total)}
+                </p>
+            }
+            .into_any(),
         ),
         Progress::Failed(e) => Some(view! { <p class="error" role="alert">{e.clone()}</p> }.into_any()),
     }

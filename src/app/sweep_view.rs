@@ -8,14 +8,13 @@
 //! --format json` on the same files.
 
 use super::charts_view::chart_options;
-use super::evaluation::{dispatch, run_panel};
+use super::evaluation::run_panel;
 use super::format::{full, opt_ratio, ratio, shown};
-use super::progress::{sink, status_line, Progress};
+use super::progress::{cancel, sink, status_line, Progress};
 use super::AppState;
 use crate::charts::{sweep_charts, PaperSize};
 use crate::eval::sweep::{default_values, SweepParam, SweepReport};
 use crate::protocol::{Answer, Task};
-use crate::report_state::Event;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -83,7 +82,7 @@ pub fn SweepPanel(state: AppState) -> impl IntoView {
                     <button type="button" class="button primary" data-testid="sweep-start" on:click=start disabled=move || running() || state.validity_unknown.get()>
                         "Sweep 0 to 1 (21 values)"
                     </button>
-                    <button type="button" data-testid="sweep-cancel" on:click=move |_| dispatch(state, Event::CancelPanel) disabled=move || !running()>"Cancel"</button>
+                    <button type="button" data-testid="sweep-cancel" on:click=move |_| cancel(state, progress) disabled=move || !running()>"Cancel"</button>
                 </div>
             </div>
             <p class="hint">{move || format!(

@@ -3,14 +3,13 @@
 //! worker, with a progress bar and a cancel button. The table's text is the Markdown export's
 //! (`export::bootstrap_table`).
 
-use super::evaluation::{dispatch, run_panel};
-use super::progress::{sink, status_line, Progress};
+use super::evaluation::run_panel;
+use super::progress::{cancel, sink, status_line, Progress};
 use super::AppState;
 use crate::eval::bootstrap::BootstrapOptions;
 use crate::eval::report::Report;
 use crate::export::{bootstrap_caption, bootstrap_table, ExportOptions};
 use crate::protocol::{Answer, Task};
-use crate::report_state::Event;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -115,7 +114,7 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                     <button type="button" class="button primary" data-testid="bootstrap-start" on:click=start disabled=move || running() || state.validity_unknown.get()>
                         {format!("Compute 95 % intervals ({} resamples)", options.resamples)}
                     </button>
-                    <button type="button" data-testid="bootstrap-cancel" on:click=move |_| dispatch(state, Event::CancelPanel) disabled=move || !running()>"Cancel"</button>
+                    <button type="button" data-testid="bootstrap-cancel" on:click=move |_| cancel(state, progress) disabled=move || !running()>"Cancel"</button>
                 </div>
             </div>
             <p class="hint">"Resamples the documents with replacement (the fields of one document are not independent) and recomputes every score, to show how much each number could move with other documents, and whether one model is really better than another. Same method and numbers as fieldscope eval --bootstrap."</p>

@@ -589,8 +589,6 @@ fn a_panel_run_and_a_report_change() {
     };
     let (page, c) = page.on(Event::Answer(progress.clone()));
     assert_eq!(c, vec![Command::ToPanel(progress)]);
-    let (page, c) = page.on(Event::CancelPanel);
-    assert_eq!(c, vec![Command::Post(Request::Cancel { generation: p })]);
     let (page, c) = page.on(Event::Changed {
         settings: Map::new(),
     });
@@ -602,6 +600,86 @@ fn a_panel_run_and_a_report_change() {
     }));
     assert!(c.is_empty());
     assert_eq!(shown_documents(&Page::default()), None);
+}
+
+/// The panel's run, started and its Cancel clicked: the Cancel is posted
+/// once (a report asked next does not post it again); the run's late
+/// progress is dropped; the worker's `Stopped` goes to the panel (which
+/// already says "Cancelled"), once.
+#[test]
+fn a_cancelled_panel_run_is_settled_by_its_stopped() {
+    let (page, _) = Page::opening(Map::new(), false);
+    let (page, c) = page.on(Event::Panel(Task::Bootstrap));
+    let Some(Command::Post(Request::Run { generation: p, .. })) = c.last().cloned() else {
+        panic!("no run: {c:?}");
+    };
+    let (page, c) = page.on(Event::CancelPanel);
+    assert_eq!(c, vec![Command::Post(Request::Cancel { generation: p })]);
+    assert_eq!(page.panel_runs(), [] as [Generation; 0]);
+    assert_eq!(page.panels_listening(), [p]);
+    let (page, c) = page.on(Event::CancelPanel);
+    assert!(c.is_empty(), "{c:?}");
+    let (page, c) = page.on(Event::Answer(Answer::Progress {
+        generation: p,
+        done: 300,
+        total: 1000,
+    }));
+    assert!(c.is_empty(), "{c:?}");
+    let stopped = Answer::Stopped {
+        generation: p,
+        done: 340,
+        total: 1000,
+    };
+    let (page, c) = page.on(Event::Answer(stopped.clone()));
+    assert_eq!(c, vec![Command::ToPanel(stopped.clone())]);
+    assert!(page.panels_listening().is_empty());
+    let (_, c) = page.on(Event::Answer(stopped));
+    assert!(c.is_empty(), "{c:?}");
+}
+
+/// The worker finished the run before the Cancel reached it: its result
+/// is not shown (the user cancelled); the panel is told the worker let
+/// go of the run.
+#[test]
+fn a_result_after_cancel_is_dropped_and_settles_the_panel() {
+    let (page, _) = Page::opening(Map::new(), false);
+    let (page, c) = page.on(Event::Panel(Task::Literature));
+    let Some(Command::Post(Request::Run { generation: p, .. })) = c.last().cloned() else {
+        panic!("no run: {c:?}");
+    };
+    let (page, _) = page.on(Event::CancelPanel);
+    let failed = Answer::Failed {
+        generation: p,
+        reason: "finished anyway".into(),
+    };
+    let (page, c) = page.on(Event::Answer(failed));
+    assert_eq!(
+        c,
+        vec![Command::ToPanel(Answer::Stopped {
+            generation: p,
+            done: 0,
+            total: 0
+        })]
+    );
+    assert!(page.panels_listening().is_empty());
+    // A worker that fails with a cancelled run pending settles it too.
+    let (page, c) = page.on(Event::Panel(Task::Bootstrap));
+    let Some(Command::Post(Request::Run { generation: q, .. })) = c.last().cloned() else {
+        panic!("no run: {c:?}");
+    };
+    let (page, _) = page.on(Event::CancelPanel);
+    let (page, c) = page.on(Event::WorkerFailed {
+        reason: "unreachable".into(),
+    });
+    assert_eq!(
+        c,
+        vec![Command::ToPanel(Answer::Stopped {
+            generation: q,
+            done: 0,
+            total: 0
+        })]
+    );
+    assert!(page.panels_listening().is_empty());
 }
 
 /// A second panel run stops the first in the worker: the first's

@@ -786,10 +786,13 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   // Cancel: start, then stop it under way. The evaluation worker resamples
   // the example's 50 documents in a moment, so Cancel is clicked as soon
   // as the page has drawn the progress line (in the same page task), not
-  // after a round trip of the test's.
+  // after a round trip of the test's. The line says so at the click; the
+  // worker then lets go of the run (stopped, or its result dropped if it
+  // had just finished), which settles the line.
   await startThen(page, 'bootstrap', { click: 'bootstrap-cancel' });
   const cancelled = await page.waitForSelector('[data-testid=bootstrap-cancelled]');
   assert.match(await cancelled.textContent(), /^Cancelled after \d+ resamples\.$/);
+  await page.waitForSelector('[data-testid=bootstrap-cancelled][data-settled]');
 
   // Before the intervals: no ± in the tables.
   assert.equal(await page.locator('[data-testid=model-table] td[data-low]').count(), 0);

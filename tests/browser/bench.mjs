@@ -18,9 +18,10 @@
 //      there is one);
 //   3. re-evaluation after a settings change (the preset), from the
 //      select's `change` event to the new numbers in the model table;
-//   4. Cancel: from the click on the bootstrap's Cancel to the page
-//      saying it stopped, while the documents are evaluated and while
-//      it resamples;
+//   4. Cancel: from the click on the bootstrap's Cancel to the worker's
+//      answer that it stopped (the line's `data-settled`; the line itself
+//      says "Cancelled" at the click), while the documents are evaluated
+//      and while it resamples;
 //   5. the page's longest main-thread task (a `PerformanceObserver` for
 //      `longtask`, rendering included) while each of these runs: the
 //      drop, the re-evaluation, a threshold sweep, the bootstrap, the
@@ -222,7 +223,7 @@ async function measureRun({ label, server, browser, f }, run) {
     const cancelled = await page.evaluate(async () => {
       const t = performance.now();
       document.querySelector('[data-testid=bootstrap-cancel]').click();
-      while (!document.querySelector('[data-testid=bootstrap-cancelled]')) await new Promise((r) => requestAnimationFrame(r));
+      while (!document.querySelector('[data-testid=bootstrap-cancelled][data-settled]')) await new Promise((r) => requestAnimationFrame(r));
       return performance.now() - t;
     });
     f[key].push(cancelled);

@@ -95,6 +95,8 @@ test('threshold sweep: progress, cancel, then the CLI\'s numbers, charts and dow
   await startThen(page, 'sweep', { click: 'sweep-cancel' });
   const cancelled = await page.waitForSelector('[data-testid=sweep-cancelled]');
   assert.match(await cancelled.textContent(), /^Cancelled after \d+ of 21 thresholds\.$/);
+  // The worker lets go of the run (it stops, or had just finished).
+  await page.waitForSelector('[data-testid=sweep-cancelled][data-settled]');
 
   // The CER sweep to the end: the CLI's numbers.
   await page.click('[data-testid=sweep-start]');
