@@ -57,6 +57,13 @@ pub fn opening_request() -> Request {
 /// example's report from it while its worker still starts.
 pub const OPENING_FILE: &str = "opening.cbor";
 
+/// The file, beside [`OPENING_FILE`], that holds the example's document
+/// details as the worker sends them after that report (a CBOR
+/// `Vec<Answer>` of [`Answer::Details`] parts): fetched once the page has
+/// painted the report, so that the document browser's rows need not wait
+/// for the worker's module to load and evaluate.
+pub const OPENING_DETAILS_FILE: &str = "opening-details.cbor";
+
 /// Where a run stands against others: a newer run stops the older runs of
 /// its own lane only (a new report stops the report under way, not the
 /// bootstrap the user asked for, which stops when the report changes

@@ -103,10 +103,11 @@ pub enum Event {
     /// The evaluation worker answered.
     Answer(Answer),
     /// The answers the worker gives first to [`OPENING_RUN`], made when
-    /// the app was built (`protocol::OPENING_FILE`): taken only while
-    /// that run is awaited and nothing is shown yet, as if the worker had
-    /// sent them (its own, equal, follow; a later drop or setting makes
-    /// them stale like any answer).
+    /// the app was built (`protocol::OPENING_FILE`, then its details in
+    /// `protocol::OPENING_DETAILS_FILE`): taken only while that run is
+    /// awaited and they are not shown yet, as if the worker had sent them
+    /// (its own, equal, follow; a later drop or setting makes them stale
+    /// like any answer).
     Prebuilt { answers: Vec<Answer> },
     /// The evaluation worker failed to start or stopped (a panic).
     WorkerFailed { reason: String },
@@ -290,10 +291,8 @@ impl Page {
             }
             Event::Answer(answer) => self.answer(answer, &mut commands),
             Event::Prebuilt { answers } => {
-                let awaited = self.report_run == OPENING_RUN
-                    && matches!(self.report, ReportState::Evaluating { previous: None, .. });
-                if awaited {
-                    for answer in answers {
+                for answer in answers {
+                    if self.awaits_prebuilt(&answer) {
                         self.answer(answer, &mut commands);
                     }
                 }
@@ -326,6 +325,28 @@ impl Page {
             }
         }
         (self, commands)
+    }
+
+    /// Whether `answer`, one the build made for [`OPENING_RUN`], is still
+    /// wanted: anything while that run is awaited and nothing is shown;
+    /// a part of its details while the report shown is that run's
+    /// provisional one without them (the worker's report with the validity
+    /// in carries details of its own).
+    fn awaits_prebuilt(&self, answer: &Answer) -> bool {
+        if self.report_run != OPENING_RUN {
+            return false;
+        }
+        match (&self.report, answer) {
+            (ReportState::Evaluating { previous: None, .. }, _) => true,
+            (
+                ReportState::Ready {
+                    report,
+                    validity: ValidityStatus::Pending,
+                },
+                Answer::Details { .. },
+            ) => lacks_details(report),
+            _ => false,
+        }
     }
 
     /// A new worker first, if the last one is down; every file the page

@@ -503,25 +503,35 @@ impl Service {
 }
 
 /// What a worker started with `open` answers first to
-/// [`OPENING_RUN`], before the report's details: the example's file list
-/// and its provisional report without its details (they follow), exactly
-/// as the worker posts them (this code and [`in_parts`]), `evaluation_ms`
-/// 0. Made natively when the app is built
-/// (`src/bin/opening.rs` writes [`crate::protocol::OPENING_FILE`]) so that
-/// the page can draw the example's report before its worker is ready; the
-/// worker's own answers follow and the page takes them as usual.
-pub fn opening_answers() -> Vec<Answer> {
+/// [`OPENING_RUN`], exactly as the worker posts them (this code and
+/// [`in_parts`]), `evaluation_ms` 0: `first`, the example's file list and
+/// its provisional report without its details; `details`, the
+/// [`Answer::Details`] parts that follow it. Made natively when the app is
+/// built (`src/bin/opening.rs` writes [`crate::protocol::OPENING_FILE`]
+/// and [`crate::protocol::OPENING_DETAILS_FILE`]) so that the page can draw
+/// the example's report, then its documents, before its worker is ready;
+/// the worker's own answers follow and the page takes them as usual.
+pub fn opening_answers() -> OpeningAnswers {
     let mut service = Service::default();
-    let mut answers = vec![service.files(None)];
-    answers.extend(
-        service
-            .answer_now(opening_request())
-            .into_iter()
-            .flat_map(in_parts)
+    let mut first = vec![service.files(None)];
+    let (details, rest): (Vec<Answer>, Vec<Answer>) = service
+        .answer_now(opening_request())
+        .into_iter()
+        .flat_map(in_parts)
+        .partition(|a| matches!(a, Answer::Details { .. }));
+    first.extend(
+        rest.into_iter()
             .filter(|a| matches!(a, Answer::Report { .. } | Answer::Failed { .. }))
             .take(1),
     );
-    answers
+    OpeningAnswers { first, details }
+}
+
+/// [`opening_answers`]: the report's answers, and its details' parts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpeningAnswers {
+    pub first: Vec<Answer>,
+    pub details: Vec<Answer>,
 }
 
 #[cfg(test)]

@@ -142,7 +142,10 @@ pub fn open(state: AppState) {
         move |bytes: Option<Vec<u8>>| match bytes.map(|bytes| decode::<Vec<Answer>>(&bytes)) {
             Some(Ok(answers)) => {
                 dispatch(state, Event::Prebuilt { answers });
-                browser::after_next_paint(go);
+                browser::after_next_paint(move || {
+                    go();
+                    prebuilt_details(state);
+                });
             }
             _ => go(),
         };
@@ -155,6 +158,19 @@ pub fn open(state: AppState) {
         }
         None => go(),
     }
+}
+
+/// The example's document details as the build made them
+/// (`protocol::OPENING_DETAILS_FILE`), fetched once its report is painted:
+/// the document browser's rows then need not wait for the worker's module
+/// to load and evaluate. Without them the worker's own details come.
+fn prebuilt_details(state: AppState) {
+    leptos::task::spawn_local(async move {
+        let bytes = browser::fetch_bytes(crate::protocol::OPENING_DETAILS_FILE).await;
+        if let Some(Ok(answers)) = bytes.map(|bytes| decode::<Vec<Answer>>(&bytes)) {
+            dispatch(state, Event::Prebuilt { answers });
+        }
+    });
 }
 
 /// Files dropped or picked: given ids, kept, handed to the worker.

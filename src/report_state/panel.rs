@@ -96,6 +96,14 @@ mod tests {
         }
     }
 
+    fn settled(done: usize, total: usize) -> Progress<u8> {
+        Progress::Cancelled {
+            done,
+            total,
+            settled: true,
+        }
+    }
+
     fn progress(done: usize, total: usize) -> Answer {
         Answer::Progress {
             generation: 4,
@@ -122,25 +130,11 @@ mod tests {
         p.answer(progress(480, 1000));
         assert_eq!(p, unsettled);
         p.answer(stopped(512, 1000));
-        assert_eq!(
-            p,
-            Progress::Cancelled {
-                done: 512,
-                total: 1000,
-                settled: true
-            }
-        );
+        assert_eq!(p, settled(512, 1000));
         let mut p: Progress<u8> = Progress::Running(240, 1000);
         p.cancel();
         p.answer(stopped(0, 0));
-        assert_eq!(
-            p,
-            Progress::Cancelled {
-                done: 240,
-                total: 1000,
-                settled: true
-            }
-        );
+        assert_eq!(p, settled(240, 1000));
     }
 
     /// A run stopped by a newer one (no Cancel on this panel) shows the
@@ -150,24 +144,10 @@ mod tests {
     fn stopped_by_the_worker_shows_its_count() {
         let mut p: Progress<u8> = Progress::Running(3, 21);
         p.answer(stopped(7, 21));
-        assert_eq!(
-            p,
-            Progress::Cancelled {
-                done: 7,
-                total: 21,
-                settled: true
-            }
-        );
+        assert_eq!(p, settled(7, 21));
         let mut p: Progress<u8> = Progress::Running(0, 21);
         p.answer(stopped(0, 0));
-        assert_eq!(
-            p,
-            Progress::Cancelled {
-                done: 0,
-                total: 21,
-                settled: true
-            }
-        );
+        assert_eq!(p, settled(0, 21));
     }
 
     /// Cancel does nothing to a run that is not under way; a failure

@@ -268,7 +268,8 @@ fn the_page_opens_on_the_examples_report() {
 /// link), they change nothing.
 #[test]
 fn the_prebuilt_opening_answers() {
-    let prebuilt = crate::service::opening_answers();
+    let opening = crate::service::opening_answers();
+    let prebuilt = opening.first.clone();
     let Some(Answer::Report { report: built, .. }) = prebuilt.last().cloned() else {
         panic!("the opening answers end with the report");
     };
@@ -305,6 +306,47 @@ fn the_prebuilt_opening_answers() {
     });
     assert_eq!(commands, vec![]);
     assert!(Arc::ptr_eq(page.report.report().unwrap(), &joined));
+
+    // The build's details, fetched once the report is painted, join it
+    // before the worker is even ready: the worker's own report and
+    // details, equal, then change nothing shown.
+    let (page, _) = Page::opening(Map::new(), true);
+    let (page, _) = page.on(Event::Prebuilt {
+        answers: prebuilt.clone(),
+    });
+    let (page, commands) = page.on(Event::Prebuilt {
+        answers: opening.details.clone(),
+    });
+    assert_eq!(commands, vec![Command::ShowDetails]);
+    let joined = page.report.report().cloned().unwrap();
+    assert_eq!(*joined, whole);
+    let (whole_again, events) = in_parts(OPENING_RUN, ValidityStatus::Pending);
+    assert_eq!(whole_again, whole);
+    let mut page = page;
+    for event in events {
+        let commands;
+        (page, commands) = page.on(event);
+        assert_eq!(commands, vec![]);
+    }
+    assert!(Arc::ptr_eq(page.report.report().unwrap(), &joined));
+    // After the worker's report with the validity in (its own details
+    // coming), the build's provisional details are not taken.
+    let (page, _) = Page::opening(Map::new(), true);
+    let (page, _) = page.on(Event::Prebuilt {
+        answers: prebuilt.clone(),
+    });
+    let (final_whole, events) = in_parts(OPENING_RUN, ValidityStatus::Final);
+    let mut events = events.into_iter();
+    let (page, _) = page.on(events.next().unwrap());
+    let (page, commands) = page.on(Event::Prebuilt {
+        answers: opening.details.clone(),
+    });
+    assert_eq!(commands, vec![]);
+    let mut page = page;
+    for event in events {
+        (page, _) = page.on(event);
+    }
+    assert_eq!(**page.report.report().unwrap(), final_whole);
 
     // A drop before they arrive: stale.
     let (page, _) = Page::opening(Map::new(), true);
@@ -602,6 +644,25 @@ fn a_panel_run_and_a_report_change() {
     assert_eq!(shown_documents(&Page::default()), None);
 }
 
+/// The page after `task` is asked for, and the run's generation.
+fn panel_run(page: Page, task: Task) -> (Page, Generation) {
+    let (page, c) = page.on(Event::Panel(task));
+    match c.last() {
+        Some(Command::Post(Request::Run { generation, .. })) => (page, *generation),
+        other => panic!("no run: {other:?}"),
+    }
+}
+
+/// What the panel is told when the worker let go of a cancelled run
+/// without a `Stopped` of its own.
+fn settled(generation: Generation) -> Vec<Command> {
+    vec![Command::ToPanel(Answer::Stopped {
+        generation,
+        done: 0,
+        total: 0,
+    })]
+}
+
 /// The panel's run, started and its Cancel clicked: the Cancel is posted
 /// once (a report asked next does not post it again); the run's late
 /// progress is dropped; the worker's `Stopped` goes to the panel (which
@@ -609,10 +670,7 @@ fn a_panel_run_and_a_report_change() {
 #[test]
 fn a_cancelled_panel_run_is_settled_by_its_stopped() {
     let (page, _) = Page::opening(Map::new(), false);
-    let (page, c) = page.on(Event::Panel(Task::Bootstrap));
-    let Some(Command::Post(Request::Run { generation: p, .. })) = c.last().cloned() else {
-        panic!("no run: {c:?}");
-    };
+    let (page, p) = panel_run(page, Task::Bootstrap);
     let (page, c) = page.on(Event::CancelPanel);
     assert_eq!(c, vec![Command::Post(Request::Cancel { generation: p })]);
     assert_eq!(page.panel_runs(), [] as [Generation; 0]);
@@ -643,42 +701,22 @@ fn a_cancelled_panel_run_is_settled_by_its_stopped() {
 #[test]
 fn a_result_after_cancel_is_dropped_and_settles_the_panel() {
     let (page, _) = Page::opening(Map::new(), false);
-    let (page, c) = page.on(Event::Panel(Task::Literature));
-    let Some(Command::Post(Request::Run { generation: p, .. })) = c.last().cloned() else {
-        panic!("no run: {c:?}");
-    };
+    let (page, p) = panel_run(page, Task::Literature);
     let (page, _) = page.on(Event::CancelPanel);
     let failed = Answer::Failed {
         generation: p,
         reason: "finished anyway".into(),
     };
     let (page, c) = page.on(Event::Answer(failed));
-    assert_eq!(
-        c,
-        vec![Command::ToPanel(Answer::Stopped {
-            generation: p,
-            done: 0,
-            total: 0
-        })]
-    );
+    assert_eq!(c, settled(p));
     assert!(page.panels_listening().is_empty());
     // A worker that fails with a cancelled run pending settles it too.
-    let (page, c) = page.on(Event::Panel(Task::Bootstrap));
-    let Some(Command::Post(Request::Run { generation: q, .. })) = c.last().cloned() else {
-        panic!("no run: {c:?}");
-    };
+    let (page, q) = panel_run(page, Task::Bootstrap);
     let (page, _) = page.on(Event::CancelPanel);
     let (page, c) = page.on(Event::WorkerFailed {
         reason: "unreachable".into(),
     });
-    assert_eq!(
-        c,
-        vec![Command::ToPanel(Answer::Stopped {
-            generation: q,
-            done: 0,
-            total: 0
-        })]
-    );
+    assert_eq!(c, settled(q));
     assert!(page.panels_listening().is_empty());
 }
 

@@ -410,7 +410,8 @@ fn panels_answer() {
 /// the bootstrap's tallies, stay behind in both).
 #[test]
 fn the_opening_answers_are_the_workers() {
-    let answers = opening_answers();
+    let opening = opening_answers();
+    let answers = opening.first.clone();
     let [Answer::Files {
         files,
         shows_example: true,
@@ -468,4 +469,39 @@ fn the_opening_answers_are_the_workers() {
         .collect();
     assert_eq!(from_file, from_worker);
     assert!(matches!(&from_file[1], Answer::Report { report, .. } if report.models.len() == 3));
+
+    // The details file: the parts the worker sends after that report,
+    // which put back on it give the worker's whole report.
+    let Answer::Report {
+        report: mut with_details,
+        ..
+    } = run(&mut Service::default(), OPENING_RUN, report_task())
+    else {
+        panic!("no report");
+    };
+    let whole = (*with_details).clone();
+    let details = crate::protocol::split_details(&mut with_details).unwrap();
+    let mut joined: Vec<Option<Vec<crate::eval::report::DocumentDetail>>> = Vec::new();
+    let mut from = 0;
+    for (i, part) in opening.details.iter().enumerate() {
+        let Answer::Details {
+            generation: OPENING_RUN,
+            from: at,
+            details,
+            last,
+        } = part.clone()
+        else {
+            panic!("not a details part of the opening run: {part:?}");
+        };
+        assert_eq!((at, last), (from, i + 1 == opening.details.len()));
+        from += crate::protocol::documents_in(&details);
+        crate::protocol::append_details(&mut joined, details);
+    }
+    assert_eq!(from, 50, "the example's 50 documents");
+    assert_eq!(joined, details);
+    let mut rejoined = (**report).clone();
+    crate::protocol::join_details(&mut rejoined, joined);
+    assert_eq!(rejoined, whole);
+    let from_file: Vec<Answer> = decode(&encode(&opening.details)).unwrap();
+    assert_eq!(from_file, opening.details);
 }

@@ -15,7 +15,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -1138,7 +1138,7 @@ test('20. an evaluation worker that panics: its reason in an alert panel, the fi
   for (const e of errors) assert.match(e, /unreachable|panicked/, e);
 });
 
-test('21. the example\'s report is drawn from the report made when the app was built while the evaluation worker still loads; the worker\'s details and validity follow; a link with settings waits for the worker', async (t) => {
+test('21. the example\'s report and documents are drawn from what was made when the app was built while the evaluation worker still loads; the worker\'s validity follows; a link with settings waits for the worker', async (t) => {
   const synth = join(tmp, 'synth50-opening');
   execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--out', synth]);
   const args = ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'];
@@ -1160,9 +1160,20 @@ test('21. the example\'s report is drawn from the report made when the app was b
   assertClose(await readTable(page, 'paradox-table'), expectedParadoxTable(report), 'the built report: paradox table');
   const names = await page.$$eval('[data-testid=file-entry] .file-name', (els) => els.map((e) => e.textContent));
   assert.deepEqual(names, ['truth.jsonl', 'good.jsonl', 'conservative.jsonl', 'aggressive.jsonl', 'invoice.schema.json']);
-  // Provisional: the details and the schema validity come from the worker.
+  // Provisional: the schema validity comes from the worker; the
+  // documents, from the build's details (opening-details.cbor, fetched
+  // once the report is painted): the first page of 25, in the report's
+  // order, each document's validity still being checked.
   await page.waitForSelector('[data-testid=validity-pending]');
-  await page.waitForSelector('[data-testid=details-coming]', { state: 'attached' });
+  await page.waitForSelector('[data-testid=document-browser] tbody tr[data-doc]', { state: 'attached', timeout: 30_000 });
+  const builtRows = await page.$$eval('[data-testid=document-browser] tbody tr[data-doc]', (trs) => trs.map((tr) => tr.dataset.doc));
+  const truthIds = readFileSync(join(synth, 'truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id);
+  assert.deepEqual(builtRows, truthIds.slice(0, 25));
+  assert.equal(
+    (await page.locator('[data-testid=document-browser] .pager span').textContent()).trim(),
+    'page 1 of 2',
+  );
+  assert.equal(await page.locator('[data-testid=details-coming]').count(), 0);
   assert.equal(await page.locator('[data-testid=document-scores]').count(), 0);
   await page.screenshot({ path: join(SHOTS, '21-built-opening.png') });
 
