@@ -175,21 +175,21 @@ pub fn after_next_paint(f: impl FnOnce() + 'static) {
     });
 }
 
-/// The bytes at `url` (beside the page), or `None` if they cannot be had.
-pub async fn fetch_bytes(url: &str) -> Option<Vec<u8>> {
-    let window = web_sys::window()?;
-    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url))
-        .await
-        .ok()?
-        .dyn_into::<web_sys::Response>()
-        .ok()?;
-    if !response.ok() {
-        return None;
+/// The bytes at `url` (beside the page), or `None` if they cannot be had;
+/// the fetch starts at once, not when first awaited.
+pub fn fetch_bytes(url: &str) -> impl std::future::Future<Output = Option<Vec<u8>>> {
+    let response = web_sys::window()
+        .map(|window| wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url)));
+    async move {
+        let response = response?.await.ok()?.dyn_into::<web_sys::Response>().ok()?;
+        if !response.ok() {
+            return None;
+        }
+        let buffer = wasm_bindgen_futures::JsFuture::from(response.array_buffer().ok()?)
+            .await
+            .ok()?;
+        Some(js_sys::Uint8Array::new(&buffer).to_vec())
     }
-    let buffer = wasm_bindgen_futures::JsFuture::from(response.array_buffer().ok()?)
-        .await
-        .ok()?;
-    Some(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
 /// Marks a moment on the page's performance timeline

@@ -141,11 +141,11 @@ pub fn open(state: AppState) {
     let prebuilt =
         move |bytes: Option<Vec<u8>>| match bytes.map(|bytes| decode::<Vec<Answer>>(&bytes)) {
             Some(Ok(answers)) => {
+                // Fetched now, shown once the report is painted; then
+                // the worker's module loads.
+                let details = browser::fetch_bytes(crate::protocol::OPENING_DETAILS_FILE);
                 dispatch(state, Event::Prebuilt { answers });
-                browser::after_next_paint(move || {
-                    go();
-                    prebuilt_details(state);
-                });
+                browser::after_next_paint(move || prebuilt_details(state, details, go));
             }
             _ => go(),
         };
@@ -161,14 +161,23 @@ pub fn open(state: AppState) {
 }
 
 /// The example's document details as the build made them
-/// (`protocol::OPENING_DETAILS_FILE`), fetched once its report is painted:
-/// the document browser's rows then need not wait for the worker's module
-/// to load and evaluate. Without them the worker's own details come.
-fn prebuilt_details(state: AppState) {
+/// (`protocol::OPENING_DETAILS_FILE`, `details` the fetch started with the
+/// page), shown once its report is painted: the document browser's rows
+/// then need not wait for the worker's module to load and evaluate
+/// (without them the worker's own details come). `then` after they are
+/// painted (or at once if they cannot be had).
+fn prebuilt_details(
+    state: AppState,
+    details: impl std::future::Future<Output = Option<Vec<u8>>> + 'static,
+    then: impl FnOnce() + 'static,
+) {
     leptos::task::spawn_local(async move {
-        let bytes = browser::fetch_bytes(crate::protocol::OPENING_DETAILS_FILE).await;
-        if let Some(Ok(answers)) = bytes.map(|bytes| decode::<Vec<Answer>>(&bytes)) {
-            dispatch(state, Event::Prebuilt { answers });
+        match details.await.map(|bytes| decode::<Vec<Answer>>(&bytes)) {
+            Some(Ok(answers)) => {
+                dispatch(state, Event::Prebuilt { answers });
+                browser::after_next_paint(then);
+            }
+            _ => then(),
         }
     });
 }
