@@ -192,7 +192,12 @@ pub fn ComparePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             &other,
             "compare",
             |done, total| format!(" {done} of {total} resamples"),
-            |done, _| format!("Cancelled after {done} resamples."),
+            |done, _| {
+                format!(
+                    "Cancelled after {done} resample{}.",
+                    if done == 1 { "" } else { "s" }
+                )
+            },
         ),
     };
     let few = report.models.len() < 2;

@@ -62,7 +62,12 @@ pub fn LiteraturePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             &other,
             "literature",
             |done, total| format!(" {done} of {total} documents (all models)"),
-            |done, _| format!("Cancelled after {done} documents."),
+            |done, _| {
+                format!(
+                    "Cancelled after {done} document{}.",
+                    if done == 1 { "" } else { "s" }
+                )
+            },
         ),
     };
     view! {

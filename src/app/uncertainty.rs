@@ -103,7 +103,12 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             &other,
             "bootstrap",
             |done, total| format!(" {done} of {total} resamples"),
-            |done, _| format!("Cancelled after {done} resamples."),
+            |done, _| {
+                format!(
+                    "Cancelled after {done} resample{}.",
+                    if done == 1 { "" } else { "s" }
+                )
+            },
         ),
     };
     view! {
