@@ -328,6 +328,18 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// A `Stopped` without a count (0 of 0): run `generation` stopped
+    /// before it counted anything, or the page settles a cancelled run
+    /// that the worker answered otherwise. A panel keeps the count it
+    /// showed (`report_state::panel::Progress::answer`).
+    pub fn stopped_uncounted(generation: Generation) -> Answer {
+        Answer::Stopped {
+            generation,
+            done: 0,
+            total: 0,
+        }
+    }
+
     /// The run it answers, if it answers one.
     pub fn generation(&self) -> Option<Generation> {
         match self {

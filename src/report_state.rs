@@ -313,11 +313,7 @@ impl Page {
                 }
                 // The cancelled runs died with the worker: settled.
                 for generation in std::mem::take(&mut self.stopping) {
-                    commands.push(Command::ToPanel(Answer::Stopped {
-                        generation,
-                        done: 0,
-                        total: 0,
-                    }));
+                    commands.push(Command::ToPanel(Answer::stopped_uncounted(generation)));
                 }
             }
             Event::SchemaAnswered { version, answer } => {
@@ -431,11 +427,7 @@ impl Page {
                 self.stopping.remove(i);
                 let stopped = match answer {
                     Answer::Stopped { .. } => answer,
-                    _ => Answer::Stopped {
-                        generation,
-                        done: 0,
-                        total: 0,
-                    },
+                    _ => Answer::stopped_uncounted(generation),
                 };
                 commands.push(Command::ToPanel(stopped));
             }

@@ -263,12 +263,7 @@ mod web {
                 self.next_task().await;
                 let lane = task.lane();
                 let (answer, kept) = if self.service.borrow().is_stale(generation, lane) {
-                    let stopped = Answer::Stopped {
-                        generation,
-                        done: 0,
-                        total: 0,
-                    };
-                    (stopped, None)
+                    (Answer::stopped_uncounted(generation), None)
                 } else {
                     let started = self.service.borrow_mut().start(generation, task);
                     match started {
