@@ -48,6 +48,65 @@ pub struct Config {
     /// Absent from the effective config when empty.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub field_weights: std::collections::BTreeMap<String, f64>,
+    /// How confidence is read and scored (SPEC §8).
+    #[serde(default)]
+    pub confidence: ConfidenceConfig,
+}
+
+/// The `confidence` section (SPEC §8.1, §8.3–§8.4, §8.5), every default
+/// SPEC's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfidenceConfig {
+    /// The top-level record key holding confidences beside the fields
+    /// (§8.1). Default `"_confidence"`.
+    pub key: String,
+    /// Equal-width reliability bins (§8.3). Default 10.
+    pub bins: usize,
+    /// Thresholds reported with their coverage and accuracy (§8.3).
+    pub thresholds: Vec<f64>,
+    /// Targets of `coverage_at_accuracy` (§8.3).
+    pub target_accuracy: Vec<f64>,
+    /// Review budgets of `error_capture` (§8.3).
+    pub review_budgets: Vec<f64>,
+    /// The accuracy a field's recommended threshold must reach at the
+    /// Wilson lower bound (§8.4). Default 0.95.
+    pub review_target: f64,
+    /// Fewer pairs than this: no recommended threshold (§8.4). Default 20.
+    pub min_pairs: usize,
+    /// A document's threshold for going straight through, for fields not
+    /// in `field_thresholds` (§8.4). Default 0.95.
+    pub straight_through: f64,
+    /// Per-field thresholds for going straight through (§8.4), paths as in
+    /// the per-field table. Default `{}`.
+    pub field_thresholds: std::collections::BTreeMap<String, f64>,
+}
+
+impl Default for ConfidenceConfig {
+    fn default() -> Self {
+        Config::default().confidence
+    }
+}
+
+impl ConfidenceConfig {
+    /// The numbers the scores of §8.3–§8.4 read.
+    pub fn settings(&self) -> crate::eval::confidence::ConfidenceSettings {
+        crate::eval::confidence::ConfidenceSettings {
+            bins: self.bins,
+            thresholds: self.thresholds.clone(),
+            target_accuracy: self.target_accuracy.clone(),
+            review_budgets: self.review_budgets.clone(),
+            review_target: self.review_target,
+            min_pairs: self.min_pairs,
+        }
+    }
+
+    /// The straight-through threshold of field `path` (§8.4).
+    pub fn threshold_of(&self, path: &str) -> f64 {
+        self.field_thresholds
+            .get(path)
+            .copied()
+            .unwrap_or(self.straight_through)
+    }
 }
 
 /// The named presets (SPEC §4).
@@ -274,7 +333,18 @@ pub fn default_json() -> Value {
             "numeric_precision": 0.50, "field_f1_partial": 0.35, "schema_validity": 0.15
         }},
         "field_types": {},
-        "schema_by": null
+        "schema_by": null,
+        "confidence": {
+            "key": "_confidence",
+            "bins": 10,
+            "thresholds": [0.5, 0.8, 0.9, 0.95, 0.99],
+            "target_accuracy": [0.9, 0.95, 0.99],
+            "review_budgets": [0.05, 0.1, 0.2, 0.3],
+            "review_target": 0.95,
+            "min_pairs": 20,
+            "straight_through": 0.95,
+            "field_thresholds": {}
+        }
     })
 }
 
@@ -451,6 +521,10 @@ fn check_layer(layer: &Value, defaults: &Value, prefix: &str) -> Result<(), Erro
             check_field_types(value)?;
             continue;
         }
+        if path == "confidence.field_thresholds" {
+            check_unit_map(&path, value)?;
+            continue;
+        }
         let Some(default) = allowed.get(key) else {
             let mut names: Vec<&str> = allowed.keys().map(|k| k.as_str()).collect();
             if prefix.is_empty() {
@@ -485,6 +559,11 @@ fn check_layer(layer: &Value, defaults: &Value, prefix: &str) -> Result<(), Erro
             Expected::PositiveIntegers => value
                 .as_array()
                 .is_some_and(|a| a.iter().all(|n| n.as_u64().is_some_and(|k| k >= 1))),
+            Expected::UnitNumbers => value.as_array().is_some_and(|a| {
+                a.iter()
+                    .all(|n| n.as_f64().is_some_and(|x| (0.0..=1.0).contains(&x)))
+            }),
+            Expected::PositiveInteger => value.as_u64().is_some_and(|k| k >= 1),
         };
         if !ok {
             return Err(Error::new(
@@ -564,6 +643,33 @@ fn check_field_weights(value: &Value) -> Result<(), Error> {
     Ok(())
 }
 
+/// An object mapping field paths to numbers in [0, 1] (`confidence.field_thresholds`).
+fn check_unit_map(key: &str, value: &Value) -> Result<(), Error> {
+    let Value::Object(map) = value else {
+        return Err(Error::new(
+            ErrorKind::Config,
+            format!(
+                "key `{key}` expects an object mapping field paths to thresholds, found {} {}",
+                type_name(value),
+                describe_json(value)
+            ),
+        ));
+    };
+    for (field, t) in map {
+        if !t.as_f64().is_some_and(|t| (0.0..=1.0).contains(&t)) {
+            return Err(Error::new(
+                ErrorKind::Config,
+                format!(
+                    "key `{key}.{field}` expects a number between 0 and 1, found {} {}",
+                    type_name(t),
+                    describe_json(t)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 enum Expected {
     Object,
     Number,
@@ -572,6 +678,8 @@ enum Expected {
     StringOrNull,
     Strings,
     PositiveIntegers,
+    UnitNumbers,
+    PositiveInteger,
 }
 
 impl Expected {
@@ -584,6 +692,8 @@ impl Expected {
             Expected::StringOrNull => "a string or null",
             Expected::Strings => "an array of strings",
             Expected::PositiveIntegers => "an array of whole numbers ≥ 1",
+            Expected::UnitNumbers => "an array of numbers between 0 and 1",
+            Expected::PositiveInteger => "a whole number ≥ 1",
         }
     }
 }
@@ -592,6 +702,11 @@ fn expected_type(path: &str, default: &Value) -> Expected {
     match (path, default) {
         ("id_field" | "schema_by", _) => Expected::StringOrNull,
         ("top_k", _) => Expected::PositiveIntegers,
+        (
+            "confidence.thresholds" | "confidence.target_accuracy" | "confidence.review_budgets",
+            _,
+        ) => Expected::UnitNumbers,
+        ("confidence.bins" | "confidence.min_pairs", _) => Expected::PositiveInteger,
         (_, Value::Object(_)) => Expected::Object,
         (_, Value::Number(_)) => Expected::Number,
         (_, Value::Bool(_)) => Expected::Bool,
@@ -707,6 +822,16 @@ impl Config {
             ("empty_document_score", self.empty_document_score, 1.0),
             ("item_f1_threshold", self.item_f1_threshold, 1.0),
             ("numeric_tolerance", self.numeric_tolerance, f64::INFINITY),
+            (
+                "confidence.review_target",
+                self.confidence.review_target,
+                1.0,
+            ),
+            (
+                "confidence.straight_through",
+                self.confidence.straight_through,
+                1.0,
+            ),
             (
                 "document_extraction_score.weights.numeric_precision",
                 self.document_extraction_score.weights.numeric_precision,

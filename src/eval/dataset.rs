@@ -11,6 +11,7 @@
 //! for a resident source the payload's node), never a copy of its value.
 
 use crate::error::{Error, ErrorKind};
+use crate::eval::confidence_input::check_record;
 use crate::eval::nfc::nfc_map;
 use crate::eval::pace::{run_now, should_stop, NoPause, Pace};
 use crate::eval::source::RecordSource;
@@ -42,7 +43,13 @@ pub struct IdScheme {
     pub from_keys: bool,
     /// The id field (excluded from evaluation), if any.
     pub field: Option<String>,
+    /// The key holding confidences beside the fields (SPEC §8.1, config
+    /// `confidence.key`): never a field, and checked in predictions.
+    pub confidence_key: String,
 }
+
+/// SPEC §8.1's default `confidence.key`.
+pub const CONFIDENCE_KEY: &str = "_confidence";
 
 impl IdScheme {
     /// Records are matched by position.
@@ -217,7 +224,9 @@ impl IdScheme {
     /// Whether a top-level key is evaluated: not the id field and not a
     /// metadata key (SPEC §1.2).
     pub fn is_evaluated(&self, key: &str) -> bool {
-        Some(key) != self.field.as_deref() && !METADATA_KEYS.contains(&key)
+        Some(key) != self.field.as_deref()
+            && !METADATA_KEYS.contains(&key)
+            && key != self.confidence_key
     }
 }
 
@@ -324,7 +333,11 @@ pub async fn read_truth_paced<S: RecordSource>(
     };
     let field = chosen.as_ref().map(|(c, _)| names[*c].to_string());
     let mut ids = chosen.map(|(_, ids)| ids).unwrap_or_default();
-    let scheme = IdScheme { from_keys, field };
+    let scheme = IdScheme {
+        from_keys,
+        field,
+        confidence_key: CONFIDENCE_KEY.to_string(),
+    };
     if scheme.by_position() && n > 0 {
         warnings.push(format!(
             "{}: no id field ({}) is carried by every record; documents are matched by their position",
@@ -455,6 +468,7 @@ pub async fn read_predictions_paced<S: RecordSource, T>(
         }
         let root = source.fetch(i)?;
         let r = source.info(i);
+        let line = r.line;
         let fields = source.forest().get(root);
         if let Some(c) = fields.get("cost").and_then(Json::as_f64) {
             cost = Some(cost.unwrap_or(0.0) + c);
@@ -491,18 +505,42 @@ pub async fn read_predictions_paced<S: RecordSource, T>(
         let raw_text =
             payload_text(fields, id_field, fallback_key, &truth.top_level_keys).map(str::to_owned);
         let raw = raw_text.is_some();
+        let mut checked = None;
         let payload = match raw_text {
             Some(text) => match parse_model_output_into(source.forest_mut(), &text) {
                 None => {
                     unparsed.push(format!("{id:?}"));
                     Payload::Invalid
                 }
-                Some(node) if resident => Payload::At(node),
-                Some(_) => Payload::Raw,
+                Some(node) => {
+                    checked = Some(node);
+                    if resident {
+                        Payload::At(node)
+                    } else {
+                        Payload::Raw
+                    }
+                }
             },
-            None if resident => Payload::At(root),
-            None => Payload::Record,
+            None => {
+                checked = Some(root);
+                if resident {
+                    Payload::At(root)
+                } else {
+                    Payload::Record
+                }
+            }
         };
+        // SPEC §8.1: every confidence a number in [0, 1].
+        if let Some(node) = checked {
+            let key = &truth.scheme.confidence_key;
+            check_record(
+                source.forest().get(node),
+                key,
+                source.name(),
+                line,
+                &format!("record {id:?}"),
+            )?;
+        }
         docs.push(PredDocument {
             id,
             record: i,

@@ -47,6 +47,7 @@ use crate::eval::source::{same_records, RecordSource};
 use crate::eval::validate::ForestValidator;
 use serde_json::Value;
 
+mod confidence_run;
 mod fields;
 mod learn_threads;
 mod partial;
@@ -483,6 +484,7 @@ async fn learn_paced<S: RecordSource>(
     let Some(mut truth) = read else {
         return Ok(None);
     };
+    truth.scheme.confidence_key = config.confidence.key.clone();
     if truth.documents.is_empty() {
         warnings.push(format!("{truth_name}: the ground truth has no records"));
     }

@@ -22,6 +22,9 @@
 //!   compact forest per file.
 //! * [`gate`] — beside the spec: `fieldscope gate`'s thresholds, one-sided
 //!   no-regression tests and flipped documents.
+//! * [`confidence_input`] — SPEC §8.1: confidences checked, and read
+//!   beside the fields; [`confidence`] — SPEC §8.3–§8.4: the scores over
+//!   (confidence, correct) pairs.
 //! * [`pace`] — where a long evaluation lets its caller wait or stop it.
 //! * [`source`] — how the evaluation reads a file's records: resident in a
 //!   forest, or one at a time from wherever an implementation keeps them.
@@ -29,6 +32,8 @@
 pub mod assign;
 pub mod bootstrap;
 pub mod compare;
+pub mod confidence;
+pub mod confidence_input;
 pub mod config;
 pub mod counts;
 pub mod dataset;

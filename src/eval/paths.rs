@@ -32,6 +32,9 @@ pub struct Leaf<'a> {
     pub norm: Option<Range<usize>>,
     /// Characters (Unicode scalar values) of the normalised text.
     pub chars: u32,
+    /// The confidence the prediction carries for this value (SPEC §8.1),
+    /// inline or beside the fields; `None` on the truth's side.
+    pub confidence: Option<f64>,
     readings: Readings,
 }
 
@@ -43,6 +46,7 @@ impl<'a> Leaf<'a> {
             present,
             norm: None,
             chars: 0,
+            confidence: None,
             readings: Readings::default(),
         }
     }
@@ -228,11 +232,20 @@ pub struct TopSkip<'s> {
     pub record: Option<&'s str>,
 }
 
+/// One leaf as [`flatten`] finds it: its path, its value and the inline
+/// confidence it carries (SPEC §8.1: its own wrapper's, else the nearest
+/// enclosing wrapper's, else `inherited`).
+pub type FlatLeaf<'a> = (PathId, Json<'a>, Option<f64>);
+
 /// The leaves of an object: every value that is not an object, with its
 /// dotted path (below `prefix`, see [`PathCache::prefix`]) interned in
 /// `table`. Objects recurse; arrays are leaves (their kind is decided
 /// later). Ignored paths are skipped, and so are the top-level members
-/// that `skip` (given for a record's top level only) names.
+/// that `skip` (given for a record's top level only) names. A confidence
+/// wrapper (SPEC §8.1, [`Json::confidence_wrapper`]) stands for its
+/// `_value`, and its confidence goes to every leaf beneath it; `inherited`
+/// is the confidence of the wrapper around `fields`, if any.
+#[allow(clippy::too_many_arguments)]
 pub fn flatten<'a>(
     fields: Json<'a>,
     prefix: u32,
@@ -240,12 +253,14 @@ pub fn flatten<'a>(
     table: &mut impl Interner,
     ignored: &Ignored,
     skip: Option<TopSkip<'_>>,
-    out: &mut Vec<(PathId, Json<'a>)>,
+    inherited: Option<f64>,
+    out: &mut Vec<FlatLeaf<'a>>,
 ) {
     for (key_id, key, value) in fields.entries_with_key_ids() {
         if skip.is_some_and(|skip| skip.record == Some(key)) {
             continue;
         }
+        let (value, confidence) = unwrap_confidence(value, inherited);
         let slot = *cache.slot(prefix, key_id);
         let skipped = if slot.known {
             slot.skipped
@@ -269,7 +284,7 @@ pub fn flatten<'a>(
                     child
                 }
             };
-            flatten(value, child, cache, table, ignored, None, out);
+            flatten(value, child, cache, table, ignored, None, confidence, out);
         } else {
             let leaf = match slot.leaf {
                 Some(leaf) => Some(leaf),
@@ -280,10 +295,24 @@ pub fn flatten<'a>(
                 }
             };
             if let Some(id) = leaf {
-                out.push((id, value));
+                out.push((id, value, confidence));
             }
         }
     }
+}
+
+/// SPEC §8.1: the value `value` stands for (through nested confidence
+/// wrappers) and the confidence it carries: the innermost wrapper's, else
+/// `inherited`. A `_confidence` that is not a number is none (the dataset
+/// pass refuses it before any flattening).
+#[inline]
+pub fn unwrap_confidence(mut value: Json<'_>, inherited: Option<f64>) -> (Json<'_>, Option<f64>) {
+    let mut confidence = inherited;
+    while let Some((inner, c)) = value.confidence_wrapper() {
+        confidence = c.as_f64().or(confidence);
+        value = inner;
+    }
+    (value, confidence)
 }
 
 /// The kind a present value suggests: an array of objects is an item list,
@@ -487,16 +516,17 @@ mod tests {
                     keys: &skip,
                     record: None,
                 }),
+                None,
                 &mut out,
             );
-            let names: Vec<&str> = out.iter().map(|(p, _)| table.name(*p)).collect();
+            let names: Vec<&str> = out.iter().map(|(p, _, _)| table.name(*p)).collect();
             assert_eq!(names, ["a", "vendor.name", "codes", "items"]);
         }
         let items = cache.prefix("items[]");
         let element = f.get(root).get("items").and_then(|i| i.first()).unwrap();
         let mut out = vec![];
         flatten(
-            element, items, &mut cache, &mut table, &ignored, None, &mut out,
+            element, items, &mut cache, &mut table, &ignored, None, None, &mut out,
         );
         assert_eq!(table.name(out[0].0), "items[].p");
         // A table that is only read skips names it lacks.
@@ -512,9 +542,62 @@ mod tests {
             &mut read_only,
             &ignored,
             None,
+            None,
             &mut more,
         );
         assert_eq!(more.len(), 1);
+    }
+
+    /// SPEC §8.1: a wrapper stands for its `_value` (other `_` keys
+    /// ignored), its confidence reaches every leaf beneath it, the
+    /// innermost wrapper wins, and an object with another key is no
+    /// wrapper.
+    #[test]
+    fn confidence_wrappers_stand_for_their_values() {
+        let v = json!({
+            "total": {"_value": "10.00", "_confidence": 0.9, "_bbox": [1, 2]},
+            "vendor": {"_value": {"name": "x", "vat": {"_value": "y", "_confidence": 0.25}}, "_confidence": 0.5},
+            "due": {"_value": null, "_confidence": 1},
+            "plain": {"_value": 1, "_confidence": 0.3, "other": 2},
+            "codes": {"_value": ["a"], "_confidence": 0}
+        });
+        let (f, root) = forest(&v);
+        let mut table = PathTable::default();
+        let mut cache = PathCache::default();
+        let top = cache.prefix("");
+        let mut out = vec![];
+        let ignored = Ignored::new(&[]);
+        flatten(
+            f.get(root),
+            top,
+            &mut cache,
+            &mut table,
+            &ignored,
+            None,
+            Some(0.125),
+            &mut out,
+        );
+        let got: Vec<(&str, Value, Option<f64>)> = out
+            .iter()
+            .map(|(p, v, c)| (table.name(*p), v.to_value(), *c))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("total", json!("10.00"), Some(0.9)),
+                ("vendor.name", json!("x"), Some(0.5)),
+                ("vendor.vat", json!("y"), Some(0.25)),
+                ("due", json!(null), Some(1.0)),
+                ("plain._value", json!(1), Some(0.125)),
+                ("plain._confidence", json!(0.3), Some(0.125)),
+                ("plain.other", json!(2), Some(0.125)),
+                ("codes", json!(["a"]), Some(0.0)),
+            ]
+        );
+        assert_eq!(
+            f.get(root).to_value_without(&|k| k == "plain"),
+            json!({"total": "10.00", "vendor": {"name": "x", "vat": "y"}, "due": null, "codes": ["a"]})
+        );
     }
 
     #[test]

@@ -119,6 +119,9 @@ pub struct ModelReport {
     pub fields: Vec<FieldReport>,
     pub sets: BTreeMap<String, SetReport>,
     pub items: Option<ItemsReport>,
+    /// SPEC §8.5: how well the model's confidences tell right values from
+    /// wrong ones; `null` when no value carries a confidence.
+    pub confidence: Option<ConfidenceReport>,
     /// Only with `--details`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document_details: Option<Vec<DocumentDetail>>,
@@ -140,6 +143,45 @@ pub struct ModelReport {
     /// the validity is known. Never serialised.
     #[serde(skip)]
     pub exact_if_valid: Option<Vec<bool>>,
+}
+
+/// SPEC §8.5: a model's `confidence` block (the scores of §8.3 over all
+/// its pairs, §8.2's coverage, §8.4's straight-through documents and
+/// per-field scores).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfidenceReport {
+    pub pairs: u64,
+    /// Pairs over slots (SPEC §8.2).
+    pub with_confidence: f64,
+    pub accuracy: f64,
+    pub mean_confidence: f64,
+    pub brier: f64,
+    pub ece: f64,
+    pub ece_equal_mass: f64,
+    pub mce: f64,
+    pub auroc: Option<f64>,
+    pub aurc: f64,
+    pub bins: Vec<crate::eval::confidence::ReliabilityBin>,
+    pub thresholds: Vec<crate::eval::confidence::ThresholdRow>,
+    pub coverage_at_accuracy: Vec<crate::eval::confidence::CoverageAtAccuracy>,
+    pub error_capture: Vec<crate::eval::confidence::ErrorCapture>,
+    pub straight_through: StraightThrough,
+    /// Per field with at least one pair, by path.
+    pub fields: BTreeMap<String, crate::eval::confidence::FieldConfidence>,
+}
+
+/// SPEC §8.4: the documents that go straight through.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StraightThrough {
+    /// `confidence.straight_through` (fields in `field_thresholds` use
+    /// their own).
+    pub threshold: f64,
+    pub documents: u64,
+    /// `documents` over all documents.
+    pub rate: f64,
+    /// The share of them whose every outcome is `exact` or
+    /// `true_negative`; `null` when none goes through.
+    pub accuracy: Option<f64>,
 }
 
 /// Line-item tallies of one document (SPEC §3.4): recognised items, truth
@@ -310,6 +352,9 @@ pub struct FieldDetail {
     pub similarity: Option<f64>,
     /// CER (present truth values of scalar and item fields only).
     pub cer: Option<f64>,
+    /// The prediction's confidence (SPEC §8.5), `null` when none.
+    #[serde(default)]
+    pub confidence: Option<f64>,
 }
 
 /// The outcome of one (document, field) pair (SPEC §2.3).

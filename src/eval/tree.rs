@@ -831,17 +831,57 @@ impl<'f> Json<'f> {
     }
 
     /// An object without the top-level members `skip` names, as a
-    /// `serde_json::Value` (anything else as it is).
+    /// `serde_json::Value` (anything else as it is), every confidence
+    /// wrapper beneath replaced by the value it stands for (SPEC §8.1:
+    /// what the schema check and the literature metrics read).
     pub fn to_value_without(self, skip: &dyn Fn(&str) -> bool) -> Value {
         if !self.is_object() {
-            return self.to_value();
+            return self.to_value_unwrapped();
         }
         Value::Object(
             self.entries()
                 .filter(|(k, _)| !skip(k))
-                .map(|(k, v)| (k.to_owned(), v.to_value()))
+                .map(|(k, v)| (k.to_owned(), v.to_value_unwrapped()))
                 .collect(),
         )
+    }
+
+    /// SPEC §8.1: when this value is a confidence wrapper — an object
+    /// with the keys `_value` and `_confidence` and no key that does not
+    /// start with `_` — the value it stands for and its `_confidence`
+    /// (unchecked: `crate::eval::confidence_input` checks it).
+    #[inline]
+    pub fn confidence_wrapper(self) -> Option<(Json<'f>, Json<'f>)> {
+        if !self.is_object() {
+            return None;
+        }
+        let (mut value, mut confidence) = (None, None);
+        for (key, v) in self.entries() {
+            match key {
+                "_value" => value = Some(v),
+                "_confidence" => confidence = Some(v),
+                k if k.starts_with('_') => {}
+                _ => return None,
+            }
+        }
+        value.zip(confidence)
+    }
+
+    /// [`Self::to_value`] with every confidence wrapper replaced by the
+    /// value it stands for.
+    pub fn to_value_unwrapped(self) -> Value {
+        if let Some((value, _)) = self.confidence_wrapper() {
+            return value.to_value_unwrapped();
+        }
+        match self.node().tag {
+            Tag::Array => Value::Array(self.elements().map(Json::to_value_unwrapped).collect()),
+            Tag::Object => Value::Object(
+                self.entries()
+                    .map(|(k, v)| (k.to_owned(), v.to_value_unwrapped()))
+                    .collect(),
+            ),
+            _ => self.to_value(),
+        }
     }
 
     /// [`Self::text`] of a number, boolean or `null`, appended to `out`

@@ -21,7 +21,7 @@ use serde_json::Value;
 type Document = (String, bool, bool, bool, [u64; 6], [f64; 4], Vec<Field>);
 /// A compared value as sent: field (its index in the part's names),
 /// truth_item, pred_item, truth, prediction, outcome (index in
-/// [`Outcome::ALL`]), similarity, cer.
+/// [`Outcome::ALL`]), similarity, cer, confidence.
 type Field = (
     u32,
     Option<usize>,
@@ -29,6 +29,7 @@ type Field = (
     Value,
     Value,
     u8,
+    Option<f64>,
     Option<f64>,
     Option<f64>,
 );
@@ -87,6 +88,7 @@ impl Serialize for FieldsOut<'_> {
                 code(f.outcome),
                 f.similarity,
                 f.cer,
+                f.confidence,
             )
         }))
     }
@@ -158,7 +160,7 @@ fn document<E: serde::de::Error>(d: Document, names: &[String]) -> Result<Docume
 }
 
 fn field<E: serde::de::Error>(f: Field, names: &[String]) -> Result<FieldDetail, E> {
-    let (name, truth_item, pred_item, truth, prediction, outcome, similarity, cer) = f;
+    let (name, truth_item, pred_item, truth, prediction, outcome, similarity, cer, confidence) = f;
     let outcome = *Outcome::ALL
         .get(outcome as usize)
         .ok_or_else(|| E::custom(format!("no outcome {outcome}")))?;
@@ -175,6 +177,7 @@ fn field<E: serde::de::Error>(f: Field, names: &[String]) -> Result<FieldDetail,
         outcome,
         similarity,
         cer,
+        confidence,
     })
 }
 
@@ -190,7 +193,17 @@ mod tests {
         let names = ["total".to_string()];
         let sent = |code| {
             let cer = Some(0.5);
-            (0, None, None, Value::Null, Value::Null, code, None, cer)
+            (
+                0,
+                None,
+                None,
+                Value::Null,
+                Value::Null,
+                code,
+                None,
+                cer,
+                None,
+            )
         };
         for (i, outcome) in Outcome::ALL.into_iter().enumerate() {
             assert_eq!(code(outcome), i as u8);

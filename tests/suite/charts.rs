@@ -84,6 +84,7 @@ fn model(name: &str, fields: Vec<FieldReport>, items: Option<ItemsReport>) -> Mo
         fields,
         sets: BTreeMap::new(),
         items,
+        confidence: None,
         document_details: None,
         literature: None,
         document_tallies: None,

@@ -110,7 +110,8 @@ fn json_report_of_the_example() {
             "cer",
             "fields",
             "sets",
-            "items"
+            "items",
+            "confidence"
         ]
     );
     assert_eq!(r["models"][1]["name"], "eager");

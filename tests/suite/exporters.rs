@@ -158,6 +158,7 @@ pub fn model(
         fields,
         sets: BTreeMap::new(),
         items: None,
+        confidence: None,
         document_details: None,
         literature: None,
         document_tallies: None,

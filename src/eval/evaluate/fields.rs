@@ -10,11 +10,12 @@
 
 use super::several::{OwnSchema, Several};
 use crate::eval::compare::{Comparer, SchemaHint, Side, ValueType};
+use crate::eval::confidence_input::Beside;
 use crate::eval::dataset::IdScheme;
 use crate::eval::items::{sort_fields, Item};
 use crate::eval::paths::{
-    find_leaf, flatten, kind_of_value, Ignored, Kind, Leaf, PathCache, PathId, PathTable,
-    SchemaInfo, TopSkip,
+    find_leaf, flatten, kind_of_value, unwrap_confidence, FlatLeaf, Ignored, Kind, Leaf, PathCache,
+    PathId, PathTable, SchemaInfo, TopSkip,
 };
 use crate::eval::report::Suggestion;
 use crate::eval::suggest::{suggest, PathTally};
@@ -38,7 +39,7 @@ pub(super) struct FlatDoc<'a> {
     pub(super) text: String,
     /// Scratch space for flattening.
     pub(super) path: String,
-    pub(super) raw: Vec<(PathId, Json<'a>)>,
+    pub(super) raw: Vec<FlatLeaf<'a>>,
     pub(super) fields: Vec<Leaf<'a>>,
 }
 
@@ -264,11 +265,12 @@ impl Paths {
             &mut self.table,
             &self.ignored,
             Some(skip),
+            None,
             &mut out,
         );
         // Noted in flattening order, as kinds are first come, first served.
         let date_order = comparer.config.date_order;
-        for &(id, value) in &out {
+        for &(id, value, _) in &out {
             let present = !comparer.is_absent_json(Some(value));
             let info = self.note(id, source, present);
             if info.kind.is_none() && present {
@@ -279,7 +281,7 @@ impl Paths {
             }
         }
         self.raw.clear();
-        self.raw.extend(out.iter().map(|&(p, v)| (p, v.id())));
+        self.raw.extend(out.iter().map(|&(p, v, _)| (p, v.id())));
         self.raw.sort_by_key(|&(p, _)| p);
         self.raw.dedup_by_key(|&mut (p, _)| p);
         lists.extend(
@@ -314,6 +316,7 @@ impl Paths {
             let prefix = cache.prefix(&buf);
             for element in forest.get(value).elements() {
                 out.clear();
+                let (element, _) = unwrap_confidence(element, None);
                 if element.is_object() {
                     flatten(
                         element,
@@ -322,10 +325,11 @@ impl Paths {
                         &mut self.table,
                         &self.ignored,
                         None,
+                        None,
                         &mut out,
                     );
                 }
-                for &(id, v) in &out {
+                for &(id, v, _) in &out {
                     let present = !comparer.is_absent_json(Some(v));
                     let info = self.note(id, source, present);
                     info.list = Some(list);
@@ -493,14 +497,19 @@ impl Paths {
             &mut table,
             &self.ignored,
             Some(skip),
+            None,
             &mut out,
         );
-        for &(id, value) in &out {
+        for &(id, value, confidence) in &out {
             let present = !comparer.is_absent_json(Some(value));
-            doc.leaves.push(Leaf::new(id, value, present));
+            let mut leaf = Leaf::new(id, value, present);
+            leaf.confidence = confidence;
+            doc.leaves.push(leaf);
         }
         doc.leaves.sort_by_key(|l| l.path);
         doc.leaves.dedup_by_key(|l| l.path);
+        // SPEC §8.1: an inline confidence beats any entry beside the fields.
+        let beside = Beside::read(forest.get(root), &self.scheme.confidence_key);
         for leaf in &mut doc.leaves {
             if leaf.present && self.kind_in(own, leaf.path) == Kind::Scalar {
                 prepare(comparer, leaf, &mut doc.text);
@@ -508,6 +517,9 @@ impl Paths {
         }
         for l in 0..doc.leaves.len() {
             let (list, value) = (doc.leaves[l].path, doc.leaves[l].value);
+            // Inline on the list (the leaves' entries beside the fields
+            // are resolved after the items, per item field here).
+            let list_confidence = doc.leaves[l].confidence;
             if self.kind_in(own, list) != Kind::Items || value.json_type() != JsonType::Array {
                 continue;
             }
@@ -516,8 +528,9 @@ impl Paths {
             buf.push_str("[]");
             let prefix = cache.prefix(&buf);
             let first_item = doc.items.len();
-            for element in value.elements() {
+            for (index, element) in value.elements().enumerate() {
                 out.clear();
+                let (element, inherited) = unwrap_confidence(element, list_confidence);
                 if element.is_object() {
                     flatten(
                         element,
@@ -526,13 +539,20 @@ impl Paths {
                         &mut table,
                         &self.ignored,
                         None,
+                        inherited,
                         &mut out,
                     );
                 }
                 fields.clear();
-                for &(id, v) in &out {
+                for &(id, v, confidence) in &out {
                     let present = !comparer.is_absent_json(Some(v));
-                    fields.push(Leaf::new(id, v, present));
+                    let mut leaf = Leaf::new(id, v, present);
+                    leaf.confidence = confidence.or_else(|| {
+                        beside
+                            .as_ref()
+                            .and_then(|b| b.of(self.table.name(id), Some(index)))
+                    });
+                    fields.push(leaf);
                 }
                 let present = sort_fields(&mut fields);
                 let start = doc.item_leaves.len();
@@ -547,6 +567,11 @@ impl Paths {
                 doc.items.push((start..doc.item_leaves.len(), present));
             }
             doc.lists.push((list, first_item..doc.items.len()));
+        }
+        if let Some(beside) = &beside {
+            for leaf in doc.leaves.iter_mut().filter(|l| l.confidence.is_none()) {
+                leaf.confidence = beside.of(self.table.name(leaf.path), None);
+            }
         }
         doc.path = buf;
         doc.raw = out;

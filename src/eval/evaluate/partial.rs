@@ -268,6 +268,7 @@ impl Learned {
             scheme: IdScheme {
                 from_keys: self.id_from_keys,
                 field: self.id_field.clone(),
+                confidence_key: config.confidence.key.clone(),
             },
             buf: String::new(),
             raw: Vec::new(),

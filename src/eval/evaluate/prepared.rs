@@ -81,6 +81,8 @@ struct StoredLeaf {
     /// start: none).
     norm: (u32, u32),
     present: bool,
+    /// The prediction's confidence (SPEC §8.1), NaN for none.
+    confidence: f64,
 }
 
 /// [`StoredLeaf::norm`] of a leaf without a normalised text.
@@ -97,6 +99,7 @@ impl StoredLeaf {
                 .as_ref()
                 .map_or((NO_TEXT, 0), |r| (r.start as u32, r.end as u32)),
             present: leaf.present,
+            confidence: leaf.confidence.unwrap_or(f64::NAN),
         }
     }
 
@@ -105,6 +108,7 @@ impl StoredLeaf {
         leaf.chars = self.chars;
         let (start, end) = self.norm;
         leaf.norm = (start != NO_TEXT).then_some(start as usize..end as usize);
+        leaf.confidence = (!self.confidence.is_nan()).then_some(self.confidence);
         leaf
     }
 }

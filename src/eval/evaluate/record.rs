@@ -8,6 +8,7 @@
 //! `compare`, `items`, `sets`, `counts`, `report`; never on a source, the
 //! passes or a validator.
 
+use super::confidence_run::ConfidenceRun;
 use super::fields::{field_set, FieldSet, FlatDoc, Paths};
 use super::several::{own_field_set, OwnSchema};
 use super::shard::{DocOut, Event, SetEvent, SetSums};
@@ -122,6 +123,8 @@ impl Recorder<'_, '_> {
         );
         let c = self.comparer.compare_sides(ty, ts.as_ref(), ps.as_ref());
         let (t, p) = (t.map(|(l, _)| l), p.map(|(l, _)| l));
+        let confidence = p.and_then(|l| l.confidence);
+        out.uncovered |= p.is_some_and(|l| l.present) && confidence.is_none();
         out.events.push(Event {
             path: id as u32,
             outcome: c.outcome,
@@ -129,6 +132,7 @@ impl Recorder<'_, '_> {
                 .cer
                 .zip(c.cer_rate)
                 .map(|(cer, rate)| (cer.edits as u64, cer.len as u64, rate)),
+            confidence,
         });
         if ty == ValueType::Number && t.is_some_and(|l| l.present) {
             out.numeric_total += 1;
@@ -144,6 +148,7 @@ impl Recorder<'_, '_> {
                 outcome: c.outcome,
                 similarity: c.similarity,
                 cer: c.cer_rate,
+                confidence,
             });
         }
     }
@@ -203,6 +208,8 @@ impl Recorder<'_, '_> {
                     out,
                 ),
                 Kind::Set => {
+                    let confidence = p.and_then(|l| l.confidence);
+                    out.uncovered |= p.is_some_and(|l| l.present) && confidence.is_none();
                     let (t, p) = (t.map(|l| l.value), p.map(|l| l.value));
                     let (te, pe) = (set_elements(comparer, t), set_elements(comparer, p));
                     let sc = SetCounts::of(&te, &pe);
@@ -222,6 +229,7 @@ impl Recorder<'_, '_> {
                         counts: [sc.pred_in_true, sc.true_in_pred, sc.truth_len, sc.pred_len]
                             .map(|n| n as u64),
                         scores,
+                        confidence,
                     });
                     if self.details {
                         out.fields.push(FieldDetail {
@@ -233,6 +241,7 @@ impl Recorder<'_, '_> {
                             outcome: set_display_outcome(&sc),
                             similarity: None,
                             cer: None,
+                            confidence,
                         });
                     }
                 }
@@ -327,6 +336,8 @@ pub(super) struct ModelRun<'p, 'c> {
     /// With several schemas (SPEC §7.2): the rows, known once every
     /// document has said which paths it evaluates.
     pub(super) own: Option<OwnRows>,
+    /// The confidence pairs (SPEC §8.2).
+    pub(super) confidence: ConfidenceRun,
 }
 
 /// The per-field table of a model evaluated with several schemas (SPEC
@@ -373,6 +384,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                 in_rows: vec![false; paths.table.len()],
                 ..OwnRows::default()
             }),
+            confidence: ConfidenceRun::default(),
         }
     }
 
@@ -391,6 +403,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
         };
         self.valid.push(out.valid);
         self.has_prediction.push(out.has_prediction);
+        self.confidence.absorb(out);
         let mut counts = Counts::default();
         match (&mut self.doc_fields, &self.own) {
             (Some(d), None) => d.fill(Counts::default()),
@@ -528,6 +541,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             valid,
             has_prediction: _,
             own,
+            confidence,
         } = self;
         // Several schemas (SPEC §7.2): the rows are the paths some
         // document evaluates; each document's tally gets its counts per
@@ -703,6 +717,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             fields: field_reports,
             sets: set_reports,
             items,
+            confidence: confidence.finish(&config.confidence, |p| paths.table.name(p as PathId)),
             document_details: details.then_some(doc_details),
             literature: None,
             document_tallies: details.then_some(doc_tallies),

@@ -43,15 +43,17 @@ pub(crate) struct Event {
     pub path: u32,
     pub outcome: Outcome,
     pub cer: Option<(u64, u64, f64)>,
+    /// The prediction's confidence (SPEC §8.2: with it, a pair).
+    pub confidence: Option<f64>,
 }
 
-/// An [`Event`] as stored: `[path, outcome code, cer]`.
+/// An [`Event`] as stored: `[path, outcome code, cer, confidence]`.
 #[derive(Serialize, Deserialize)]
-struct EventTuple(u32, u8, Option<(u64, u64, f64)>);
+struct EventTuple(u32, u8, Option<(u64, u64, f64)>, Option<f64>);
 
 impl From<Event> for EventTuple {
     fn from(e: Event) -> Self {
-        EventTuple(e.path, outcome_code::of(e.outcome), e.cer)
+        EventTuple(e.path, outcome_code::of(e.outcome), e.cer, e.confidence)
     }
 }
 
@@ -63,6 +65,7 @@ impl TryFrom<EventTuple> for Event {
             path: t.0,
             outcome: outcome_code::outcome(t.1)?,
             cer: t.2,
+            confidence: t.3,
         })
     }
 }
@@ -75,6 +78,8 @@ pub(crate) struct SetEvent {
     pub path: u32,
     pub counts: [u64; 4],
     pub scores: Option<SetSums>,
+    /// The predicted list's confidence (SPEC §8.2).
+    pub confidence: Option<f64>,
 }
 
 /// A set field's per-document scores, the terms of its sums.
@@ -100,6 +105,9 @@ pub(crate) struct DocOut {
     pub items: ItemTally,
     pub numeric_exact: u64,
     pub numeric_total: u64,
+    /// Whether a present predicted value carries no confidence (SPEC
+    /// §8.4: the document cannot go straight through).
+    pub uncovered: bool,
     /// The compared values (empty unless details were asked for).
     pub fields: Vec<FieldDetail>,
     /// With several schemas (SPEC §7.2; never in a partial result): the
@@ -120,6 +128,7 @@ impl DocOut {
         self.items = ItemTally::default();
         self.numeric_exact = 0;
         self.numeric_total = 0;
+        self.uncovered = false;
         self.fields.clear();
         self.own_rows.clear();
         self.own_items = false;

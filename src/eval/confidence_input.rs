@@ -1,0 +1,325 @@
+//! Confidence in the input (SPEC §8.1): checking a prediction's
+//! confidences, and the confidences given beside the fields.
+//!
+//! Owns: [`check_record`] (every confidence of one prediction record is a
+//! number in [0, 1], else an error naming the file, line, record, path and
+//! value) and [`Beside`] (a record's `_confidence` key: one number for the
+//! document, or field paths mapped to numbers, resolved for a leaf by the
+//! most specific entry). Inline wrappers (`{"_value", "_confidence"}`) are
+//! unwrapped where records are flattened (`paths::flatten`,
+//! [`crate::eval::tree::Json::confidence_wrapper`]); this module only
+//! checks them. Pure: depends on `tree` and `error`; never on the passes,
+//! the counts or a report.
+
+use crate::error::{Error, ErrorKind};
+use crate::eval::tree::{Json, JsonType};
+
+/// Checks every confidence of one prediction record (its payload
+/// `fields`): each inline wrapper's `_confidence`, and the top-level key
+/// `key` (a number, or an object mapping field paths to numbers). The
+/// error names `file`, `line` (when known), the record and the path.
+pub fn check_record(
+    fields: Json<'_>,
+    key: &str,
+    file: &str,
+    line: Option<usize>,
+    record: &str,
+) -> Result<(), Error> {
+    let fail = |path: &str, value: Json<'_>, what: &str| {
+        let mut e = Error::new(
+            ErrorKind::Shape,
+            format!("{what} `{path}` {}", expectation(value)),
+        )
+        .in_file(file)
+        .in_record(record.to_string());
+        if let Some(line) = line {
+            e = e.at_line(line);
+        }
+        e
+    };
+    let mut path = String::new();
+    for (name, value) in fields.entries() {
+        if name == key {
+            match value.json_type() {
+                JsonType::Number => {
+                    if !valid(value) {
+                        return Err(fail(key, value, "the document's confidence"));
+                    }
+                }
+                JsonType::Object => {
+                    for (field, c) in value.entries() {
+                        if !valid(c) {
+                            return Err(fail(&format!("{key}.{field}"), c, "the confidence at"));
+                        }
+                    }
+                }
+                _ => {
+                    let mut e = Error::new(
+                        ErrorKind::Shape,
+                        format!(
+                            "`{key}` expects a number in [0, 1] or an object mapping field paths to numbers, found {}",
+                            shown(value)
+                        ),
+                    )
+                    .in_file(file)
+                    .in_record(record.to_string());
+                    if let Some(line) = line {
+                        e = e.at_line(line);
+                    }
+                    return Err(e);
+                }
+            }
+            continue;
+        }
+        path.clear();
+        path.push_str(name);
+        if let Some((at, c)) = first_bad(value, &mut path) {
+            return Err(fail(&at, c, "the confidence of"));
+        }
+    }
+    Ok(())
+}
+
+/// The first inline confidence beneath `value` (at `path`) that is not a
+/// number in [0, 1]: its path and value.
+fn first_bad<'f>(value: Json<'f>, path: &mut String) -> Option<(String, Json<'f>)> {
+    if let Some((inner, c)) = value.confidence_wrapper() {
+        if !valid(c) {
+            return Some((path.clone(), c));
+        }
+        return first_bad(inner, path);
+    }
+    let len = path.len();
+    match value.json_type() {
+        JsonType::Object => {
+            for (k, v) in value.entries() {
+                path.truncate(len);
+                path.push('.');
+                path.push_str(k);
+                if let Some(bad) = first_bad(v, path) {
+                    return Some(bad);
+                }
+            }
+        }
+        JsonType::Array => {
+            for (i, v) in value.elements().enumerate() {
+                path.truncate(len);
+                path.push_str(&format!("[{i}]"));
+                if let Some(bad) = first_bad(v, path) {
+                    return Some(bad);
+                }
+            }
+        }
+        _ => {}
+    }
+    path.truncate(len);
+    None
+}
+
+/// Whether a confidence is a finite number in [0, 1] (SPEC §8.1).
+fn valid(c: Json<'_>) -> bool {
+    c.as_f64().is_some_and(|x| (0.0..=1.0).contains(&x))
+}
+
+fn shown(v: Json<'_>) -> String {
+    let text = v.to_value().to_string();
+    if text.chars().count() > 60 {
+        format!("{}...", text.chars().take(57).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// What a bad confidence should have been, with the value found.
+fn expectation(v: Json<'_>) -> String {
+    let hint = match v.as_f64() {
+        Some(x) if x > 1.0 && x <= 100.0 => "; percentages must be divided by 100",
+        _ => "",
+    };
+    format!("must be a number in [0, 1], found {}{hint}", shown(v))
+}
+
+/// How an entry's last list segment names items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Items {
+    /// No brackets: the list as a whole (`items`), or no list.
+    Whole,
+    /// `items[]`: every item.
+    Each,
+    /// `items[2]`: one item (0-based).
+    One(usize),
+}
+
+/// One path segment: a key, and for a list its brackets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Segment {
+    name: String,
+    items: Items,
+}
+
+fn segments(path: &str) -> Option<Vec<Segment>> {
+    path.split('.')
+        .map(|part| match part.find('[') {
+            None => Some(Segment {
+                name: part.to_string(),
+                items: Items::Whole,
+            }),
+            Some(open) => {
+                let inside = part[open + 1..].strip_suffix(']')?;
+                let items = if inside.is_empty() {
+                    Items::Each
+                } else {
+                    Items::One(inside.parse().ok()?)
+                };
+                Some(Segment {
+                    name: part[..open].to_string(),
+                    items,
+                })
+            }
+        })
+        .collect()
+}
+
+/// A record's confidences beside its fields (SPEC §8.1).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Beside {
+    /// The document's number: every field's, losing to every path.
+    document: Option<f64>,
+    /// Field paths (as segments) and their confidences.
+    entries: Vec<(Vec<Segment>, f64)>,
+}
+
+impl Beside {
+    /// The confidences under the record's top-level key `key` (`None`
+    /// when it has none). Entries that are not numbers are left out (the
+    /// dataset pass refused them already), and so are paths that do not
+    /// parse as field paths.
+    pub fn read(record: Json<'_>, key: &str) -> Option<Beside> {
+        let value = record.get(key)?;
+        let mut beside = Beside {
+            document: value.as_f64(),
+            entries: Vec::new(),
+        };
+        for (path, c) in value.entries() {
+            if let (Some(segments), Some(c)) = (segments(path), c.as_f64()) {
+                beside.entries.push((segments, c));
+            }
+        }
+        Some(beside)
+    }
+
+    /// The confidence of the field at `path` (a per-field-table path:
+    /// `total`, `vendor.name`, `items[].amount`), in predicted item `item`
+    /// for an item field: the most specific entry covering it — more
+    /// segments first, then an indexed one, then `[]` over a bare list
+    /// name — else the document's number.
+    pub fn of(&self, path: &str, item: Option<usize>) -> Option<f64> {
+        let leaf: Vec<(&str, bool)> = path
+            .split('.')
+            .map(|p| match p.strip_suffix("[]") {
+                Some(name) => (name, true),
+                None => (p, false),
+            })
+            .collect();
+        let mut best: Option<((usize, u8), f64)> = None;
+        for (entry, c) in &self.entries {
+            if entry.len() > leaf.len() {
+                continue;
+            }
+            let mut rank = 0u8;
+            let covers = entry.iter().zip(&leaf).all(|(e, &(name, list))| {
+                e.name == name
+                    && match e.items {
+                        Items::Whole => true,
+                        Items::Each => {
+                            rank = rank.max(1);
+                            list
+                        }
+                        Items::One(i) => {
+                            rank = 2;
+                            list && item == Some(i)
+                        }
+                    }
+            });
+            let key = (entry.len(), rank);
+            if covers && best.is_none_or(|(b, _)| key > b) {
+                best = Some((key, *c));
+            }
+        }
+        best.map(|(_, c)| c).or(self.document)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::tree::Forest;
+    use serde_json::json;
+
+    fn with<R>(v: serde_json::Value, f: impl FnOnce(Json<'_>) -> R) -> R {
+        let mut forest = Forest::default();
+        let root = forest.add_value(&v).unwrap();
+        f(forest.get(root))
+    }
+
+    #[test]
+    fn the_most_specific_entry_wins() {
+        let v = json!({"_confidence": {
+            "vendor": 0.5, "vendor.name": 0.6,
+            "items": 0.1, "items[]": 0.2, "items[].amount": 0.3, "items[2].amount": 0.4, "items[1]": 0.7
+        }});
+        with(v, |r| {
+            let b = Beside::read(r, "_confidence").unwrap();
+            assert_eq!(b.of("vendor.name", None), Some(0.6));
+            assert_eq!(b.of("vendor.city", None), Some(0.5));
+            assert_eq!(b.of("total", None), None);
+            // Two segments beat one; at equal depth the indexed one wins.
+            assert_eq!(b.of("items[].amount", Some(2)), Some(0.4));
+            assert_eq!(b.of("items[].amount", Some(0)), Some(0.3));
+            assert_eq!(b.of("items[].qty", Some(1)), Some(0.7));
+            assert_eq!(b.of("items[].qty", Some(0)), Some(0.2));
+        });
+        with(json!({"c": 0.8}), |r| {
+            let b = Beside::read(r, "c").unwrap();
+            // A document's number covers every field.
+            assert_eq!(b.of("items[].qty", Some(0)), Some(0.8));
+            assert_eq!(b.of("total", None), Some(0.8));
+        });
+        with(json!({"total": 1}), |r| {
+            assert_eq!(Beside::read(r, "c"), None)
+        });
+    }
+
+    #[test]
+    fn bad_confidences_name_file_line_record_path_and_value() {
+        let check = |v: serde_json::Value| {
+            with(v, |r| {
+                check_record(r, "_confidence", "p.jsonl", Some(4), "record \"d1\"")
+                    .map_err(|e| e.to_string())
+            })
+        };
+        assert_eq!(
+            check(json!({"total": {"_value": "1", "_confidence": 0.5}})),
+            Ok(())
+        );
+        assert_eq!(
+            check(json!({"total": {"_value": "1", "_confidence": 87}})),
+            Err("p.jsonl:4: record \"d1\": the confidence of `total` must be a number in [0, 1], found 87; percentages must be divided by 100".into())
+        );
+        assert_eq!(
+            check(json!({"items": [{"a": 1}, {"a": {"_value": 2, "_confidence": "high"}}]})),
+            Err("p.jsonl:4: record \"d1\": the confidence of `items[1].a` must be a number in [0, 1], found \"high\"".into())
+        );
+        assert_eq!(
+            check(json!({"_confidence": {"vendor.name": -0.1}})),
+            Err("p.jsonl:4: record \"d1\": the confidence at `_confidence.vendor.name` must be a number in [0, 1], found -0.1".into())
+        );
+        assert_eq!(
+            check(json!({"_confidence": 101})),
+            Err("p.jsonl:4: record \"d1\": the document's confidence `_confidence` must be a number in [0, 1], found 101".into())
+        );
+        assert!(check(json!({"_confidence": "x"}))
+            .unwrap_err()
+            .contains("`_confidence` expects a number in [0, 1] or an object"));
+    }
+}

@@ -1,0 +1,166 @@
+//! One model's confidence pairs as the comparison pass absorbs them, and
+//! its `confidence` block (SPEC §8.2, §8.4–§8.5).
+//!
+//! Owns: [`ConfidenceRun`] — every (confidence, correct) pair in document
+//! order with its field, the slots, and per document what straight-through
+//! processing needs — and `finish`, which hands the pairs to
+//! [`crate::eval::confidence`] for every score. May depend on the sibling
+//! `shard`'s [`DocOut`], `confidence`, `config`, `report`; never on the
+//! passes or on how a document was compared.
+
+use super::shard::DocOut;
+use crate::eval::confidence::{field_scores, group_scores, Pair};
+use crate::eval::config::ConfidenceConfig;
+use crate::eval::report::{ConfidenceReport, Outcome, StraightThrough};
+use std::collections::BTreeMap;
+
+/// A pair and the field it belongs to.
+#[derive(Debug, Clone, Copy)]
+struct FieldPair {
+    pair: Pair,
+    path: u32,
+}
+
+/// What a document says about going straight through (SPEC §8.4).
+#[derive(Debug, Clone, Copy)]
+struct DocumentPairs {
+    /// Its pairs end here in [`ConfidenceRun::pairs`].
+    end: usize,
+    /// A present predicted value carries no confidence.
+    uncovered: bool,
+    /// Every outcome is `exact` or `true_negative` (a set's: F1 1, or
+    /// both sides empty).
+    all_correct: bool,
+}
+
+/// SPEC §8.2: correct is `exact` or `true_negative` (`partial` is not).
+fn correct(outcome: Outcome) -> bool {
+    matches!(outcome, Outcome::Exact | Outcome::TrueNegative)
+}
+
+/// One model's pairs, absorbed in document order.
+#[derive(Debug, Default)]
+pub(super) struct ConfidenceRun {
+    pairs: Vec<FieldPair>,
+    /// SPEC §8.2: one per (document, field): a scalar per document, an
+    /// item field per item slot, a set field once per document.
+    slots: u64,
+    documents: Vec<DocumentPairs>,
+}
+
+impl ConfidenceRun {
+    /// Adds one document's outcomes (`out`, in comparison order).
+    pub(super) fn absorb(&mut self, out: &DocOut) {
+        let mut all_correct = true;
+        for e in &out.events {
+            let ok = correct(e.outcome);
+            all_correct &= ok;
+            if let Some(confidence) = e.confidence {
+                self.pairs.push(FieldPair {
+                    pair: Pair {
+                        confidence,
+                        correct: ok,
+                    },
+                    path: e.path,
+                });
+            }
+        }
+        for s in &out.sets {
+            // SPEC §8.2: a set is correct when its F1 is 1 or both sides
+            // are empty (no scores).
+            let ok = s.scores.as_ref().is_none_or(|x| x.f1 == 1.0);
+            all_correct &= ok;
+            if let Some(confidence) = s.confidence {
+                self.pairs.push(FieldPair {
+                    pair: Pair {
+                        confidence,
+                        correct: ok,
+                    },
+                    path: s.path,
+                });
+            }
+        }
+        self.slots += (out.events.len() + out.sets.len()) as u64;
+        self.documents.push(DocumentPairs {
+            end: self.pairs.len(),
+            uncovered: out.uncovered,
+            all_correct,
+        });
+    }
+
+    /// The model's `confidence` block (SPEC §8.5); `None` without a pair.
+    /// `name` gives a path's per-field-table name.
+    pub(super) fn finish<'n>(
+        &self,
+        config: &ConfidenceConfig,
+        name: impl Fn(u32) -> &'n str,
+    ) -> Option<ConfidenceReport> {
+        let settings = config.settings();
+        let all: Vec<Pair> = self.pairs.iter().map(|p| p.pair).collect();
+        let g = group_scores(&all, &settings)?;
+        let mut by_field: BTreeMap<&str, Vec<Pair>> = BTreeMap::new();
+        for p in &self.pairs {
+            by_field.entry(name(p.path)).or_default().push(p.pair);
+        }
+        let fields = by_field
+            .into_iter()
+            .filter_map(|(path, pairs)| Some((path.to_string(), field_scores(&pairs, &settings)?)))
+            .collect();
+        Some(ConfidenceReport {
+            pairs: g.pairs,
+            with_confidence: g.pairs as f64 / self.slots as f64,
+            accuracy: g.accuracy,
+            mean_confidence: g.mean_confidence,
+            brier: g.brier,
+            ece: g.ece,
+            ece_equal_mass: g.ece_equal_mass,
+            mce: g.mce,
+            auroc: g.auroc,
+            aurc: g.aurc,
+            bins: g.bins,
+            thresholds: g.thresholds,
+            coverage_at_accuracy: g.coverage_at_accuracy,
+            error_capture: g.error_capture,
+            straight_through: self.straight_through(config, &name),
+            fields,
+        })
+    }
+
+    /// SPEC §8.4: a document goes straight through when it has a pair,
+    /// every present predicted value carries a confidence, and every
+    /// confidence is at least its field's threshold
+    /// (`confidence.field_thresholds`, else `confidence.straight_through`);
+    /// `accuracy` is the share of those whose every outcome is correct.
+    fn straight_through<'n>(
+        &self,
+        config: &ConfidenceConfig,
+        name: &impl Fn(u32) -> &'n str,
+    ) -> StraightThrough {
+        let (mut through, mut right) = (0u64, 0u64);
+        let mut start = 0;
+        for d in &self.documents {
+            let pairs = &self.pairs[start..d.end];
+            start = d.end;
+            let goes = !pairs.is_empty()
+                && !d.uncovered
+                && pairs
+                    .iter()
+                    .all(|p| p.pair.confidence >= config.threshold_of(name(p.path)));
+            if goes {
+                through += 1;
+                right += u64::from(d.all_correct);
+            }
+        }
+        let documents = self.documents.len() as u64;
+        StraightThrough {
+            threshold: config.straight_through,
+            documents: through,
+            rate: if documents == 0 {
+                0.0
+            } else {
+                through as f64 / documents as f64
+            },
+            accuracy: (through > 0).then(|| right as f64 / through as f64),
+        }
+    }
+}
