@@ -4,6 +4,7 @@ mod cases;
 mod charts;
 mod cli;
 mod common;
+mod confidence;
 mod exporters;
 mod figures;
 mod gate;
