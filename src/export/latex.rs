@@ -269,6 +269,58 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
             columns,
         );
     }
+
+    // Confidence (SPEC §8), only when some model has confidences.
+    if let Some(rows) = super::confidence::model_rows(report, options) {
+        out.push('\n');
+        let dash = |c: &Option<String>| c.clone().unwrap_or_else(|| NO_COST.to_string());
+        let columns: Vec<Column> = (0..super::confidence::COLUMNS.len())
+            .map(|i| Column {
+                cells: rows.iter().map(|(_, cells)| dash(&cells[i])).collect(),
+                best: None,
+            })
+            .collect();
+        let header: Vec<&str> = super::confidence::COLUMNS
+            .iter()
+            .map(|(_, latex, _)| *latex)
+            .collect();
+        push_table(
+            &mut out,
+            &escape(&super::confidence::caption(report)),
+            "tab:fieldscope-confidence",
+            &format!("l{}", "r".repeat(columns.len())),
+            &format!("Model & {}", header.join(" & ")),
+            &names,
+            columns,
+        );
+        let fields = super::confidence::field_rows(report, options);
+        if !fields.is_empty() {
+            out.push('\n');
+            let labels: Vec<String> = fields
+                .iter()
+                .map(|(model, field, _)| format!("{} & {}", escape(model), escape(field)))
+                .collect();
+            let columns: Vec<Column> = (0..super::confidence::FIELD_HEADERS.len())
+                .map(|i| Column {
+                    cells: fields.iter().map(|(_, _, cells)| dash(&cells[i])).collect(),
+                    best: None,
+                })
+                .collect();
+            let header: Vec<&str> = super::confidence::FIELD_HEADERS
+                .iter()
+                .map(|(_, latex)| *latex)
+                .collect();
+            push_table(
+                &mut out,
+                &escape(super::confidence::FIELD_CAPTION),
+                "tab:fieldscope-confidence-fields",
+                &format!("ll{}", "r".repeat(columns.len())),
+                &format!("Model & Field & {}", header.join(" & ")),
+                &labels,
+                columns,
+            );
+        }
+    }
     out
 }
 

@@ -105,6 +105,41 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
         }
     }
 
+    if let Some(rows) = super::confidence::model_rows(report, options) {
+        out.push('\n');
+        out.push_str(&escape(&super::confidence::caption(report)));
+        out.push_str("\n\n| Model |");
+        for (header, _, _) in &super::confidence::COLUMNS {
+            out.push_str(&format!(" {} |", escape(header)));
+        }
+        out.push_str("\n| :--- |");
+        out.push_str(&" ---: |".repeat(super::confidence::COLUMNS.len()));
+        out.push('\n');
+        let dash = |c: &Option<String>| c.clone().unwrap_or_else(|| NO_COST.to_string());
+        for (name, cells) in &rows {
+            let mut row = vec![escape(name)];
+            row.extend(cells.iter().map(dash));
+            push_row(&mut out, &row);
+        }
+        let fields = super::confidence::field_rows(report, options);
+        if !fields.is_empty() {
+            out.push('\n');
+            out.push_str(&escape(super::confidence::FIELD_CAPTION));
+            out.push_str("\n\n| Model | Field |");
+            for (header, _) in &super::confidence::FIELD_HEADERS {
+                out.push_str(&format!(" {} |", escape(header)));
+            }
+            out.push_str("\n| :--- | :--- |");
+            out.push_str(&" ---: |".repeat(super::confidence::FIELD_HEADERS.len()));
+            out.push('\n');
+            for (name, field, cells) in &fields {
+                let mut row = vec![escape(name), escape(field)];
+                row.extend(cells.iter().map(dash));
+                push_row(&mut out, &row);
+            }
+        }
+    }
+
     if !report.warnings.is_empty() {
         out.push_str("\n## Warnings\n\n");
         for warning in &report.warnings {

@@ -32,6 +32,7 @@
 //! [`Format::ALL`].
 
 pub mod comparison;
+pub mod confidence;
 pub mod csv;
 pub mod embed;
 pub mod gate;

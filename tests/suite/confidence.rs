@@ -339,3 +339,46 @@ fn cli_errors_jobs_and_gate() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The text exports' confidence tables (issue 29): one row per model (a
+/// model without confidences shows dashes) and one per model and field;
+/// none when no model has a confidence.
+#[test]
+fn markdown_and_latex_tables() {
+    use fieldscope::export::{render, ExportOptions, Format};
+    let report = run(
+        truth(),
+        vec![("m", predictions()), ("plain", truth())],
+        None,
+        &Config::default(),
+    );
+    let options = ExportOptions::default();
+    let md = render(&report, Format::Markdown, &options);
+    assert!(md.contains(
+        "| Model | Covered | Accuracy | ECE | Brier | AUROC | AURC | Coverage at 95 % | Straight-through |\n\
+         | :--- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n\
+         | m | 0.8333 | 0.8000 | 0.3070 | 0.1583 | 0.7500 | 0.0886 | 0.4000 | 0.3333 |\n\
+         | plain | — | — | — | — | — | — | — | — |\n"
+    ), "{md}");
+    assert!(
+        md.contains("| m | date | 3 | 0.6667 | 0.4700 | 0.5000 | — | 0.0000 |\n"),
+        "{md}"
+    );
+    let tex = render(&report, Format::Latex, &options);
+    assert!(
+        tex.contains(
+            "    m & 0.8333 & 0.8000 & 0.3070 & 0.1583 & 0.7500 & 0.0886 & 0.4000 & 0.3333 \\\\\n\
+         \x20   plain & --- & --- & --- & --- & --- & --- & --- & --- \\\\\n"
+        ),
+        "{tex}"
+    );
+    assert!(
+        tex.contains(
+            "    m & items{[}{]}.amount & 2 & 0.5000 & 0.3500 & 1.0000 & --- & 0.0000 \\\\\n"
+        ),
+        "{tex}"
+    );
+    let plain = run(truth(), vec![("plain", truth())], None, &Config::default());
+    assert!(!render(&plain, Format::Markdown, &options).contains("Covered"));
+    assert!(!render(&plain, Format::Latex, &options).contains("Covered"));
+}
