@@ -168,6 +168,40 @@ pub struct ConfidenceReport {
     pub straight_through: StraightThrough,
     /// Per field with at least one pair, by path.
     pub fields: BTreeMap<String, crate::eval::confidence::FieldConfidence>,
+    /// Beyond SPEC, for the charts and the app's threshold slider; never
+    /// in the JSON report (`crate::export::json` leaves it out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub views: Option<ConfidenceViews>,
+}
+
+/// What the confidence charts and the app's threshold slider draw: the
+/// risk–coverage curve (at most [`ConfidenceViews::CURVE_POINTS`] of its
+/// points, highest confidence first, the first and last always kept) and
+/// the approval at each threshold k/100.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfidenceViews {
+    pub curve: Vec<crate::eval::confidence::CurvePoint>,
+    /// τ = 0, 0.01, …, 1 (101 rows).
+    pub sweep: Vec<ThresholdSweepPoint>,
+}
+
+impl ConfidenceViews {
+    pub const CURVE_POINTS: usize = 200;
+}
+
+/// Accepting the values with confidence ≥ `threshold` (SPEC §8.3) and the
+/// documents going straight through at that one threshold for every
+/// field (§8.4, `field_thresholds` aside).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ThresholdSweepPoint {
+    pub threshold: f64,
+    pub accepted: u64,
+    /// Correct among the accepted.
+    pub correct: u64,
+    /// Documents going straight through.
+    pub documents: u64,
+    /// Of those, documents whose every outcome is correct.
+    pub documents_right: u64,
 }
 
 /// SPEC §8.4: the documents that go straight through.

@@ -13,6 +13,22 @@ use crate::eval::report::Report;
 
 /// The report as pretty-printed JSON followed by a newline.
 pub fn render(report: &Report, _options: &ExportOptions) -> String {
+    // The confidence views (charts, slider) are not SPEC §8.5's keys.
+    let has_views = report
+        .models
+        .iter()
+        .any(|m| m.confidence.as_ref().is_some_and(|c| c.views.is_some()));
+    let stripped;
+    let report = if has_views {
+        let mut copy = report.clone();
+        for c in copy.models.iter_mut().filter_map(|m| m.confidence.as_mut()) {
+            c.views = None;
+        }
+        stripped = copy;
+        &stripped
+    } else {
+        report
+    };
     // The report holds only strings, numbers, booleans and string-keyed
     // maps, so serialisation cannot fail (serde_json writes a non-finite
     // float as null rather than failing).

@@ -137,6 +137,42 @@ fn every_score_of_a_hand_computed_dataset() {
     assert_eq!(c.fields["items[].amount"].auroc, Some(1.0));
     assert_eq!(c.fields["items[].desc"].pairs, 2);
     assert_eq!(c.fields.len(), 4);
+    // The charts' and the slider's views: the whole curve (7 distinct
+    // confidences), and at τ = 0.6 8 values accepted (7 right) and d3
+    // through (lowest 0.99; d1's lowest is 0.3, d2's 0.4).
+    let views = c.views.as_ref().unwrap();
+    let curve: Vec<(f64, u64)> = views
+        .curve
+        .iter()
+        .map(|p| (p.threshold, p.accepted))
+        .collect();
+    assert_eq!(
+        curve,
+        [
+            (0.99, 2),
+            (0.95, 3),
+            (0.9, 4),
+            (0.8, 5),
+            (0.6, 8),
+            (0.4, 9),
+            (0.3, 10)
+        ]
+    );
+    assert_eq!(views.sweep.len(), 101);
+    let at = |k: usize| {
+        let p = &views.sweep[k];
+        (
+            p.threshold,
+            p.accepted,
+            p.correct,
+            p.documents,
+            p.documents_right,
+        )
+    };
+    assert_eq!(at(60), (0.6, 8, 7, 1, 0));
+    assert_eq!(at(0), (0.0, 10, 8, 3, 1));
+    assert_eq!(at(100), (1.0, 0, 0, 0, 0));
+    assert_eq!(at(40), (0.4, 9, 8, 2, 1));
 }
 
 /// SPEC §8.4: a field's own threshold lets d2 through (0.4 ≥ 0.3), and d2
@@ -173,7 +209,12 @@ fn uncovered_values_and_models_without_confidence() {
     // d3's date has no confidence now: 9 pairs.
     assert_eq!(c.pairs, 9);
     assert!(report.models[1].confidence.is_none());
-    let json = serde_json::to_value(&report).unwrap();
+    let json: Value = serde_json::from_str(&fieldscope::export::render(
+        &report,
+        fieldscope::export::Format::Json,
+        &fieldscope::export::ExportOptions::default(),
+    ))
+    .unwrap();
     assert_eq!(json["models"][1]["confidence"], Value::Null);
     let keys: Vec<&str> = json["models"][0]["confidence"]
         .as_object()

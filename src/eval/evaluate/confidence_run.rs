@@ -9,9 +9,11 @@
 //! passes or on how a document was compared.
 
 use super::shard::DocOut;
-use crate::eval::confidence::{field_scores, group_scores, Pair};
+use crate::eval::confidence::{field_scores, group_scores, risk_coverage, Pair, SortedPairs};
 use crate::eval::config::ConfidenceConfig;
-use crate::eval::report::{ConfidenceReport, Outcome, StraightThrough};
+use crate::eval::report::{
+    ConfidenceReport, ConfidenceViews, Outcome, StraightThrough, ThresholdSweepPoint,
+};
 use std::collections::BTreeMap;
 
 /// A pair and the field it belongs to.
@@ -123,7 +125,57 @@ impl ConfidenceRun {
             error_capture: g.error_capture,
             straight_through: self.straight_through(config, &name),
             fields,
+            views: Some(self.views(&all)),
         })
+    }
+
+    /// The curve (thinned to [`ConfidenceViews::CURVE_POINTS`]) and the
+    /// approval at τ = k/100: values by [`SortedPairs::accepted_at`];
+    /// documents by the smallest confidence of each document that could go
+    /// through (a pair, nothing uncovered).
+    fn views(&self, all: &[Pair]) -> ConfidenceViews {
+        let full = risk_coverage(all);
+        let keep = ConfidenceViews::CURVE_POINTS;
+        let curve = if full.len() <= keep {
+            full
+        } else {
+            let last = full.len() - 1;
+            let mut picked: Vec<usize> = (0..keep).map(|i| i * last / (keep - 1)).collect();
+            picked.dedup();
+            picked.into_iter().map(|i| full[i].clone()).collect()
+        };
+        let sorted = SortedPairs::new(all);
+        // (smallest confidence, all correct) of each document that could go.
+        let mut lowest: Vec<(f64, bool)> = Vec::new();
+        let mut start = 0;
+        for d in &self.documents {
+            let pairs = &self.pairs[start..d.end];
+            start = d.end;
+            if !pairs.is_empty() && !d.uncovered {
+                let low = pairs
+                    .iter()
+                    .map(|p| p.pair.confidence)
+                    .fold(f64::INFINITY, f64::min);
+                lowest.push((low, d.all_correct));
+            }
+        }
+        let sweep = (0..=100)
+            .map(|k| {
+                let threshold = k as f64 / 100.0;
+                let (accepted, correct) = sorted.accepted_at(threshold);
+                let through = lowest.iter().filter(|(low, _)| *low >= threshold);
+                let (documents, documents_right) =
+                    through.fold((0, 0), |(n, r), &(_, right)| (n + 1, r + u64::from(right)));
+                ThresholdSweepPoint {
+                    threshold,
+                    accepted,
+                    correct,
+                    documents,
+                    documents_right,
+                }
+            })
+            .collect();
+        ConfidenceViews { curve, sweep }
     }
 
     /// SPEC §8.4: a document goes straight through when it has a pair,
