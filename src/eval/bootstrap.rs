@@ -39,11 +39,29 @@
 //! The scores tested are [`TESTED`]; `items.f1` only between models that
 //! both have item lists.
 //!
+//! **Confidence** (SPEC §8.5: "ece, brier, auroc and aurc get intervals
+//! and each pair of models a paired test on aurc"): for a model with
+//! confidence pairs, [`CONFIDENCE_METRICS`] are recomputed per resample by
+//! [`group_scores`] over the drawn documents' pairs (each document's
+//! [`DocumentTally::confidence`], in document order, a document drawn `k`
+//! times giving its pairs `k` times in a row), so the resample of every
+//! document once is the report's `confidence` block. A score the report
+//! would give as `null` on a resample — every score when the drawn
+//! documents have no pair, `auroc` when their pairs are all correct or all
+//! incorrect — is undefined there: as the report's own function says (no
+//! number, not `zero_division`, which SPEC §8.3 does not apply to these
+//! scores), that resample is left out of that score's interval, and the
+//! intervals say over how many resamples they are taken. The paired test
+//! on `confidence.aurc` (between models that both have pairs; a smaller
+//! AURC is better) is taken over the resamples where both models have a
+//! pair: `p = (1 + #{b : |δ_b − δ| ≥ |δ|}) / (B' + 1)`, `B'` of them.
+//!
 //! **Holm–Bonferroni** (Holm 1979) over the `m` pairs of one score: with
 //! the p-values sorted ascending `p(1) ≤ … ≤ p(m)`, the adjusted value is
 //! `p̃(i) = max_{j ≤ i} min(1, (m − j + 1) · p(j))`; a pair differs
 //! significantly when `p̃ ≤ alpha`.
 
+use crate::eval::confidence::{group_scores, ConfidenceSettings, Pair};
 use crate::eval::config::Config;
 use crate::eval::counts::{
     document_extraction_score, items_summary, macro_over_documents, macro_over_fields, mean,
@@ -113,6 +131,30 @@ pub const TESTED: [&str; 6] = [
     "items.f1",
 ];
 
+/// The confidence scores resampled (SPEC §8.5), as named in the report's
+/// model object (`confidence.ece` is the `ece` of its `confidence` block),
+/// for models with confidence pairs.
+pub const CONFIDENCE_METRICS: [&str; 4] = [
+    "confidence.ece",
+    "confidence.brier",
+    "confidence.auroc",
+    "confidence.aurc",
+];
+
+/// The confidence score compared between models by the paired test (Holm
+/// over the pairs of models that both have confidence pairs).
+pub const CONFIDENCE_TESTED: &str = "confidence.aurc";
+
+/// Whether a smaller value of `metric` is better: the calibration errors
+/// and AURC (`confidence.ece`, `.brier`, `.aurc`); every other resampled
+/// score is better larger.
+pub fn lower_is_better(metric: &str) -> bool {
+    matches!(
+        metric,
+        "confidence.ece" | "confidence.brier" | "confidence.aurc"
+    )
+}
+
 /// An interval `[low, high]` around a point estimate.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Interval {
@@ -146,6 +188,23 @@ pub struct ItemIntervals {
     pub f1: Interval,
 }
 
+/// Intervals of a model's confidence scores (SPEC §8.5), each over the
+/// resamples where the score is defined (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ConfidenceIntervals {
+    /// Resamples whose drawn documents have at least one pair: `ece`,
+    /// `brier` and `aurc` are taken over these.
+    pub resamples: usize,
+    pub ece: Interval,
+    pub brier: Interval,
+    /// `null` when the report's `auroc` is (all pairs correct, or all
+    /// incorrect).
+    pub auroc: Option<Interval>,
+    /// Resamples whose `auroc` is defined: its interval is taken over these.
+    pub auroc_resamples: usize,
+    pub aurc: Interval,
+}
+
 /// One model's intervals.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelIntervals {
@@ -156,15 +215,31 @@ pub struct ModelIntervals {
     pub document_extraction_score: Interval,
     /// `null` when the model has no item list (its report's `items` is).
     pub items: Option<ItemIntervals>,
+    /// Only for a model with confidence pairs (its report's `confidence`
+    /// is not `null`); absent otherwise, so that a report without
+    /// confidences is unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<ConfidenceIntervals>,
 }
 
 impl ModelIntervals {
-    /// The interval of `metric` (one of [`METRICS`]).
+    /// The interval of `metric` (one of [`METRICS`] or
+    /// [`CONFIDENCE_METRICS`]).
     pub fn get(&self, metric: &str) -> Option<&Interval> {
         if metric == "document_extraction_score" {
             return Some(&self.document_extraction_score);
         }
         let (average, score) = metric.split_once('.')?;
+        if average == "confidence" {
+            let c = self.confidence.as_ref()?;
+            return match score {
+                "ece" => Some(&c.ece),
+                "brier" => Some(&c.brier),
+                "auroc" => c.auroc.as_ref(),
+                "aurc" => Some(&c.aurc),
+                _ => None,
+            };
+        }
         if average == "items" {
             let i = self.items.as_ref()?;
             return match score {
@@ -232,11 +307,14 @@ impl BootstrapReport {
     }
 
     /// Whether model `name` is significantly below the best model on
-    /// `metric` (the highest estimate; the Holm-adjusted paired test
+    /// `metric` (the highest estimate, or the lowest where a smaller value
+    /// is better, [`lower_is_better`]; the Holm-adjusted paired test
     /// between the two). False for the best model itself, for a tie with
     /// it, and when there is no such test.
     pub fn below_best(&self, metric: &str, name: &str) -> bool {
-        let estimate = |m: &ModelIntervals| m.get(metric).map(|i| i.estimate);
+        // Oriented so that larger is better.
+        let o = if lower_is_better(metric) { -1.0 } else { 1.0 };
+        let estimate = |m: &ModelIntervals| m.get(metric).map(|i| o * i.estimate);
         let best = self
             .models
             .iter()
@@ -272,6 +350,98 @@ impl ModelTallies {
             has_items: m.items.is_some(),
         })
     }
+
+    /// Whether the model has confidence pairs (its report's `confidence`
+    /// is not `null`).
+    pub fn has_confidence(&self) -> bool {
+        self.documents.iter().any(|d| !d.confidence.is_empty())
+    }
+}
+
+/// The settings [`confidence_scores`] needs of the config's: the number of
+/// bins (`ece`); the threshold rows, targets and review budgets, which no
+/// resampled score reads, are left empty so that they are not computed.
+pub fn confidence_settings(config: &Config) -> ConfidenceSettings {
+    ConfidenceSettings {
+        thresholds: Vec::new(),
+        target_accuracy: Vec::new(),
+        review_budgets: Vec::new(),
+        ..config.confidence.settings()
+    }
+}
+
+/// The scores of [`CONFIDENCE_METRICS`] for a multiset of documents, given
+/// as how many times each document is drawn: [`group_scores`] over the
+/// drawn documents' pairs in document order (a document drawn `k` times
+/// gives its pairs `k` times in a row), NaN where the report would say
+/// `null` (no pair drawn; `auroc` with every pair drawn correct, or every
+/// one incorrect). `pairs` is a buffer, overwritten.
+pub fn confidence_scores(
+    docs: &[DocumentTally],
+    weights: &[u32],
+    settings: &ConfidenceSettings,
+    pairs: &mut Vec<Pair>,
+) -> [f64; 4] {
+    pairs.clear();
+    for (d, &w) in docs.iter().zip(weights) {
+        for _ in 0..w {
+            pairs.extend_from_slice(&d.confidence);
+        }
+    }
+    match group_scores(pairs, settings) {
+        Some(g) => [g.ece, g.brier, g.auroc.unwrap_or(f64::NAN), g.aurc],
+        None => [f64::NAN; 4],
+    }
+}
+
+/// The percentile interval (type 7, `level`) of the values that are
+/// defined (not NaN), around `estimate`, and how many there are; NaN
+/// bounds when none is.
+fn interval_of_defined(estimate: f64, values: &[f64], level: f64) -> (Interval, usize) {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| !x.is_nan()).collect();
+    v.sort_by(f64::total_cmp);
+    let tail = (1.0 - level) / 2.0;
+    let interval = Interval {
+        estimate,
+        low: quantile(&v, tail),
+        high: quantile(&v, 1.0 - tail),
+    };
+    (interval, v.len())
+}
+
+/// The two-sided paired tests of one score between every pair of models
+/// whose estimate is defined (not NaN), Holm-adjusted together:
+/// `(a, b, δ, p, p_holm)`. A resample where either model's value is NaN
+/// is left out of that pair's test (the headline scores never are).
+fn paired_tests(estimates: &[f64], values: &[Vec<f64>]) -> Vec<(usize, usize, f64, f64, f64)> {
+    let mut tests = Vec::new();
+    for a in 0..estimates.len() {
+        for b in a + 1..estimates.len() {
+            if estimates[a].is_nan() || estimates[b].is_nan() {
+                continue;
+            }
+            let delta = estimates[a] - estimates[b];
+            let (mut resamples, mut extreme) = (0usize, 0usize);
+            for (x, y) in values[a].iter().zip(&values[b]) {
+                let d = x - y;
+                if d.is_nan() {
+                    continue;
+                }
+                resamples += 1;
+                if (d - delta).abs() >= delta.abs() {
+                    extreme += 1;
+                }
+            }
+            let p = (1 + extreme) as f64 / (resamples + 1) as f64;
+            tests.push((a, b, delta, p.min(1.0)));
+        }
+    }
+    let adjusted = holm(&tests.iter().map(|t| t.3).collect::<Vec<_>>());
+    tests
+        .into_iter()
+        .zip(adjusted)
+        .map(|((a, b, delta, p), p_holm)| (a, b, delta, p, p_holm))
+        .collect()
 }
 
 /// The scores of [`METRICS`] for a multiset of documents, given as how
@@ -388,6 +558,14 @@ pub struct Bootstrap<'c> {
     /// Per model, per resample, the scores of [`METRICS`].
     values: Vec<Vec<[f64; 16]>>,
     weights: Vec<u32>,
+    /// Per model: whether it has confidence pairs.
+    confident: Vec<bool>,
+    settings: ConfidenceSettings,
+    /// Per model with confidence pairs (empty for the others), per
+    /// resample, the scores of [`CONFIDENCE_METRICS`] (NaN: undefined).
+    confidence: Vec<Vec<[f64; 4]>>,
+    /// The drawn pairs of one resample (a buffer).
+    pairs: Vec<Pair>,
 }
 
 impl<'c> Bootstrap<'c> {
@@ -395,8 +573,16 @@ impl<'c> Bootstrap<'c> {
     /// in the same order.
     pub fn new(models: Vec<ModelTallies>, config: &'c Config, options: BootstrapOptions) -> Self {
         let documents = models.first().map_or(0, |m| m.documents.len());
+        let confident: Vec<bool> = models.iter().map(ModelTallies::has_confidence).collect();
         Bootstrap {
             values: vec![Vec::with_capacity(options.resamples); models.len()],
+            confidence: confident
+                .iter()
+                .map(|&c| Vec::with_capacity(if c { options.resamples } else { 0 }))
+                .collect(),
+            confident,
+            settings: confidence_settings(config),
+            pairs: Vec::new(),
             models,
             config,
             options,
@@ -426,6 +612,15 @@ impl<'c> Bootstrap<'c> {
                     self.config,
                 );
                 self.values[m].push(s);
+                if self.confident[m] {
+                    let c = confidence_scores(
+                        &model.documents,
+                        &self.weights,
+                        &self.settings,
+                        &mut self.pairs,
+                    );
+                    self.confidence[m].push(c);
+                }
             }
         }
         self.done()
@@ -441,7 +636,21 @@ impl<'c> Bootstrap<'c> {
             .iter()
             .map(|m| scores(&m.documents, &ones, m.has_items, self.config))
             .collect();
-        let tail = (1.0 - self.options.level) / 2.0;
+        // NaN for a model without pairs (no score), and where undefined.
+        let confidence_estimates: Vec<[f64; 4]> = self
+            .models
+            .iter()
+            .zip(&self.confident)
+            .map(|(m, &c)| {
+                if c {
+                    confidence_scores(&m.documents, &ones, &self.settings, &mut self.pairs)
+                } else {
+                    [f64::NAN; 4]
+                }
+            })
+            .collect();
+        let level = self.options.level;
+        let tail = (1.0 - level) / 2.0;
         let models = self
             .models
             .iter()
@@ -473,35 +682,56 @@ impl<'c> Bootstrap<'c> {
                         recall: interval(ITEMS + 1),
                         f1: interval(ITEMS + 2),
                     }),
+                    confidence: self.confident[m].then(|| {
+                        let e = &confidence_estimates[m];
+                        let of = |k: usize| {
+                            let v: Vec<f64> = self.confidence[m].iter().map(|s| s[k]).collect();
+                            interval_of_defined(e[k], &v, level)
+                        };
+                        let (ece, resamples) = of(0);
+                        let (auroc, auroc_resamples) = of(2);
+                        ConfidenceIntervals {
+                            resamples,
+                            ece,
+                            brier: of(1).0,
+                            auroc: (!e[2].is_nan()).then_some(auroc),
+                            auroc_resamples,
+                            aurc: of(3).0,
+                        }
+                    }),
                 }
             })
             .collect();
-        let mut paired = Vec::new();
+        // Per score, its estimates and each model's resampled values (NaN
+        // where a model has no such score: items.* without item lists,
+        // confidence.aurc without pairs).
+        let mut scored: Vec<(&str, Vec<f64>, Vec<Vec<f64>>)> = Vec::new();
         for metric in TESTED {
             let Some(k) = METRICS.iter().position(|m| *m == metric) else {
                 continue;
             };
-            let mut tests = Vec::new();
-            for a in 0..self.models.len() {
-                for b in a + 1..self.models.len() {
-                    // Only models that both have the score (items.*).
-                    if estimates[a][k].is_nan() || estimates[b][k].is_nan() {
-                        continue;
-                    }
-                    let delta = estimates[a][k] - estimates[b][k];
-                    let resamples = self.values[a].len();
-                    let extreme = (0..resamples)
-                        .filter(|&r| {
-                            let d = self.values[a][r][k] - self.values[b][r][k];
-                            (d - delta).abs() >= delta.abs()
-                        })
-                        .count();
-                    let p = (1 + extreme) as f64 / (resamples + 1) as f64;
-                    tests.push((a, b, delta, p.min(1.0)));
-                }
-            }
-            let adjusted = holm(&tests.iter().map(|t| t.3).collect::<Vec<_>>());
-            for ((a, b, delta, p), p_holm) in tests.into_iter().zip(adjusted) {
+            let values = self
+                .values
+                .iter()
+                .map(|v| v.iter().map(|s| s[k]).collect())
+                .collect();
+            scored.push((metric, estimates.iter().map(|e| e[k]).collect(), values));
+        }
+        if let Some(k) = CONFIDENCE_METRICS
+            .iter()
+            .position(|m| *m == CONFIDENCE_TESTED)
+        {
+            let values = self
+                .confidence
+                .iter()
+                .map(|v| v.iter().map(|s| s[k]).collect())
+                .collect();
+            let estimates = confidence_estimates.iter().map(|e| e[k]).collect();
+            scored.push((CONFIDENCE_TESTED, estimates, values));
+        }
+        let mut paired = Vec::new();
+        for (metric, estimates, values) in scored {
+            for (a, b, delta, p, p_holm) in paired_tests(&estimates, &values) {
                 paired.push(PairedTest {
                     metric: metric.to_string(),
                     a: self.models[a].name.clone(),
@@ -637,6 +867,7 @@ mod tests {
                 numeric_total: 1,
                 schema_valid: true,
                 items: items(1, 1, 1),
+                confidence: Vec::new(),
             },
             DocumentTally {
                 counts: c(1, 1, 0, 0),
@@ -645,6 +876,7 @@ mod tests {
                 numeric_total: 1,
                 schema_valid: true,
                 items: items(0, 1, 1),
+                confidence: Vec::new(),
             },
             DocumentTally {
                 counts: c(0, 0, 1, 1),
@@ -653,6 +885,7 @@ mod tests {
                 numeric_total: 0,
                 schema_valid: false,
                 items: items(0, 0, 0),
+                confidence: Vec::new(),
             },
         ]
     }
@@ -769,6 +1002,7 @@ mod tests {
                 truth_items: 1,
                 pred_items: 1,
             },
+            confidence: Vec::new(),
         };
         let wrong = DocumentTally {
             counts: c(0, 2, 0, 0),
@@ -781,6 +1015,7 @@ mod tests {
                 truth_items: 1,
                 pred_items: 1,
             },
+            confidence: Vec::new(),
         };
         let a: Vec<DocumentTally> = (0..60).map(|_| right.clone()).collect();
         let b: Vec<DocumentTally> = (0..60)
@@ -855,5 +1090,181 @@ mod tests {
         assert_eq!(test("A", "D", "macro_fields.f1").p_value, 1.0);
         // Six scores tested: 6 pairs each, 3 for items.
         assert_eq!(r.paired.len(), 5 * 6 + 3);
+    }
+
+    fn pair(confidence: f64, correct: bool) -> Pair {
+        Pair {
+            confidence,
+            correct,
+        }
+    }
+
+    /// `doc` with these confidence pairs.
+    fn with_pairs(counts: Counts, pairs: &[(f64, bool)]) -> DocumentTally {
+        DocumentTally {
+            confidence: pairs.iter().map(|&(c, y)| pair(c, y)).collect(),
+            ..doc(counts)
+        }
+    }
+
+    #[test]
+    fn five_resamples_of_confidence_pairs_by_hand() {
+        let config = Config::default();
+        let options = BootstrapOptions {
+            resamples: 5,
+            seed: 3,
+            ..BootstrapOptions::default()
+        };
+        // D1: (0.9, right), (0.4, wrong); D2: (0.8, right); D3: no pair.
+        // Seed 3 draws (D1, D2, D3) = (1,2,0), (0,0,3), (1,1,1), (2,0,1),
+        // (0,2,1) (see five_resamples_of_three_documents_by_hand).
+        let docs = vec![
+            with_pairs(c(1, 1, 0, 0), &[(0.9, true), (0.4, false)]),
+            with_pairs(c(1, 0, 0, 0), &[(0.8, true)]),
+            doc(c(0, 0, 0, 1)),
+        ];
+        // One resample worked by hand from its draw, (1,2,0): pairs 0.9 ✓,
+        // 0.4 ✗, 0.8 ✓, 0.8 ✓ (D2's twice). Bins of 0.1: [0.9, 1] 1 pair,
+        // gap |1 − 0.9|; [0.8, 0.9) 2 pairs, gap 0.2; [0.4, 0.5) 1 pair,
+        // gap |0 − 0.4|: ece = ¼·0.1 + ½·0.2 + ¼·0.4 = 0.225.
+        let settings = confidence_settings(&config);
+        let mut buffer = Vec::new();
+        let r1 = confidence_scores(&docs, &[1, 2, 0], &settings, &mut buffer);
+        let close = |x: f64, y: f64| (x - y).abs() < 1e-12;
+        assert!(close(r1[0], 0.225), "{r1:?}");
+        // brier = (0.01 + 0.16 + 0.04 + 0.04) / 4; every right pair above
+        // the wrong one: auroc 1; aurc: only at 0.4 (coverage ¾ → 1) is
+        // there a risk, ¼: ¼ · ¼.
+        assert!(close(r1[1], 0.0625) && r1[2] == 1.0 && close(r1[3], 0.0625));
+        // (0,0,3) draws no pair: every score undefined. (0,2,1): two right
+        // pairs of 0.8: auroc undefined, ece 0.2, brier 0.04, aurc 0.
+        let r2 = confidence_scores(&docs, &[0, 0, 3], &settings, &mut buffer);
+        assert!(r2.iter().all(|x| x.is_nan()), "{r2:?}");
+        let r5 = confidence_scores(&docs, &[0, 2, 1], &settings, &mut buffer);
+        assert!(close(r5[0], 0.2) && close(r5[1], 0.04) && r5[3] == 0.0);
+        assert!(r5[2].is_nan());
+
+        let r = Bootstrap::new(vec![model("m", docs, false)], &config, options).finish();
+        let ci = r.models[0].confidence.expect("the model has pairs");
+        // Estimate (1,1,1): 0.9 ✓, 0.4 ✗, 0.8 ✓: ece = (0.1 + 0.2 + 0.4)/3,
+        // brier = 0.21/3, aurc = ⅓ · ⅓. (2,0,1): ece ½·0.1 + ½·0.4 = 0.25,
+        // brier 0.085, aurc ½ · ½.
+        // ece over the 4 resamples with a pair: 0.2, 0.225, 0.7/3, 0.25;
+        // type 7 with B' = 4: h = 0.075 and 2.925.
+        assert_eq!((ci.resamples, ci.auroc_resamples), (4, 3));
+        let ece = ci.ece;
+        assert!(close(ece.estimate, 0.7 / 3.0), "{ece:?}");
+        assert!(close(ece.low, 0.2 + 0.075 * 0.025), "{ece:?}");
+        assert!(close(ece.high, 0.7 / 3.0 + 0.925 * (0.25 - 0.7 / 3.0)));
+        let brier = ci.brier;
+        assert!(close(brier.estimate, 0.07), "{brier:?}");
+        // 0.04, 0.0625, 0.07, 0.085.
+        assert!(close(brier.low, 0.04 + 0.075 * 0.0225), "{brier:?}");
+        assert!(close(brier.high, 0.07 + 0.925 * 0.015), "{brier:?}");
+        let aurc = ci.aurc;
+        assert!(close(aurc.estimate, 1.0 / 9.0), "{aurc:?}");
+        // 0, 0.0625, 1/9, 0.25.
+        assert!(close(aurc.low, 0.075 * 0.0625), "{aurc:?}");
+        assert!(close(aurc.high, 1.0 / 9.0 + 0.925 * (0.25 - 1.0 / 9.0)));
+        // auroc is 1 on the three resamples where it is defined.
+        let auroc = ci.auroc.unwrap();
+        assert_eq!((auroc.estimate, auroc.low, auroc.high), (1.0, 1.0, 1.0));
+        assert_eq!(r.models[0].get("confidence.aurc"), Some(&aurc));
+        // The headline scores are untouched by the pairs.
+        assert!(r.models[0].get("micro.f1").is_some());
+        // One model: no test.
+        assert!(r.paired.is_empty());
+    }
+
+    #[test]
+    fn an_undefined_auroc_estimate_has_no_interval() {
+        // Every pair right: auroc null in the report and here.
+        let docs: Vec<DocumentTally> = (0..10)
+            .map(|i| with_pairs(c(1, 0, 0, 0), &[(0.5 + f64::from(i) / 40.0, true)]))
+            .collect();
+        let config = Config::default();
+        let r = Bootstrap::new(
+            vec![model("m", docs, false)],
+            &config,
+            BootstrapOptions::default(),
+        )
+        .finish();
+        let ci = r.models[0].confidence.unwrap();
+        assert_eq!((ci.auroc, ci.auroc_resamples), (None, 0));
+        assert_eq!(ci.resamples, 1000);
+        // All right: aurc 0 on every resample.
+        assert_eq!(
+            (ci.aurc.estimate, ci.aurc.low, ci.aurc.high),
+            (0.0, 0.0, 0.0)
+        );
+        assert!(r.models[0].get("confidence.auroc").is_none());
+    }
+
+    /// 60 documents, one field, two pairs each: A ranks its right value
+    /// (0.9) above its wrong one (0.2); B the other way round; C equals B;
+    /// D has no confidence.
+    fn ranked() -> BootstrapReport {
+        let counts = c(1, 1, 0, 0);
+        let good = with_pairs(counts, &[(0.9, true), (0.2, false)]);
+        let bad = with_pairs(counts, &[(0.2, true), (0.9, false)]);
+        let models = vec![
+            model("A", vec![good; 60], false),
+            model("B", vec![bad.clone(); 60], false),
+            model("C", vec![bad; 60], false),
+            model("D", vec![doc(counts); 60], false),
+        ];
+        Bootstrap::new(models, &Config::default(), BootstrapOptions::default()).finish()
+    }
+
+    #[test]
+    fn the_paired_aurc_test_finds_the_better_ranking_model() {
+        let r = ranked();
+        let aurc = |name: &str| r.model(name).unwrap().get("confidence.aurc").copied();
+        // A: accepting 0.9 first, risk 0 over coverage ½, then ½ over the
+        // rest: aurc ¼. B: risk 1 over the first half, ½ then: ¾.
+        assert_eq!(aurc("A").unwrap().estimate, 0.25);
+        assert_eq!(aurc("B").unwrap().estimate, 0.75);
+        assert!(aurc("D").is_none());
+        assert!(r.model("D").unwrap().confidence.is_none());
+        // Every document alike: every resample gives the estimate.
+        let a = aurc("A").unwrap();
+        assert_eq!((a.low, a.high), (0.25, 0.25));
+        let tests: Vec<&PairedTest> = r
+            .paired
+            .iter()
+            .filter(|t| t.metric == "confidence.aurc")
+            .collect();
+        // Only between the models with pairs: A–B, A–C, B–C.
+        assert_eq!(tests.len(), 3);
+        let ab = r.test("confidence.aurc", "A", "B").unwrap();
+        assert_eq!((ab.a.as_str(), ab.b.as_str()), ("A", "B"));
+        // A − B < 0: A's AURC is lower, so A is better.
+        assert_eq!(ab.difference, -0.5);
+        // δ_b = δ on every resample: |δ_b − δ| = 0 < |δ| — p = 1/1001, and
+        // Holm over the three pairs: 3/1001 for the smallest two.
+        assert_eq!(ab.p_value, 1.0 / 1001.0);
+        assert_eq!(ab.p_holm, 3.0 / 1001.0);
+        assert!(ab.significant);
+        let bc = r.test("confidence.aurc", "B", "C").unwrap();
+        assert_eq!(
+            (bc.difference, bc.p_value, bc.significant),
+            (0.0, 1.0, false)
+        );
+        // Lower is better: B is significantly above (worse than) A, the best.
+        assert!(r.below_best("confidence.aurc", "B"));
+        assert!(!r.below_best("confidence.aurc", "A"));
+        // ece is not tested, so no mark.
+        assert!(!r.below_best("confidence.ece", "B"));
+    }
+
+    #[test]
+    fn a_model_without_confidence_serialises_no_confidence_key() {
+        let r = ranked();
+        let json = serde_json::to_value(&r).unwrap();
+        let d = &json["models"][3];
+        assert_eq!(d["name"], "D");
+        assert!(d.get("confidence").is_none());
+        assert!(json["models"][0]["confidence"]["aurc"]["estimate"].is_number());
+        assert_eq!(json["models"][0]["confidence"]["resamples"], 1000);
     }
 }

@@ -231,8 +231,8 @@ pub struct ItemTally {
 /// score over any multiset of documents can be recomputed from tallies
 /// alone (the bootstrap does): its counts, its counts per field (in the
 /// order of the model's `fields` rows), its numeric truth values present
-/// and exact (SPEC §3.5's `numeric_precision`), schema validity and its
-/// line-item tallies.
+/// and exact (SPEC §3.5's `numeric_precision`), schema validity, its
+/// line-item tallies and its confidence pairs (SPEC §8.2).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DocumentTally {
     pub counts: Counts,
@@ -241,6 +241,9 @@ pub struct DocumentTally {
     pub numeric_total: u64,
     pub schema_valid: bool,
     pub items: ItemTally,
+    /// The document's (confidence, correct) pairs in comparison order, as
+    /// the model's `confidence` block takes them (empty without any).
+    pub confidence: Vec<crate::eval::confidence::Pair>,
 }
 
 /// The literature's metrics for one model (not part of SPEC §5; see

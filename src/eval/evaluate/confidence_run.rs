@@ -90,6 +90,21 @@ impl ConfidenceRun {
         });
     }
 
+    /// The pairs of the document absorbed last, in the order the model's
+    /// block takes them (what its [`DocumentTally`] keeps for the
+    /// bootstrap).
+    ///
+    /// [`DocumentTally`]: crate::eval::report::DocumentTally
+    pub(super) fn last_document(&self) -> impl Iterator<Item = Pair> + '_ {
+        let n = self.documents.len();
+        let start = match n {
+            0 | 1 => 0,
+            _ => self.documents[n - 2].end,
+        };
+        let end = self.documents.last().map_or(0, |d| d.end);
+        self.pairs[start..end].iter().map(|p| p.pair)
+    }
+
     /// The model's `confidence` block (SPEC §8.5); `None` without a pair.
     /// `name` gives a path's per-field-table name.
     pub(super) fn finish<'n>(

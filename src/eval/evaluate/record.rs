@@ -510,6 +510,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                 numeric_total: out.numeric_total,
                 schema_valid: out.valid,
                 items: tally,
+                confidence: self.confidence.last_document().collect(),
             });
         }
         self.doc_counts.push(counts);
