@@ -145,6 +145,10 @@ struct SynthArgs {
     #[arg(long)]
     paradox: bool,
 
+    /// Write each model's confidences beside its fields (SPEC §8): good calibrated, aggressive overconfident, conservative on its top-level fields only (always with --paradox).
+    #[arg(long)]
+    confidence: bool,
+
     /// The directory to write the files to (created if missing).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -568,6 +572,7 @@ fn synth_command(args: &SynthArgs, stderr: &mut dyn Write) -> i32 {
         crate::synth::SynthOptions {
             documents: args.documents,
             seed: args.seed,
+            confidence: args.confidence,
             ..crate::synth::SynthOptions::default()
         }
     };

@@ -100,6 +100,10 @@ pub struct SynthOptions {
     /// NOT_FOUND-heavy fields and SKUs mostly absent. [`SynthOptions::paradox`]
     /// also gives the models tuned for it.
     pub paradox: bool,
+    /// Write each model's confidences beside its fields (SPEC §8.1), as
+    /// its [`ModelProfile::confidence`] says. Set by
+    /// [`SynthOptions::paradox`] (the app's example), off by default.
+    pub confidence: bool,
 }
 
 impl SynthOptions {
@@ -118,6 +122,7 @@ impl SynthOptions {
                 ModelProfile::aggressive_paradox(),
             ],
             paradox: true,
+            confidence: true,
         }
     }
 }
@@ -135,6 +140,7 @@ impl Default for SynthOptions {
                 ModelProfile::aggressive(),
             ],
             paradox: false,
+            confidence: false,
         }
     }
 }
@@ -172,6 +178,27 @@ pub struct ModelProfile {
     /// Mean `cost` of one record; the actual cost grows with the number of
     /// items (longer output) and varies ±10 %.
     pub cost_per_doc: f64,
+    /// How its confidences behave, when [`SynthOptions::confidence`] asks
+    /// for them.
+    pub confidence: ConfidenceStyle,
+}
+
+/// How a synthetic model's confidences behave (SPEC §8). Each value's
+/// confidence comes from a noisy signal of whether the model got it right:
+/// s = 1 (right) or 0 (wrong) plus a normal error (σ = 0.45), and the
+/// calibrated confidence is the chance of being right given s when a share
+/// π of values are right, P = π·φ(s − 1) / (π·φ(s − 1) + (1 − π)·φ(s))
+/// (π about what the kind of profile gets right: 0.95, 0.85, 0.8), rounded
+/// to 3 decimals. A record written as raw model text carries none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfidenceStyle {
+    /// The calibrated confidence, on every value and line item.
+    Calibrated,
+    /// Overconfident: 1 − (1 − P)/4, so that most values claim 0.9 or more.
+    Overconfident,
+    /// Calibrated, on the top-level scalar fields only (no vendor or
+    /// customer fields, codes or line items).
+    Partial,
 }
 
 impl ModelProfile {
@@ -188,6 +215,7 @@ impl ModelProfile {
             item_extra_rate: 0.02,
             raw_output_rate: 0.05,
             cost_per_doc: 0.012,
+            confidence: ConfidenceStyle::Calibrated,
         }
     }
 
@@ -206,6 +234,7 @@ impl ModelProfile {
             item_extra_rate: 0.005,
             raw_output_rate: 0.02,
             cost_per_doc: 0.006,
+            confidence: ConfidenceStyle::Partial,
         }
     }
 
@@ -223,6 +252,7 @@ impl ModelProfile {
             item_extra_rate: 0.12,
             raw_output_rate: 0.15,
             cost_per_doc: 0.002,
+            confidence: ConfidenceStyle::Overconfident,
         }
     }
 
@@ -281,10 +311,22 @@ pub fn generate(options: &SynthOptions) -> SynthData {
             let mut model = Distorter {
                 rng: Rng::with_seed(seed),
                 profile,
+                errors: 0,
+                marks: Vec::new(),
+                item_marks: Vec::new(),
             };
+            // A stream of its own: the values are the same with or without
+            // confidences.
+            let confidence_seed =
+                stream_seed(options.seed, &format!("confidence:{}", profile.name));
+            let mut confidence_rng = Rng::with_seed(confidence_seed);
             let mut jsonl = String::new();
             for invoice in &invoices {
-                push_line(&mut jsonl, &model.record(invoice));
+                let mut record = model.record(invoice);
+                if options.confidence {
+                    model.add_confidences(&mut confidence_rng, &mut record);
+                }
+                push_line(&mut jsonl, &record);
             }
             (profile.name.clone(), jsonl)
         })
@@ -938,6 +980,15 @@ fn pick_country(rng: &mut Rng) -> &'static Country {
 struct Distorter<'a> {
     rng: Rng,
     profile: &'a ModelProfile,
+    /// Errors made so far (a typo, swapped digits, an omission, an
+    /// invented value or item): a value is wrong when this grew while it
+    /// was written.
+    errors: u32,
+    /// The last record's fields: (path, written with an error).
+    marks: Vec<(String, bool)>,
+    /// The last record's items, in their final order: written with an
+    /// error (or invented).
+    item_marks: Vec<bool>,
 }
 
 impl Distorter<'_> {
@@ -948,138 +999,108 @@ impl Distorter<'_> {
     /// One prediction record, plain or as raw model text.
     fn record(&mut self, inv: &Invoice) -> Value {
         let p = self.profile;
+        self.marks.clear();
+        self.item_marks.clear();
         let mut payload = Map::new();
-        put(
-            &mut payload,
-            "invoice_number",
-            self.present(|d| d.text(&inv.invoice_number)),
-        );
-        put(
-            &mut payload,
-            "invoice_date",
-            self.present(|d| d.date(inv.invoice_date)),
-        );
-        put(
-            &mut payload,
-            "due_date",
-            self.optional(inv.due_date, Self::date, |d| {
+        self.field(&mut payload, "invoice_number", "", |d| {
+            d.present(|d| d.text(&inv.invoice_number))
+        });
+        self.field(&mut payload, "invoice_date", "", |d| {
+            d.present(|d| d.date(inv.invoice_date))
+        });
+        self.field(&mut payload, "due_date", "", |d| {
+            d.optional(inv.due_date, Self::date, |d| {
                 let days = *pick(&mut d.rng, &[14, 30, 30, 60]);
                 d.date(inv.invoice_date + Days::new(days))
-            }),
-        );
+            })
+        });
         if inv.paradox {
-            put(
-                &mut payload,
-                "delivery_date",
-                self.optional(inv.delivery_date, Self::date, |d| {
+            self.field(&mut payload, "delivery_date", "", |d| {
+                d.optional(inv.delivery_date, Self::date, |d| {
                     let days = d.rng.u64(0..=10);
                     d.date(inv.invoice_date - Days::new(days))
-                }),
-            );
+                })
+            });
         }
-        put(
-            &mut payload,
-            "currency",
-            self.present(|d| d.text(inv.country.currency)),
-        );
+        self.field(&mut payload, "currency", "", |d| {
+            d.present(|d| d.text(inv.country.currency))
+        });
 
         let mut address = Map::new();
-        put(
-            &mut address,
-            "street",
-            self.present(|d| d.text(&inv.street)),
-        );
-        put(&mut address, "city", self.present(|d| d.text(inv.city)));
-        put(
-            &mut address,
-            "postcode",
-            self.present(|d| d.text(&inv.postcode)),
-        );
+        self.field(&mut address, "street", "vendor.address.", |d| {
+            d.present(|d| d.text(&inv.street))
+        });
+        self.field(&mut address, "city", "vendor.address.", |d| {
+            d.present(|d| d.text(inv.city))
+        });
+        self.field(&mut address, "postcode", "vendor.address.", |d| {
+            d.present(|d| d.text(&inv.postcode))
+        });
         let mut vendor = Map::new();
-        put(
-            &mut vendor,
-            "name",
-            self.present(|d| d.text(inv.vendor_name)),
-        );
+        self.field(&mut vendor, "name", "vendor.", |d| {
+            d.present(|d| d.text(inv.vendor_name))
+        });
         vendor.insert("address".into(), Value::Object(address));
-        put(
-            &mut vendor,
-            "vat_id",
-            self.optional(inv.vat_id.as_deref(), Self::text, |d| {
+        self.field(&mut vendor, "vat_id", "vendor.", |d| {
+            d.optional(inv.vat_id.as_deref(), Self::text, |d| {
                 let id = fill(
                     &mut d.rng,
                     inv.country.vat_id.unwrap_or(inv.country.invented_tax_id),
                 );
                 Value::String(id)
-            }),
-        );
+            })
+        });
         if inv.paradox {
-            put(
-                &mut vendor,
-                "phone",
-                self.optional(inv.vendor_phone.as_deref(), Self::text, |d| {
+            self.field(&mut vendor, "phone", "vendor.", |d| {
+                d.optional(inv.vendor_phone.as_deref(), Self::text, |d| {
                     Value::String(fill(&mut d.rng, "+99 99 9999 999"))
-                }),
-            );
+                })
+            });
         }
         payload.insert("vendor".into(), Value::Object(vendor));
         let mut customer = Map::new();
-        put(
-            &mut customer,
-            "name",
-            self.present(|d| d.text(inv.customer)),
-        );
+        self.field(&mut customer, "name", "customer.", |d| {
+            d.present(|d| d.text(inv.customer))
+        });
         if inv.paradox {
-            put(
-                &mut customer,
-                "vat_id",
-                self.optional(inv.customer_vat_id.as_deref(), Self::text, |d| {
+            self.field(&mut customer, "vat_id", "customer.", |d| {
+                d.optional(inv.customer_vat_id.as_deref(), Self::text, |d| {
                     let pattern = inv.country.vat_id.unwrap_or(inv.country.invented_tax_id);
                     Value::String(fill(&mut d.rng, pattern))
-                }),
-            );
-            put(
-                &mut customer,
-                "reference",
-                self.optional(inv.customer_reference.as_deref(), Self::text, |d| {
+                })
+            });
+            self.field(&mut customer, "reference", "customer.", |d| {
+                d.optional(inv.customer_reference.as_deref(), Self::text, |d| {
                     Value::String(fill(&mut d.rng, "REF-99999"))
-                }),
-            );
+                })
+            });
         }
         payload.insert("customer".into(), Value::Object(customer));
 
-        put(
-            &mut payload,
-            "total",
-            self.present(|d| d.money(inv, inv.total)),
-        );
-        put(
-            &mut payload,
-            "tax",
-            self.optional(
+        self.field(&mut payload, "total", "", |d| {
+            d.present(|d| d.money(inv, inv.total))
+        });
+        self.field(&mut payload, "tax", "", |d| {
+            d.optional(
                 inv.tax,
                 |d, tax| d.money(inv, tax),
                 |d| {
                     let rate = inv.country.tax_percent;
                     d.money(inv, round_div(inv.total * rate, 100 + rate))
                 },
-            ),
-        );
-        put(
-            &mut payload,
-            "po_number",
-            self.optional(inv.po_number.as_deref(), Self::text, |d| {
+            )
+        });
+        self.field(&mut payload, "po_number", "", |d| {
+            d.optional(inv.po_number.as_deref(), Self::text, |d| {
                 Value::String(fill(&mut d.rng, "PO-45999999"))
-            }),
-        );
-        put(
-            &mut payload,
-            "payment_terms",
-            self.optional(inv.payment_terms, Self::text, |d| {
+            })
+        });
+        self.field(&mut payload, "payment_terms", "", |d| {
+            d.optional(inv.payment_terms, Self::text, |d| {
                 Value::String(pick(&mut d.rng, inv.country.terms).0.to_string())
-            }),
-        );
-        put(&mut payload, "codes", self.codes(&inv.codes));
+            })
+        });
+        self.field(&mut payload, "codes", "", |d| d.codes(&inv.codes));
         payload.insert("items".into(), self.items(inv));
         if self.chance(p.hallucination_rate * 0.1) {
             let iban = fill(&mut self.rng, "AA99 9999 9999 9999 9999 99");
@@ -1102,10 +1123,58 @@ impl Distorter<'_> {
         }
     }
 
+    /// Writes `value` (a field's answer, `None`: no key) at `key` of `map`
+    /// and notes whether it was written with an error, at `prefix` + `key`.
+    fn field(
+        &mut self,
+        map: &mut Map<String, Value>,
+        key: &str,
+        prefix: &str,
+        value: impl FnOnce(&mut Self) -> Option<Value>,
+    ) {
+        let before = self.errors;
+        let v = value(self);
+        if v.is_some() {
+            self.marks
+                .push((format!("{prefix}{key}"), self.errors > before));
+        }
+        put(map, key, v);
+    }
+
+    /// Adds the record's confidences beside its fields (SPEC §8.1), drawn
+    /// from `rng` as [`ConfidenceStyle`] says: one per field written, and
+    /// one per line item (`items[0]`, …) unless the style is `Partial`. A
+    /// raw-text record gets none.
+    fn add_confidences(&self, rng: &mut Rng, record: &mut Value) {
+        let Value::Object(map) = record else { return };
+        if map.contains_key("output") {
+            return;
+        }
+        let style = self.profile.confidence;
+        let partial = style == ConfidenceStyle::Partial;
+        let mut confidences = Map::new();
+        for (path, wrong) in &self.marks {
+            if partial && (path.contains('.') || path == "codes") {
+                continue;
+            }
+            confidences.insert(path.clone(), json!(draw_confidence(rng, *wrong, style)));
+        }
+        if !partial {
+            for (i, wrong) in self.item_marks.iter().enumerate() {
+                confidences.insert(
+                    format!("items[{i}]"),
+                    json!(draw_confidence(rng, *wrong, style)),
+                );
+            }
+        }
+        map.insert("_confidence".into(), Value::Object(confidences));
+    }
+
     /// A value present in the truth: omitted at `omission_rate`, else
     /// `value` (which applies the errors).
     fn present(&mut self, value: impl FnOnce(&mut Self) -> Value) -> Option<Value> {
         if self.chance(self.profile.omission_rate) {
+            self.errors += 1;
             self.absent()
         } else {
             Some(value(self))
@@ -1122,7 +1191,10 @@ impl Distorter<'_> {
     ) -> Option<Value> {
         match truth {
             Some(t) => self.present(|d| value(d, t)),
-            None if self.chance(self.profile.hallucination_rate) => Some(invent(self)),
+            None if self.chance(self.profile.hallucination_rate) => {
+                self.errors += 1;
+                Some(invent(self))
+            }
             None => self.absent(),
         }
     }
@@ -1145,9 +1217,10 @@ impl Distorter<'_> {
         let mut s = truth.to_string();
         if self.chance(self.profile.typo_rate) {
             s = typo(&mut self.rng, &s);
+            self.errors += 1;
         }
         if self.chance(self.profile.digit_swap_rate) {
-            s = swap_digits(&mut self.rng, &s).unwrap_or(s);
+            s = self.swapped(s);
         }
         Value::String(s)
     }
@@ -1161,9 +1234,21 @@ impl Distorter<'_> {
             iso(truth)
         };
         if self.chance(self.profile.digit_swap_rate) {
-            s = swap_digits(&mut self.rng, &s).unwrap_or(s);
+            s = self.swapped(s);
         }
         Value::String(s)
+    }
+
+    /// `s` with two adjacent digits swapped (an error), or as it is when
+    /// it has none.
+    fn swapped(&mut self, s: String) -> String {
+        match swap_digits(&mut self.rng, &s) {
+            Some(t) => {
+                self.errors += 1;
+                t
+            }
+            None => s,
+        }
     }
 
     /// An amount in minor units of the invoice's currency.
@@ -1172,6 +1257,7 @@ impl Distorter<'_> {
         if self.chance(self.profile.digit_swap_rate) {
             if let Some(swapped) = swap_digits(&mut self.rng, &minor.to_string()) {
                 minor = swapped.parse().expect("digits only");
+                self.errors += 1;
             }
         }
         let decimals = inv.country.decimals;
@@ -1188,6 +1274,7 @@ impl Distorter<'_> {
         if self.chance(self.profile.digit_swap_rate) {
             if let Some(swapped) = swap_digits(&mut self.rng, &(q / 100).to_string()) {
                 q = swapped.parse::<i64>().expect("digits only") * 100 + q % 100;
+                self.errors += 1;
             }
         }
         decimal(q, 2)
@@ -1198,6 +1285,7 @@ impl Distorter<'_> {
         let p = self.profile;
         if truth.is_empty() {
             if self.chance(p.hallucination_rate) {
+                self.errors += 1;
                 let n = self.rng.u64(1..=2) as usize;
                 return Some(json!(sample(&mut self.rng, HS_CODES, n)));
             }
@@ -1213,6 +1301,7 @@ impl Distorter<'_> {
         let mut out = Vec::new();
         for code in truth {
             if self.chance(p.omission_rate) {
+                self.errors += 1;
                 continue;
             }
             out.push(self.text(code));
@@ -1224,6 +1313,7 @@ impl Distorter<'_> {
                 .filter(|c| !truth.contains(c))
                 .collect();
             if !unused.is_empty() {
+                self.errors += 1;
                 let extra = *pick(&mut self.rng, &unused);
                 let at = self.rng.u64(..=out.len() as u64) as usize;
                 out.insert(at, json!(extra));
@@ -1239,23 +1329,27 @@ impl Distorter<'_> {
     /// more than [`MAX_ITEMS`] (as if the output were cut at a limit).
     fn items(&mut self, inv: &Invoice) -> Value {
         let p = self.profile;
+        // (item, written with an error or invented)
         let mut out = Vec::new();
         for item in &inv.items {
             if !self.chance(p.item_drop_rate) {
-                out.push(self.item(inv, item));
+                let before = self.errors;
+                let written = self.item(inv, item);
+                out.push((written, self.errors > before));
             }
             if self.chance(p.item_extra_rate) {
-                out.push(self.extra_item(inv));
+                out.push((self.extra_item(inv), true));
             }
         }
         if inv.items.is_empty() && self.chance(p.item_extra_rate) {
-            out.push(self.extra_item(inv));
+            out.push((self.extra_item(inv), true));
         }
         out.truncate(MAX_ITEMS);
         if p.item_reorder && self.rng.bool() {
             shuffle(&mut self.rng, &mut out);
         }
-        Value::Array(out)
+        self.item_marks = out.iter().map(|(_, wrong)| *wrong).collect();
+        Value::Array(out.into_iter().map(|(item, _)| item).collect())
     }
 
     fn item(&mut self, inv: &Invoice, item: &Item) -> Value {
@@ -1415,6 +1509,31 @@ fn schema(paradox: bool) -> Value {
 
 // ---------------------------------------------------------------------------
 // Small helpers
+
+/// One value's confidence (see [`ConfidenceStyle`]): the noisy signal
+/// s = right + 0.45·z (z standard normal, Box–Muller), the calibrated
+/// P(right | s) for a model right on 85 % of values, made overconfident
+/// or not, rounded to 3 decimals.
+fn draw_confidence(rng: &mut Rng, wrong: bool, style: ConfidenceStyle) -> f64 {
+    const SIGMA: f64 = 0.45;
+    // About the share of values each kind of profile gets right.
+    let right_share = match style {
+        ConfidenceStyle::Calibrated => 0.95,
+        ConfidenceStyle::Partial => 0.85,
+        ConfidenceStyle::Overconfident => 0.8,
+    };
+    let (u1, u2) = (1.0 - rng.f64(), rng.f64());
+    let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+    let s = if wrong { 0.0 } else { 1.0 } + SIGMA * z;
+    let density = |x: f64| (-x * x / (2.0 * SIGMA * SIGMA)).exp();
+    let right = right_share * density(s - 1.0);
+    let p = right / (right + (1.0 - right_share) * density(s));
+    let c = match style {
+        ConfidenceStyle::Overconfident => 1.0 - (1.0 - p) / 4.0,
+        ConfidenceStyle::Calibrated | ConfidenceStyle::Partial => p,
+    };
+    ((c * 1000.0).round() / 1000.0).clamp(0.0, 1.0)
+}
 
 fn push_line(out: &mut String, value: &Value) {
     out.push_str(&value.to_string());
@@ -1964,6 +2083,7 @@ mod tests {
             item_extra_rate: 0.0,
             raw_output_rate: 0.0,
             cost_per_doc: 0.01,
+            confidence: ConfidenceStyle::Calibrated,
         };
         let data = generate(&SynthOptions {
             models: vec![perfect],
@@ -2015,6 +2135,56 @@ mod tests {
         assert!(aggressive.cost.unwrap() < conservative.cost.unwrap());
         let items = |m: &crate::eval::ModelReport| m.items.as_ref().unwrap().pred_items;
         assert!(items(conservative) < items(good) && items(good) < items(aggressive));
+    }
+
+    /// SPEC §8 in the example's data: the same values with and without
+    /// confidences; good calibrated (a small ECE), aggressive overconfident
+    /// (a larger one, most values claimed at 0.9 or more), conservative on
+    /// its top-level fields only; raw-text records carry none.
+    #[test]
+    fn confidences_follow_each_profile() {
+        let with = generate(&SynthOptions::paradox(200, 8));
+        let without = generate(&SynthOptions {
+            confidence: false,
+            ..SynthOptions::paradox(200, 8)
+        });
+        assert_eq!(with.truth_jsonl, without.truth_jsonl);
+        for ((_, a), (_, b)) in with.predictions.iter().zip(&without.predictions) {
+            let stripped: Vec<Map<String, Value>> = objects(a)
+                .into_iter()
+                .map(|mut r| {
+                    r.remove("_confidence");
+                    r
+                })
+                .collect();
+            assert_eq!(stripped, objects(b));
+        }
+        let report = evaluate_data(&with);
+        let c = |m: usize| report.models[m].confidence.clone().unwrap();
+        let (good, conservative, aggressive) = (c(0), c(1), c(2));
+        assert!(good.ece < 0.06, "{}", good.ece);
+        assert!(
+            aggressive.ece > 2.0 * good.ece,
+            "{} {}",
+            aggressive.ece,
+            good.ece
+        );
+        assert!(aggressive.mean_confidence > aggressive.accuracy + 0.05);
+        assert!(good.auroc.unwrap() > 0.8);
+        assert!(conservative
+            .fields
+            .keys()
+            .all(|f| !f.contains('.') && !f.contains('[')));
+        assert!(good.fields.contains_key("items[].amount"));
+        assert!(conservative.with_confidence < 0.5 && good.with_confidence > 0.8);
+        for (_, jsonl) in &with.predictions {
+            for record in objects(jsonl) {
+                assert_eq!(
+                    record.contains_key("output"),
+                    !record.contains_key("_confidence")
+                );
+            }
+        }
     }
 
     #[test]
