@@ -157,7 +157,6 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
 
     // Bootstrap intervals, when asked for.
     if let Some(t) = super::bootstrap_table(report, options) {
-        out.push('\n');
         let caption = format!(
             "{:.0}\\,\\% bootstrap intervals, [low, high] after each estimate ({} resamples of the {} documents, seed {}; percentile method). $^\\dagger$~significantly below the best model's score in that column (paired bootstrap test, two-sided, Holm-adjusted over the model pairs, $\\alpha = {}$).",
             t.level * 100.0,
@@ -166,40 +165,7 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
             t.seed,
             t.alpha
         );
-        // The interval in small type after the estimate, so that six
-        // columns fit a page.
-        let columns: Vec<Column> = (0..t.columns.len())
-            .map(|k| Column {
-                cells: t
-                    .rows
-                    .iter()
-                    .map(|(_, cells, below)| match &cells[k] {
-                        Some(c) => {
-                            let (estimate, interval) = c.split_once(' ').unwrap_or((c, ""));
-                            format!(
-                                "{estimate}{}~{{\\footnotesize {interval}}}",
-                                if below[k] { "$^\\dagger$" } else { "" }
-                            )
-                        }
-                        None => "--".to_string(),
-                    })
-                    .collect(),
-                best: None,
-            })
-            .collect();
-        let names: Vec<String> = t.rows.iter().map(|(n, _, _)| escape(n)).collect();
-        let header: Vec<&str> = std::iter::once("Model")
-            .chain(t.columns.iter().map(|(_, _, tex)| *tex))
-            .collect();
-        push_table(
-            &mut out,
-            &caption,
-            "tab:fieldscope-bootstrap",
-            &format!("l{}", "r".repeat(t.columns.len())),
-            &header.join(" & "),
-            &names,
-            columns,
-        );
+        push_bootstrap(&mut out, &t, &caption, "tab:fieldscope-bootstrap");
     }
 
     // The weighted macro average over fields, only with `field_weights`.
@@ -293,6 +259,22 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
             &names,
             columns,
         );
+        if let Some(t) = super::bootstrap_confidence_table(report, options) {
+            let caption = format!(
+                "{:.0}\\,\\% bootstrap intervals of the confidence scores (SPEC \\S 8.3), [low, high] after each estimate ({} resamples of the {} documents, seed {}; percentile method; a resample whose drawn values leave a score undefined --- no confidence, or AUROC with every value right or every one wrong --- is left out of that score's interval). ECE, Brier and AURC: lower is better. $^\\dagger$~AURC significantly above the lowest model's (paired bootstrap test, two-sided, Holm-adjusted over the model pairs, $\\alpha = {}$).",
+                t.level * 100.0,
+                t.resamples,
+                t.documents,
+                t.seed,
+                t.alpha
+            );
+            push_bootstrap(
+                &mut out,
+                &t,
+                &caption,
+                "tab:fieldscope-bootstrap-confidence",
+            );
+        }
         let fields = super::confidence::field_rows(report, options);
         if !fields.is_empty() {
             out.push('\n');
@@ -322,6 +304,46 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
         }
     }
     out
+}
+
+/// A bootstrap table: per model "estimate [low, high]" (the interval in
+/// small type after the estimate, so that six columns fit a page) with
+/// $^\dagger$ when significantly worse than the best (-- where the model
+/// has no such score).
+fn push_bootstrap(out: &mut String, t: &super::BootstrapTable, caption: &str, label: &str) {
+    out.push('\n');
+    let columns: Vec<Column> = (0..t.columns.len())
+        .map(|k| Column {
+            cells: t
+                .rows
+                .iter()
+                .map(|(_, cells, below)| match &cells[k] {
+                    Some(c) => {
+                        let (estimate, interval) = c.split_once(' ').unwrap_or((c, ""));
+                        format!(
+                            "{estimate}{}~{{\\footnotesize {interval}}}",
+                            if below[k] { "$^\\dagger$" } else { "" }
+                        )
+                    }
+                    None => "--".to_string(),
+                })
+                .collect(),
+            best: None,
+        })
+        .collect();
+    let names: Vec<String> = t.rows.iter().map(|(n, _, _)| escape(n)).collect();
+    let header: Vec<&str> = std::iter::once("Model")
+        .chain(t.columns.iter().map(|(_, _, tex)| *tex))
+        .collect();
+    push_table(
+        out,
+        caption,
+        label,
+        &format!("l{}", "r".repeat(t.columns.len())),
+        &header.join(" & "),
+        &names,
+        columns,
+    );
 }
 
 /// Appends one `table` float: caption, label, booktabs `tabular` with the

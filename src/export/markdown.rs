@@ -62,25 +62,7 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
     }
 
     if let Some(t) = super::bootstrap_table(report, options) {
-        out.push('\n');
-        out.push_str(&super::bootstrap_caption(&t));
-        out.push_str("\n\n| Model |");
-        for (_, header, _) in &t.columns {
-            out.push_str(&format!(" {header} |"));
-        }
-        out.push_str("\n| :--- |");
-        out.push_str(&" ---: |".repeat(t.columns.len()));
-        out.push('\n');
-        for (name, cells, below) in &t.rows {
-            let mut row = vec![escape(name)];
-            for (cell, &below) in cells.iter().zip(below) {
-                row.push(match cell {
-                    Some(c) => format!("{c}{}", if below { " †" } else { "" }),
-                    None => "—".to_string(),
-                });
-            }
-            push_row(&mut out, &row);
-        }
+        push_bootstrap(&mut out, &t, &super::bootstrap_caption(&t));
     }
 
     if let Some(columns) = literature_columns(report) {
@@ -121,6 +103,9 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
             row.extend(cells.iter().map(dash));
             push_row(&mut out, &row);
         }
+        if let Some(t) = super::bootstrap_confidence_table(report, options) {
+            push_bootstrap(&mut out, &t, &super::bootstrap_confidence_caption(&t));
+        }
         let fields = super::confidence::field_rows(report, options);
         if !fields.is_empty() {
             out.push('\n');
@@ -149,6 +134,31 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
         }
     }
     out
+}
+
+/// A bootstrap table: its caption, then per model "estimate [low, high]"
+/// with † when significantly worse than the best (— where the model has
+/// no such score).
+fn push_bootstrap(out: &mut String, t: &super::BootstrapTable, caption: &str) {
+    out.push('\n');
+    out.push_str(caption);
+    out.push_str("\n\n| Model |");
+    for (_, header, _) in &t.columns {
+        out.push_str(&format!(" {header} |"));
+    }
+    out.push_str("\n| :--- |");
+    out.push_str(&" ---: |".repeat(t.columns.len()));
+    out.push('\n');
+    for (name, cells, below) in &t.rows {
+        let mut row = vec![escape(name)];
+        for (cell, &below) in cells.iter().zip(below) {
+            row.push(match cell {
+                Some(c) => format!("{c}{}", if below { " †" } else { "" }),
+                None => "—".to_string(),
+            });
+        }
+        push_row(out, &row);
+    }
 }
 
 /// A row of the comparison table: macro over documents (M4).

@@ -492,18 +492,57 @@ pub const BOOTSTRAP_COLUMNS: [(&str, &str, &str); 6] = [
 
 pub fn bootstrap_table(report: &Report, options: &ExportOptions) -> Option<BootstrapTable> {
     let b = report.bootstrap.as_ref()?;
-    let cell = |i: &crate::eval::bootstrap::Interval| {
-        let f = |x: f64| Number::Ratio(x).format(options);
-        format!("{} [{}, {}]", f(i.estimate), f(i.low), f(i.high))
-    };
     let any_items = b.models.iter().any(|m| m.items.is_some());
     let columns: Vec<_> = BOOTSTRAP_COLUMNS
         .into_iter()
         .filter(|(metric, _, _)| any_items || !metric.starts_with("items."))
         .collect();
-    let rows = b
-        .models
-        .iter()
+    Some(interval_table(b, b.models.iter(), columns, options))
+}
+
+/// The columns of the confidence bootstrap table (SPEC §8.5: ece, brier,
+/// auroc, aurc), as [`BOOTSTRAP_COLUMNS`]; only `confidence.aurc` is
+/// tested between models (a smaller value is better).
+pub const BOOTSTRAP_CONFIDENCE_COLUMNS: [(&str, &str, &str); 4] = [
+    ("confidence.ece", "ECE", "ECE"),
+    ("confidence.brier", "Brier", "Brier"),
+    ("confidence.auroc", "AUROC", "AUROC"),
+    ("confidence.aurc", "AURC", "AURC"),
+];
+
+/// The confidence scores' bootstrap table of the Markdown and LaTeX
+/// exports, when the report has a bootstrap and some model has confidence
+/// pairs: one row per such model, cells and marks as [`bootstrap_table`]'s
+/// (the mark on AURC meaning significantly above the lowest).
+pub fn bootstrap_confidence_table(
+    report: &Report,
+    options: &ExportOptions,
+) -> Option<BootstrapTable> {
+    let b = report.bootstrap.as_ref()?;
+    let models: Vec<_> = b.models.iter().filter(|m| m.confidence.is_some()).collect();
+    if models.is_empty() {
+        return None;
+    }
+    let columns = BOOTSTRAP_CONFIDENCE_COLUMNS.to_vec();
+    Some(interval_table(b, models.into_iter(), columns, options))
+}
+
+/// The rows of `models` under `columns`: "estimate [low, high]" (`None`
+/// where the model has no such interval) and the marks of
+/// [`BootstrapReport::below_best`].
+///
+/// [`BootstrapReport::below_best`]: crate::eval::bootstrap::BootstrapReport::below_best
+fn interval_table<'b>(
+    b: &'b crate::eval::bootstrap::BootstrapReport,
+    models: impl Iterator<Item = &'b crate::eval::bootstrap::ModelIntervals>,
+    columns: Vec<(&'static str, &'static str, &'static str)>,
+    options: &ExportOptions,
+) -> BootstrapTable {
+    let cell = |i: &crate::eval::bootstrap::Interval| {
+        let f = |x: f64| Number::Ratio(x).format(options);
+        format!("{} [{}, {}]", f(i.estimate), f(i.low), f(i.high))
+    };
+    let rows = models
         .map(|m| {
             (
                 m.name.clone(),
@@ -518,7 +557,7 @@ pub fn bootstrap_table(report: &Report, options: &ExportOptions) -> Option<Boots
             )
         })
         .collect();
-    Some(BootstrapTable {
+    BootstrapTable {
         resamples: b.resamples,
         seed: b.seed,
         level: b.level,
@@ -526,7 +565,7 @@ pub fn bootstrap_table(report: &Report, options: &ExportOptions) -> Option<Boots
         documents: b.documents,
         columns,
         rows,
-    })
+    }
 }
 
 /// The caption of the bootstrap table (plain text; the LaTeX exporter
@@ -534,6 +573,19 @@ pub fn bootstrap_table(report: &Report, options: &ExportOptions) -> Option<Boots
 pub fn bootstrap_caption(t: &BootstrapTable) -> String {
     format!(
         "{:.0} % bootstrap intervals, [low, high] after each estimate ({} resamples of the {} documents, seed {}; percentile method). † = significantly below the best model's score in that column (paired bootstrap test, two-sided, Holm-adjusted over the model pairs, α = {}).",
+        t.level * 100.0,
+        t.resamples,
+        t.documents,
+        t.seed,
+        t.alpha
+    )
+}
+
+/// The caption of the confidence bootstrap table (plain text; the LaTeX
+/// exporter writes its own with the same words).
+pub fn bootstrap_confidence_caption(t: &BootstrapTable) -> String {
+    format!(
+        "{:.0} % bootstrap intervals of the confidence scores (SPEC §8.3), [low, high] after each estimate ({} resamples of the {} documents, seed {}; percentile method; a resample whose drawn values leave a score undefined — no confidence, or AUROC with every value right or every one wrong — is left out of that score's interval). ECE, Brier and AURC: lower is better. † = AURC significantly above the lowest model's (paired bootstrap test, two-sided, Holm-adjusted over the model pairs, α = {}).",
         t.level * 100.0,
         t.resamples,
         t.documents,

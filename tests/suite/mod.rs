@@ -5,6 +5,7 @@ mod charts;
 mod cli;
 mod common;
 mod confidence;
+mod confidence_bootstrap;
 mod exporters;
 mod figures;
 mod gate;
