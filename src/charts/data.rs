@@ -174,7 +174,8 @@ pub struct Words {
     pub caption: String,
 }
 
-fn model_label(m: &ModelReport, i: usize) -> String {
+/// A model's name for a chart: sanitised, "model N" when nothing is left.
+pub(super) fn model_label(m: &ModelReport, i: usize) -> String {
     let s = sanitize(&m.name);
     if s.is_empty() {
         format!("model {}", i + 1)

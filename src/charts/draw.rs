@@ -7,11 +7,12 @@
 //! browser. Errors are returned, never unwrapped; [`svg`] turns one into an
 //! SVG that says what went wrong.
 
+use super::confidence::{ReliabilityLayout, RiskCoverageLayout};
 use super::layout::{
     BarsLayout, HeatmapLayout, Label, LegendEntry, Mark, StackedLayout, StripsLayout, XAxis,
     NOT_APPLICABLE,
 };
-use super::lines::{Dash, LinesLayout, Marker, Text as LineText};
+use super::lines::{Dash, Frame, LegendLine, LinesLayout, Marker, Text as LineText};
 use super::style::{self, Metrics, Rgb, GRID, INK, MUTED, WHITE};
 use super::text::{sanitize, xml_escape};
 use plotters::coord::Shift;
@@ -471,6 +472,102 @@ fn placed<DB: DrawingBackend>(pen: &Pen<'_, DB>, t: &LineText, font: Font) -> Ou
     pen.text(&t.text, (t.x, t.y), font.anchor(h, VPos::Center))
 }
 
+/// The grid at the ticks, the axis lines, tick marks and labels on both
+/// axes and the two axis titles of a plot box.
+fn frame<DB: DrawingBackend>(pen: &Pen<'_, DB>, f: FrameRef<'_>, m: &Metrics) -> Outcome<DB> {
+    for (x, _) in f.x_ticks {
+        pen.line((*x, f.y0), (*x, f.y1), GRID)?;
+    }
+    for (y, _) in f.y_ticks {
+        pen.line((f.x0, *y), (f.x1, *y), GRID)?;
+    }
+    pen.line((f.x0, f.y1), (f.x1, f.y1), INK)?;
+    pen.line((f.x0, f.y0), (f.x0, f.y1), INK)?;
+    for (x, label) in f.x_ticks {
+        pen.line((*x, f.y1), (*x, f.y1 + 3.0), INK)?;
+        pen.text(
+            label,
+            (*x, f.y1 + 5.0),
+            Font::new(m.small).anchor(HPos::Center, VPos::Top),
+        )?;
+    }
+    for (y, label) in f.y_ticks {
+        pen.line((f.x0 - 3.0, *y), (f.x0, *y), INK)?;
+        pen.text(
+            label,
+            (f.x0 - 5.0, *y),
+            Font::new(m.small).anchor(HPos::Right, VPos::Center),
+        )?;
+    }
+    pen.text(
+        &f.x_title.text,
+        (f.x_title.x, f.x_title.y),
+        Font::new(m.font).anchor(HPos::Center, VPos::Top),
+    )?;
+    let mut y_title = Font::new(m.font).anchor(HPos::Center, VPos::Center);
+    y_title.rotate = true;
+    pen.text(&f.y_title.text, (f.y_title.x, f.y_title.y), y_title)
+}
+
+/// What [`frame`] draws, borrowed from a [`LinesLayout`] or a [`Frame`].
+#[derive(Clone, Copy)]
+struct FrameRef<'a> {
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+    x_ticks: &'a [(f64, String)],
+    y_ticks: &'a [(f64, String)],
+    x_title: &'a LineText,
+    y_title: &'a LineText,
+}
+
+impl<'a> From<&'a Frame> for FrameRef<'a> {
+    fn from(f: &'a Frame) -> Self {
+        FrameRef {
+            x0: f.x0,
+            x1: f.x1,
+            y0: f.y0,
+            y1: f.y1,
+            x_ticks: &f.x_ticks,
+            y_ticks: &f.y_ticks,
+            x_title: &f.x_title,
+            y_title: &f.y_title,
+        }
+    }
+}
+
+/// Legend entries with a line sample and its marker, then the label.
+fn line_legend<DB: DrawingBackend>(
+    pen: &Pen<'_, DB>,
+    legend: &[LegendLine],
+    marker_r: f64,
+    m: &Metrics,
+) -> Outcome<DB> {
+    for e in legend {
+        polyline(
+            pen.area,
+            &[(e.x, e.y), (e.x + e.sample, e.y)],
+            e.color,
+            e.dash,
+            2,
+        )?;
+        marker(
+            pen,
+            (e.x + e.sample / 2.0, e.y),
+            marker_r,
+            e.marker,
+            e.color,
+        )?;
+        pen.text(
+            &e.label,
+            (e.x + e.sample + 4.0, e.y),
+            Font::new(m.font).anchor(HPos::Left, VPos::Center),
+        )?;
+    }
+    Ok(())
+}
+
 /// A line chart (threshold sweeps): grid, axes, the configured threshold,
 /// one line per model with its markers, the legend.
 pub fn lines<DB: DrawingBackend>(
@@ -479,38 +576,20 @@ pub fn lines<DB: DrawingBackend>(
     m: &Metrics,
 ) -> Outcome<DB> {
     let pen = Pen { area };
-    for (x, _) in &l.x_ticks {
-        pen.line((*x, l.y0), (*x, l.y1), GRID)?;
-    }
-    for (y, _) in &l.y_ticks {
-        pen.line((l.x0, *y), (l.x1, *y), GRID)?;
-    }
-    pen.line((l.x0, l.y1), (l.x1, l.y1), INK)?;
-    pen.line((l.x0, l.y0), (l.x0, l.y1), INK)?;
-    for (x, label) in &l.x_ticks {
-        pen.line((*x, l.y1), (*x, l.y1 + 3.0), INK)?;
-        pen.text(
-            label,
-            (*x, l.y1 + 5.0),
-            Font::new(m.small).anchor(HPos::Center, VPos::Top),
-        )?;
-    }
-    for (y, label) in &l.y_ticks {
-        pen.line((l.x0 - 3.0, *y), (l.x0, *y), INK)?;
-        pen.text(
-            label,
-            (l.x0 - 5.0, *y),
-            Font::new(m.small).anchor(HPos::Right, VPos::Center),
-        )?;
-    }
-    pen.text(
-        &l.x_title.text,
-        (l.x_title.x, l.x_title.y),
-        Font::new(m.font).anchor(HPos::Center, VPos::Top),
+    frame(
+        &pen,
+        FrameRef {
+            x0: l.x0,
+            x1: l.x1,
+            y0: l.y0,
+            y1: l.y1,
+            x_ticks: &l.x_ticks,
+            y_ticks: &l.y_ticks,
+            x_title: &l.x_title,
+            y_title: &l.y_title,
+        },
+        m,
     )?;
-    let mut y_title = Font::new(m.font).anchor(HPos::Center, VPos::Center);
-    y_title.rotate = true;
-    pen.text(&l.y_title.text, (l.y_title.x, l.y_title.y), y_title)?;
     if let Some((x, label)) = &l.threshold {
         pen.dashed((*x, l.y0), (*x, l.y1), MUTED)?;
         placed(&pen, label, Font::new(m.small).color(MUTED))?;
@@ -525,27 +604,77 @@ pub fn lines<DB: DrawingBackend>(
             marker(&pen, p, l.marker_r, line.marker, line.color)?;
         }
     }
-    for e in &l.legend {
-        polyline(
-            area,
-            &[(e.x, e.y), (e.x + e.sample, e.y)],
-            e.color,
-            e.dash,
-            2,
-        )?;
-        marker(
-            &pen,
-            (e.x + e.sample / 2.0, e.y),
-            l.marker_r,
-            e.marker,
-            e.color,
-        )?;
-        pen.text(
-            &e.label,
-            (e.x + e.sample + 4.0, e.y),
-            Font::new(m.font).anchor(HPos::Left, VPos::Center),
-        )?;
+    line_legend(&pen, &l.legend, l.marker_r, m)?;
+    for note in &l.notes {
+        let mut f = Font::new(m.small).color(l.note_color);
+        f.italic = true;
+        placed(&pen, note, f)?;
     }
+    Ok(())
+}
+
+/// A reliability diagram: grid and axes, one bar per non-empty bin with
+/// its count above it, the dashed diagonal of perfect calibration, the
+/// legend.
+pub fn reliability<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    l: &ReliabilityLayout,
+    m: &Metrics,
+) -> Outcome<DB> {
+    let pen = Pen { area };
+    frame(&pen, (&l.frame).into(), m)?;
+    for b in &l.bars {
+        if b.y1 - b.y0 >= 1.0 {
+            pen.rect((b.x0, b.y0, b.x1, b.y1), l.fill)?;
+            pen.outline((b.x0, b.y0, b.x1, b.y1), INK)?;
+        } else {
+            // Accuracy 0: the bin is there, with nothing right.
+            pen.line((b.x0, b.y1), (b.x1, b.y1), INK)?;
+        }
+    }
+    // The diagonal over the bars, under the counts.
+    let ((x0, y0), (x1, y1)) = l.diagonal;
+    polyline(area, &[(x0, y0), (x1, y1)], INK, Some((6, 4)), 1)?;
+    for b in &l.bars {
+        pen.rect(b.count_box, WHITE)?;
+        let mut f = Font::new(l.count_px);
+        if l.counts_rotated {
+            f.rotate = true;
+            f = f.anchor(HPos::Left, VPos::Center);
+        } else {
+            f = f.anchor(HPos::Center, VPos::Bottom);
+        }
+        pen.text(&b.count, (b.count_x, b.count_y), f)?;
+    }
+    pen.legend(&l.legend, m)?;
+    for note in &l.notes {
+        let mut f = Font::new(m.small).color(l.note_color);
+        f.italic = true;
+        placed(&pen, note, f)?;
+    }
+    Ok(())
+}
+
+/// Risk–coverage curves: grid and axes, one step line per model in its
+/// look with a few markers, the legend.
+pub fn risk_coverage<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    l: &RiskCoverageLayout,
+    m: &Metrics,
+) -> Outcome<DB> {
+    let pen = Pen { area };
+    frame(&pen, (&l.frame).into(), m)?;
+    for c in &l.curves {
+        if c.points.len() > 1 {
+            polyline(area, &c.points, c.color, c.dash, 2)?;
+        }
+    }
+    for c in &l.curves {
+        for &p in &c.marks {
+            marker(&pen, p, l.marker_r, c.marker, c.color)?;
+        }
+    }
+    line_legend(&pen, &l.legend, l.marker_r, m)?;
     for note in &l.notes {
         let mut f = Font::new(m.small).color(l.note_color);
         f.italic = true;

@@ -7,7 +7,8 @@
 //! line per model with its own colour (Okabe–Ito, [`SERIES`]), marker
 //! ([`MARKERS`]) and dash pattern ([`DASHES`]) so that the lines stay
 //! apart in greyscale, and a dashed vertical line at the configured
-//! threshold, labelled.
+//! threshold, labelled. [`Frame`] (a plot box with two value axes) and
+//! [`line_legend`] are shared with the confidence charts.
 //!
 //! Depends on: `crate::eval::sweep` (its plain result types) and the
 //! other chart steps' helpers. No plotters types, no I/O.
@@ -299,21 +300,21 @@ pub struct LinesLayout {
     pub note_color: Rgb,
 }
 
-/// Lays out `lines` at the width of `m`.
-pub fn layout(lines: &Lines, m: &Metrics) -> LinesLayout {
+/// Legend entries with a line sample (colour, marker and dash of
+/// [`look`]`(index)`) flowed in rows within the chart's width; returns
+/// them and the height used.
+pub fn line_legend(entries: &[(String, usize)], m: &Metrics) -> (Vec<LegendLine>, f64) {
     let w = f64::from(m.width);
     let pad = m.pad;
     let sample = (m.font * 2.2).round();
-
-    // Legend, flowed in rows.
     let line_h = (m.font * 1.5).round();
     let gap = m.font * 1.2;
     let max_w = w - 2.0 * pad;
     let mut legend = Vec::new();
     let (mut x, mut row) = (pad, 0.0);
-    for (i, s) in lines.series.iter().enumerate() {
-        let (color, marker, dash) = look(i);
-        let label = fit(&s.label, max_w - sample - 4.0, m.font);
+    for (label, index) in entries {
+        let (color, marker, dash) = look(*index);
+        let label = fit(label, max_w - sample - 4.0, m.font);
         let entry_w = sample + 4.0 + width(&label, m.font);
         if x > pad && x + entry_w > pad + max_w {
             x = pad;
@@ -335,43 +336,125 @@ pub fn layout(lines: &Lines, m: &Metrics) -> LinesLayout {
     } else {
         (row + 1.0) * line_h
     };
+    (legend, legend_h)
+}
+
+/// A plot box with a value axis below (`x`) and one on the left (`y`):
+/// its edges, ticks and axis titles, and the chart's height. Shared by
+/// the line charts and the confidence charts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    pub x0: f64,
+    pub x1: f64,
+    pub y0: f64,
+    pub y1: f64,
+    /// (pixel x, label) of the ticks below the plot.
+    pub x_ticks: Vec<(f64, String)>,
+    /// (pixel y, label) of the ticks left of the plot.
+    pub y_ticks: Vec<(f64, String)>,
+    /// The x axis title, centred under the plot, top at its y.
+    pub x_title: Text,
+    /// The y axis title, rotated, centred on its (x, y).
+    pub y_title: Text,
+    /// The chart's height: the x title and the padding below the plot.
+    pub height: u32,
+    x: Axis,
+    y: Axis,
+}
+
+impl Frame {
+    /// The plot box whose top is `y0`: room on the left for the rotated
+    /// `y` title and its tick labels, half of the last `x` tick label on
+    /// the right; `plot_h` gives the plot's height from its width.
+    pub fn new(x: &Axis, y: &Axis, y0: f64, plot_h: impl FnOnce(f64) -> f64, m: &Metrics) -> Frame {
+        let w = f64::from(m.width);
+        let pad = m.pad;
+        let tick_w = y
+            .ticks
+            .iter()
+            .map(|&t| width(&fixed(t, y.tick_decimals), m.small))
+            .fold(0.0, f64::max);
+        let x0 = pad + m.font * 1.4 + tick_w + 6.0;
+        let last_x_tick = x
+            .ticks
+            .last()
+            .map(|&t| width(&fixed(t, x.tick_decimals), m.small))
+            .unwrap_or(0.0);
+        let x1 = w - pad - (last_x_tick / 2.0).max(4.0);
+        let y1 = y0 + plot_h(x1 - x0);
+        let x_title_y = y1 + 5.0 + m.small * 1.3;
+        let height = (x_title_y + m.font * 1.25 + pad).ceil();
+        let mut frame = Frame {
+            x0,
+            x1,
+            y0,
+            y1,
+            x_ticks: Vec::new(),
+            y_ticks: Vec::new(),
+            x_title: Text {
+                x: (x0 + x1) / 2.0,
+                y: x_title_y,
+                text: fit(&x.label, x1 - x0 + 2.0 * pad, m.font),
+                right: false,
+            },
+            y_title: Text {
+                x: pad + m.font * 0.6,
+                y: (y0 + y1) / 2.0,
+                text: fit(&y.label, y1 - y0, m.font),
+                right: false,
+            },
+            height: height as u32,
+            x: x.clone(),
+            y: y.clone(),
+        };
+        frame.x_ticks = x
+            .ticks
+            .iter()
+            .map(|&t| (frame.px(t), fixed(t, x.tick_decimals)))
+            .collect();
+        frame.y_ticks = y
+            .ticks
+            .iter()
+            .map(|&t| (frame.py(t), fixed(t, y.tick_decimals)))
+            .collect();
+        frame
+    }
+
+    /// The pixel x of `v` on the x axis (clamped to the plot).
+    pub fn px(&self, v: f64) -> f64 {
+        self.x0 + self.x.fraction(v) * (self.x1 - self.x0)
+    }
+
+    /// The pixel y of `v` on the y axis (clamped to the plot).
+    pub fn py(&self, v: f64) -> f64 {
+        self.y1 - self.y.fraction(v) * (self.y1 - self.y0)
+    }
+}
+
+/// Lays out `lines` at the width of `m`.
+pub fn layout(lines: &Lines, m: &Metrics) -> LinesLayout {
+    let w = f64::from(m.width);
+    let pad = m.pad;
+
+    let entries: Vec<(String, usize)> = lines
+        .series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.label.clone(), i))
+        .collect();
+    let (legend, legend_h) = line_legend(&entries, m);
 
     // Plot box: room for the threshold label above, the rotated value
     // title and tick labels on the left, half a tick label on the right.
     let y0 = pad + legend_h + m.small * 1.6;
-    let tick_w = lines
-        .y
-        .ticks
-        .iter()
-        .map(|&t| width(&fixed(t, lines.y.tick_decimals), m.small))
-        .fold(0.0, f64::max);
-    let x0 = pad + m.font * 1.4 + tick_w + 6.0;
-    let last_x_tick = lines
-        .x
-        .ticks
-        .last()
-        .map(|&t| width(&fixed(t, lines.x.tick_decimals), m.small))
-        .unwrap_or(0.0);
-    let x1 = w - pad - (last_x_tick / 2.0).max(4.0);
-    let plot_h = (w * 0.42).clamp(150.0, 300.0).round();
-    let y1 = y0 + plot_h;
-    let x_title_y = y1 + 5.0 + m.small * 1.3;
-    let height = (x_title_y + m.font * 1.25 + pad).ceil();
-
-    let px = |v: f64| x0 + lines.x.fraction(v) * (x1 - x0);
-    let py = |v: f64| y1 - lines.y.fraction(v) * (y1 - y0);
-    let x_ticks = lines
-        .x
-        .ticks
-        .iter()
-        .map(|&t| (px(t), fixed(t, lines.x.tick_decimals)))
-        .collect();
-    let y_ticks = lines
-        .y
-        .ticks
-        .iter()
-        .map(|&t| (py(t), fixed(t, lines.y.tick_decimals)))
-        .collect();
+    let frame = Frame::new(
+        &lines.x,
+        &lines.y,
+        y0,
+        |_| (w * 0.42).clamp(150.0, 300.0).round(),
+        m,
+    );
+    let (x0, y1) = (frame.x0, frame.y1);
     let paths = lines
         .series
         .iter()
@@ -379,7 +462,11 @@ pub fn layout(lines: &Lines, m: &Metrics) -> LinesLayout {
         .map(|(i, s)| {
             let (color, marker, dash) = look(i);
             LinePath {
-                points: s.points.iter().map(|&(x, y)| (px(x), py(y))).collect(),
+                points: s
+                    .points
+                    .iter()
+                    .map(|&(x, y)| (frame.px(x), frame.py(y)))
+                    .collect(),
                 color,
                 marker,
                 dash,
@@ -390,7 +477,7 @@ pub fn layout(lines: &Lines, m: &Metrics) -> LinesLayout {
         .marker_at
         .filter(|&t| t >= lines.x.min && t <= lines.x.max)
         .map(|t| {
-            let x = px(t);
+            let x = frame.px(t);
             let text = format!("configured t = {}", fixed_trim(t));
             let right = x + 3.0 + width(&text, m.small) > w - pad;
             let label = Text {
@@ -417,9 +504,21 @@ pub fn layout(lines: &Lines, m: &Metrics) -> LinesLayout {
             right: false,
         });
     }
+    let Frame {
+        x0,
+        x1,
+        y0,
+        y1,
+        x_ticks,
+        y_ticks,
+        x_title,
+        y_title,
+        height,
+        ..
+    } = frame;
     LinesLayout {
         width: m.width,
-        height: height as u32,
+        height,
         legend,
         x0,
         x1,
@@ -427,18 +526,8 @@ pub fn layout(lines: &Lines, m: &Metrics) -> LinesLayout {
         y1,
         x_ticks,
         y_ticks,
-        x_title: Text {
-            x: (x0 + x1) / 2.0,
-            y: x_title_y,
-            text: fit(&lines.x.label, x1 - x0 + 2.0 * pad, m.font),
-            right: false,
-        },
-        y_title: Text {
-            x: pad + m.font * 0.6,
-            y: (y0 + y1) / 2.0,
-            text: fit(&lines.y.label, y1 - y0, m.font),
-            right: false,
-        },
+        x_title,
+        y_title,
         lines: paths,
         marker_r: (m.small * 0.3).max(2.5),
         threshold,

@@ -16,6 +16,10 @@
 //!
 //! A threshold sweep ([`crate::eval::sweep::SweepReport`]) is drawn as a
 //! line chart ([`sweep`], [`sweep_charts`]; data and layout in [`lines`]).
+//! Confidences (SPEC §8) give a reliability diagram per model
+//! ([`reliability_diagram`]) and the risk–coverage curves of all models
+//! ([`risk_coverage`]; data and layout in [`confidence`]); they are not in
+//! [`all`]: the HTML report and `fieldscope figures` ask for them.
 //!
 //! Depends on: `crate::eval::report` (and `crate::eval::sweep`'s result
 //! structs) and plotters (SVG backend only, no
@@ -45,6 +49,7 @@
 //! assert_eq!(chart.width_px, 672);
 //! ```
 
+pub mod confidence;
 pub mod data;
 mod draw;
 pub mod layout;
@@ -287,6 +292,51 @@ pub fn paged(report: &Report, o: &ChartOptions) -> Vec<Chart> {
     charts.push(cer_distribution(report, o));
     charts.extend(item_metrics(report, o));
     charts
+}
+
+/// The reliability diagram of the report's model `index` (SPEC §8.3):
+/// accuracy per confidence bin against the diagonal of perfect
+/// calibration, each bin's count above its bar, the ECE in the title;
+/// `None` when that model has no confidences.
+pub fn reliability_diagram(report: &Report, index: usize, o: &ChartOptions) -> Option<Chart> {
+    confidence::reliability(report, index).map(|data| reliability_chart(&data, o))
+}
+
+/// [`reliability_diagram`] of every model with confidences, in report
+/// order, each with the model's position in the report.
+pub fn reliability_diagrams(report: &Report, o: &ChartOptions) -> Vec<(usize, Chart)> {
+    confidence::reliabilities(report)
+        .iter()
+        .map(|data| (data.model, reliability_chart(data, o)))
+        .collect()
+}
+
+fn reliability_chart(data: &confidence::Reliability, o: &ChartOptions) -> Chart {
+    let m = Metrics::new(o);
+    let l = confidence::reliability_layout(data, &m);
+    let svg = draw::svg(l.width, l.height, &data.words.title, |area| {
+        draw::reliability(area, &l, &m)
+    });
+    chart(
+        "reliability_diagram",
+        data.words.clone(),
+        l.width,
+        l.height,
+        svg,
+    )
+}
+
+/// The risk–coverage curves of every model with confidences on one chart
+/// (SPEC §8.3, step lines, coverage 0–1 against risk); `None` when no
+/// model has confidences.
+pub fn risk_coverage(report: &Report, o: &ChartOptions) -> Option<Chart> {
+    let m = Metrics::new(o);
+    let data = confidence::risk_coverage(report)?;
+    let l = confidence::risk_coverage_layout(&data, &m);
+    let svg = draw::svg(l.width, l.height, &data.words.title, |area| {
+        draw::risk_coverage(area, &l, &m)
+    });
+    Some(chart("risk_coverage", data.words, l.width, l.height, svg))
 }
 
 /// A threshold sweep as a line chart: `metric` per model against the
