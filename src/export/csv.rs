@@ -1,7 +1,8 @@
 //! CSV export: the per-field table, one row per model × field.
 //!
 //! Owns: the CSV layout — the header `model,field,exact,partial,incorrect,
-//! missed,spurious,true_negative,precision,recall,f1,accuracy,cer,mean_cer`,
+//! missed,spurious,true_negative,precision,recall,f1,accuracy,cer,mean_cer`
+//! (and, when some model has confidences, [`CONFIDENCE_HEADER`]'s columns),
 //! numbers at full precision (the shortest text that reads back as the same
 //! `f64`), `null` as an empty cell — and [`neutralise`], the one escaper,
 //! which defuses spreadsheet formulas in untrusted text. Quoting is the
@@ -43,12 +44,49 @@ pub fn render(report: &Report, _options: &ExportOptions) -> String {
     String::from_utf8(bytes).expect("CSV built from strings is UTF-8")
 }
 
+/// The columns added when some model has confidences (SPEC §8.4: the
+/// field's pairs and scores, and its recommended threshold with its
+/// coverage); empty cells for a field without pairs.
+pub const CONFIDENCE_HEADER: [&str; 7] = [
+    "confidence_pairs",
+    "confidence_accuracy",
+    "mean_confidence",
+    "confidence_ece",
+    "confidence_auroc",
+    "recommended_threshold",
+    "threshold_coverage",
+];
+
 fn write(writer: &mut ::csv::Writer<Vec<u8>>, report: &Report) -> ::csv::Result<()> {
-    writer.write_record(HEADER)?;
+    let confidence = report.models.iter().any(|m| m.confidence.is_some());
+    let mut header: Vec<&str> = HEADER.to_vec();
+    if confidence {
+        header.extend(CONFIDENCE_HEADER);
+    }
+    writer.write_record(header)?;
     for model in &report.models {
         let name = neutralise(&model.name);
         for field in &model.fields {
-            writer.write_record(row(&name, field).iter().map(|cell| cell.as_bytes()))?;
+            let mut cells: Vec<Cow<'_, str>> = row(&name, field).into();
+            if confidence {
+                let f = model
+                    .confidence
+                    .as_ref()
+                    .and_then(|c| c.fields.get(&field.field));
+                cells.extend(match f {
+                    Some(f) => [
+                        number(f.pairs),
+                        number(f.accuracy),
+                        number(f.mean_confidence),
+                        number(f.ece),
+                        optional(f.auroc),
+                        optional(f.recommended_threshold),
+                        number(f.coverage),
+                    ],
+                    None => std::array::from_fn(|_| Cow::Borrowed("")),
+                });
+            }
+            writer.write_record(cells.iter().map(|cell| cell.as_bytes()))?;
         }
     }
     Ok(())

@@ -423,3 +423,37 @@ fn markdown_and_latex_tables() {
     assert!(!render(&plain, Format::Markdown, &options).contains("Covered"));
     assert!(!render(&plain, Format::Latex, &options).contains("Covered"));
 }
+
+/// CSV: the per-field table gains the fields' confidence columns when some
+/// model has confidences (none otherwise), empty for a model without.
+#[test]
+fn csv_confidence_columns() {
+    use fieldscope::export::{render, ExportOptions, Format};
+    let report = run(
+        truth(),
+        vec![("m", predictions()), ("plain", truth())],
+        None,
+        &Config::default(),
+    );
+    let csv = render(&report, Format::Csv, &ExportOptions::default());
+    let mut lines = csv.lines();
+    assert!(lines.next().unwrap().ends_with(
+        ",mean_cer,confidence_pairs,confidence_accuracy,mean_confidence,confidence_ece,confidence_auroc,recommended_threshold,threshold_coverage"
+    ));
+    let date = csv.lines().find(|l| l.starts_with("m,date,")).unwrap();
+    // date: pairs 0.8 (wrong), 0.4 and 0.99 (right): accuracy 2/3, mean
+    // 2.19 / 3, ECE (0.8 + 0.6 + 0.01) / 3, AUROC 1/2, no threshold.
+    let cells: Vec<&str> = date.split(',').skip(14).collect();
+    assert_eq!(
+        (cells[0], cells[4], cells[5], cells[6]),
+        ("3", "0.5", "", "0")
+    );
+    let num = |i: usize| cells[i].parse::<f64>().unwrap();
+    close(num(1), 2.0 / 3.0);
+    close(num(2), 0.73);
+    close(num(3), 0.47);
+    let plain = csv.lines().find(|l| l.starts_with("plain,date,")).unwrap();
+    assert!(plain.ends_with(",,,,,,,"), "{plain}");
+    let none = run(truth(), vec![("plain", truth())], None, &Config::default());
+    assert!(!render(&none, Format::Csv, &ExportOptions::default()).contains("confidence_pairs"));
+}
