@@ -7,7 +7,9 @@
 //! rank the models differently, the literature's metrics when the report
 //! carries them, macro over fields, the document-level
 //! scores, one per-field table per model, set fields, line items, the
-//! bootstrap intervals when the report has them, the charts it is given,
+//! confidence section when a model has confidences (SPEC §8: the tables of
+//! `super::confidence`, with the charts of [`ConfidenceCharts`] when
+//! given), the bootstrap intervals when the report has them, the charts it is given,
 //! the definitions of every metric, the effective configuration and, when
 //! given, the embedded inputs ([`Inputs`]) — and [`escape`], the one
 //! escaper for untrusted text, and the check that refuses an SVG that could
@@ -67,6 +69,20 @@ pub struct Parts<'a> {
     pub charts: &'a [HtmlChart],
     /// Inputs and settings to embed (nothing embedded when `None`).
     pub inputs: Option<&'a Inputs>,
+    /// The charts of the "Confidence" section (SPEC §8; the section's
+    /// tables are shown whenever a model has confidences, these only when
+    /// given).
+    pub confidence: Option<&'a ConfidenceCharts>,
+}
+
+/// The charts of the "Confidence" section, made by `super::page`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConfidenceCharts {
+    /// Every model's risk–coverage curve on one chart.
+    pub risk_coverage: Option<HtmlChart>,
+    /// (the model's position in the report, its reliability diagram), in
+    /// report order; models without confidences have none.
+    pub reliability: Vec<(usize, HtmlChart)>,
 }
 
 /// Inputs embedded in the page: the files it lists in the summary and the
@@ -236,6 +252,7 @@ pub fn render(report: &Report, options: &ExportOptions, parts: &Parts) -> String
     push_fields(&mut out, report, options);
     push_sets(&mut out, report, options);
     push_items(&mut out, report, options);
+    push_confidence(&mut out, report, options, parts.confidence);
     super::comparison::push_html(&mut out, report);
     push_charts(&mut out, charts);
     // Optional sections of `Parts` go here (each also in `section_list`).
@@ -287,6 +304,9 @@ fn section_list(
     list.push(("fields", "Per-field results"));
     list.push(("sets", "Set fields"));
     list.push(("items", "Line items"));
+    if has_confidence(report) {
+        list.push(("confidence", "Confidence"));
+    }
     if report.comparison.is_some() {
         list.push(super::comparison::SECTION);
     }
@@ -832,23 +852,107 @@ fn push_charts(out: &mut String, charts: &[HtmlChart]) {
     }
     open_section(out, "charts", "Charts", true);
     for (index, chart) in charts.iter().enumerate() {
-        out.push_str(&format!("<figure id=\"chart-{}\">\n", index + 1));
-        match check_svg(&chart.svg) {
-            Ok(svg) => {
-                out.push_str(svg);
-                out.push('\n');
-            }
-            Err(reason) => out.push_str(&format!(
-                "<p class=\"refused\">This chart was left out: its SVG {}. A chart never needs \
-                 that, and the report runs and loads nothing.</p>\n",
-                escape(&reason)
-            )),
+        push_figure(out, &format!("chart-{}", index + 1), chart);
+    }
+    out.push_str("</section>\n");
+}
+
+/// One chart as a `<figure>` with its caption; an SVG that fails
+/// [`check_svg`] is replaced by a note saying why.
+fn push_figure(out: &mut String, id: &str, chart: &HtmlChart) {
+    out.push_str(&format!("<figure id=\"{id}\">\n"));
+    match check_svg(&chart.svg) {
+        Ok(svg) => {
+            out.push_str(svg);
+            out.push('\n');
         }
+        Err(reason) => out.push_str(&format!(
+            "<p class=\"refused\">This chart was left out: its SVG {}. A chart never needs \
+             that, and the report runs and loads nothing.</p>\n",
+            escape(&reason)
+        )),
+    }
+    out.push_str(&format!(
+        "<figcaption><strong>{}.</strong> {}</figcaption>\n</figure>\n",
+        escape(chart.title.trim_end_matches('.')),
+        escape(&chart.caption)
+    ));
+}
+
+fn has_confidence(report: &Report) -> bool {
+    report.models.iter().any(|m| m.confidence.is_some())
+}
+
+/// SPEC §8, only when some model has confidences: the model table and,
+/// per model with confidences, its per-field table (both from
+/// `super::confidence`, the Markdown and LaTeX tables' columns), the
+/// risk–coverage chart and each model's reliability diagram (before its
+/// field table) when given.
+fn push_confidence(
+    out: &mut String,
+    report: &Report,
+    options: &ExportOptions,
+    charts: Option<&ConfidenceCharts>,
+) {
+    let Some(rows) = super::confidence::model_rows(report, options) else {
+        return;
+    };
+    open_section(out, "confidence", "Confidence", true);
+    out.push_str(
+        "<p>Whether a model knows when it is right: a value accepted at a confidence should \
+         be right about that often (calibration: ECE, Brier, the reliability diagrams), right \
+         values should be more confident than wrong ones (AUROC), and accepting only confident \
+         values should leave few errors (AURC, the risk–coverage curves).</p>\n",
+    );
+    let columns = super::confidence::COLUMNS
+        .iter()
+        .enumerate()
+        .map(|(j, (header, _, _))| {
+            let cells = rows
+                .iter()
+                .map(|(_, cells)| cells[j].clone().unwrap_or_else(|| NONE.to_string()))
+                .collect();
+            Column::new(escape(header), cells)
+        })
+        .collect();
+    let names: Vec<String> = rows.iter().map(|(name, _)| escape(name)).collect();
+    let caption = escape(&super::confidence::caption(report));
+    push_table(out, "wide", &caption, "Model", &names, columns);
+    if let Some(chart) = charts.and_then(|c| c.risk_coverage.as_ref()) {
+        push_figure(out, "confidence-risk-coverage", chart);
+    }
+    let mut fields = super::confidence::field_rows(report, options).into_iter();
+    for (index, model) in report.models.iter().enumerate() {
+        let Some(confidence) = &model.confidence else {
+            continue;
+        };
         out.push_str(&format!(
-            "<figcaption><strong>{}.</strong> {}</figcaption>\n</figure>\n",
-            escape(chart.title.trim_end_matches('.')),
-            escape(&chart.caption)
+            "<h3 id=\"confidence-{}\">{}</h3>\n",
+            index + 1,
+            escape(&model.name)
         ));
+        let rows: Vec<_> = fields.by_ref().take(confidence.fields.len()).collect();
+        let columns = super::confidence::FIELD_HEADERS
+            .iter()
+            .enumerate()
+            .map(|(j, (header, _))| {
+                let cells = rows
+                    .iter()
+                    .map(|(_, _, cells)| cells[j].clone().unwrap_or_else(|| NONE.to_string()))
+                    .collect();
+                Column::new(escape(header), cells)
+            })
+            .collect();
+        let names: Vec<String> = rows.iter().map(|(_, field, _)| escape(field)).collect();
+        let diagram = charts
+            .into_iter()
+            .flat_map(|c| &c.reliability)
+            .find(|(i, _)| *i == index);
+        if let Some((_, chart)) = diagram {
+            push_figure(out, &format!("confidence-reliability-{}", index + 1), chart);
+        }
+        let caption = escape(super::confidence::FIELD_CAPTION);
+        push_table(out, "", &caption, "Field", &names, columns);
     }
     out.push_str("</section>\n");
 }

@@ -8,7 +8,8 @@
 //!
 //! Owns: which charts the report shows and how they are drawn
 //! ([`chart_options`]: full width at [`CHART_FONT_PT`], the per-field
-//! heatmap split so each chart fits a printed page), and turning the
+//! heatmap split so each chart fits a printed page; the confidence charts,
+//! [`confidence_charts`], in their own section), and turning the
 //! inputs to embed into the page's inert data ([`super::embed`]). What the
 //! report's tables show follows from the report itself: the bootstrap
 //! table when it has `bootstrap`, the literature table when its models have
@@ -18,7 +19,7 @@
 //! Depends on: `crate::eval::report`, `crate::charts` (pure: report → SVG
 //! strings), [`super::html`], [`super::embed`]. No I/O.
 
-use super::html::{self, HtmlChart, Parts};
+use super::html::{self, ConfidenceCharts, HtmlChart, Parts};
 use super::ExportOptions;
 use crate::charts::{self, ChartOptions, PaperSize};
 use crate::eval::report::Report;
@@ -73,12 +74,32 @@ pub fn report_charts(report: &Report) -> Vec<HtmlChart> {
     }
     charts::paged(report, &chart_options())
         .into_iter()
-        .map(|c| HtmlChart {
-            title: c.title,
-            caption: c.caption,
-            svg: c.svg,
-        })
+        .map(html_chart)
         .collect()
+}
+
+fn html_chart(c: charts::Chart) -> HtmlChart {
+    HtmlChart {
+        title: c.title,
+        caption: c.caption,
+        svg: c.svg,
+    }
+}
+
+/// The charts of the report's "Confidence" section (SPEC §8): the
+/// risk–coverage curves of every model with confidences and a reliability
+/// diagram per such model, drawn as the other charts are; `None` when no
+/// model has confidences.
+pub fn confidence_charts(report: &Report) -> Option<ConfidenceCharts> {
+    let o = chart_options();
+    let risk_coverage = charts::risk_coverage(report, &o)?;
+    Some(ConfidenceCharts {
+        risk_coverage: Some(html_chart(risk_coverage)),
+        reliability: charts::reliability_diagrams(report, &o)
+            .into_iter()
+            .map(|(model, c)| (model, html_chart(c)))
+            .collect(),
+    })
 }
 
 /// The HTML report: one self-contained page (see [`super::html`]) with
@@ -89,6 +110,7 @@ pub fn render(report: &Report, options: &ExportOptions, include: &HtmlInclude) -
     } else {
         Vec::new()
     };
+    let confidence = include.charts.then(|| confidence_charts(report)).flatten();
     let inputs = include.inputs.as_deref().map(html::Inputs::new);
     html::render(
         report,
@@ -96,6 +118,7 @@ pub fn render(report: &Report, options: &ExportOptions, include: &HtmlInclude) -
         &Parts {
             charts: &charts,
             inputs: inputs.as_ref(),
+            confidence: confidence.as_ref(),
         },
     )
 }
