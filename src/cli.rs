@@ -70,7 +70,7 @@ enum Command {
     Sweep(SweepArgs),
     /// Write every chart of the report, and the threshold-sweep line charts, as SVG and PDF at a paper's sizes, with their captions in captions.md.
     #[command(
-        after_help = "Writes DIR/ID.svg and DIR/ID.pdf for each chart (metric_bars, outcome_distribution, field_f1_heatmap, pred_vs_truth, cer_distribution, item_metrics when there are line items, sweep_similarity_*, sweep_cer_*, sweep_item_* when there are line items) and DIR/captions.md. Text is 8.5 pt at the chosen width; PDFs embed Liberation Sans (TrueType, subsetted; never Type 3).\n\nExample:\n  fieldscope figures --truth truth.jsonl --pred gpt=gpt.jsonl --pred claude=claude.jsonl --out figures --size column"
+        after_help = "Writes DIR/ID.svg and DIR/ID.pdf for each chart (metric_bars, outcome_distribution, field_f1_heatmap, pred_vs_truth, cer_distribution, item_metrics when there are line items, reliability_diagram_N for the N-th model and risk_coverage when models have confidences, sweep_similarity_*, sweep_cer_*, sweep_item_* when there are line items) and DIR/captions.md. Text is 8.5 pt at the chosen width; PDFs embed Liberation Sans (TrueType, subsetted; never Type 3).\n\nExample:\n  fieldscope figures --truth truth.jsonl --pred gpt=gpt.jsonl --pred claude=claude.jsonl --out figures --size column"
     )]
     Figures(FiguresArgs),
     /// Check thresholds and regressions against a baseline for CI: a Markdown summary on standard output, exit 0 (every check passed), 1 (a check failed) or 2 (bad input or usage).
@@ -502,8 +502,9 @@ fn parse_values(list: Option<&str>) -> Result<Vec<f64>, Error> {
         .collect()
 }
 
-/// `fieldscope figures`: every chart of the report and of the three
-/// threshold sweeps as `DIR/ID.svg` and `DIR/ID.pdf`, and `DIR/captions.md`
+/// `fieldscope figures`: every chart of the report (with the confidence
+/// charts when models have confidences) and of the three threshold sweeps
+/// as `DIR/ID.svg` and `DIR/ID.pdf`, and `DIR/captions.md`
 /// (each figure's files and caption). Prints the files written, one per
 /// line.
 fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String, Error> {

@@ -194,9 +194,12 @@ pub struct FigureOptions {
 pub type NamedFile = (String, Vec<u8>);
 
 /// The files `fieldscope figures` writes, in order: for each chart of the
-/// report and of the three threshold sweeps (one full evaluation per
-/// value), `ID.svg` and `ID.pdf` as asked, then `captions.md` (each
-/// figure's files and caption); and the evaluation's warnings.
+/// report, its confidence charts when a model has confidences (a
+/// reliability diagram per such model, `reliability_diagram_N` for the
+/// N-th model, and `risk_coverage`) and the charts of the three threshold
+/// sweeps (one full evaluation per value), `ID.svg` and `ID.pdf` as asked,
+/// then `captions.md` (each figure's files and caption); and the
+/// evaluation's warnings.
 ///
 /// Errors: the evaluation's (a schema error names no file), and a chart
 /// whose PDF cannot be made (naming `ID.pdf`).
@@ -220,10 +223,25 @@ pub fn figure_files_and_report(
         ..ChartOptions::default()
     };
     let report = evaluate_owned(input.clone(), config, false)?;
-    let mut figures = charts::all(&report, &chart_options);
+    // (file name without extension, chart)
+    let named = |c: charts::Chart| (c.id.to_string(), c);
+    let mut figures: Vec<(String, charts::Chart)> = charts::all(&report, &chart_options)
+        .into_iter()
+        .map(named)
+        .collect();
+    figures.extend(
+        charts::reliability_diagrams(&report, &chart_options)
+            .into_iter()
+            .map(|(model, c)| (format!("{}_{}", c.id, model + 1), c)),
+    );
+    figures.extend(charts::risk_coverage(&report, &chart_options).map(named));
     for param in SweepParam::ALL {
         let s = sweep(&input, config, param, &options.values)?;
-        figures.extend(charts::sweep_charts(&s, &chart_options));
+        figures.extend(
+            charts::sweep_charts(&s, &chart_options)
+                .into_iter()
+                .map(named),
+        );
     }
     drop(input);
 
@@ -236,28 +254,25 @@ pub fn figure_files_and_report(
         },
         chart_options.font_pt
     );
-    for figure in &figures {
+    for (name, figure) in &figures {
         captions.push_str(&format!(
             "## {}\n\nFiles: {}\n\n{}\n\n",
             crate::export::markdown::escape(&figure.title),
             [(options.svg, "svg"), (options.pdf, "pdf")]
                 .iter()
                 .filter(|(on, _)| *on)
-                .map(|(_, ext)| format!("`{}.{ext}`", figure.id))
+                .map(|(_, ext)| format!("`{name}.{ext}`"))
                 .collect::<Vec<_>>()
                 .join(", "),
             crate::export::markdown::escape(&figure.caption),
         ));
         if options.svg {
-            files.push((
-                format!("{}.svg", figure.id),
-                figure.svg.clone().into_bytes(),
-            ));
+            files.push((format!("{name}.svg"), figure.svg.clone().into_bytes()));
         }
         if options.pdf {
             let bytes = crate::export::pdf::svg_to_pdf(&figure.svg)
-                .map_err(|e| e.in_file(format!("{}.pdf", figure.id)))?;
-            files.push((format!("{}.pdf", figure.id), bytes));
+                .map_err(|e| e.in_file(format!("{name}.pdf")))?;
+            files.push((format!("{name}.pdf"), bytes));
         }
     }
     files.push(("captions.md".to_string(), captions.into_bytes()));
