@@ -6,6 +6,7 @@ mod cli;
 mod common;
 mod confidence;
 mod confidence_bootstrap;
+mod confidence_charts;
 mod exporters;
 mod figures;
 mod gate;
