@@ -384,3 +384,104 @@ fn jobs_and_merged_partials_give_the_same_bytes() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `fieldscope gate --no-regression confidence.*` (beyond `--require`'s
+/// point values): the same resamples, a smaller ECE, Brier or AURC being
+/// better.
+#[test]
+fn the_gate_checks_confidence_scores_for_regressions() {
+    let dir = scratch("gate");
+    let base = ranked_and_reversed(&dir, 40);
+    let json = s(&dir.join("gate.json"));
+    let gate = |baseline: &str, metrics: &str, extra: &[&str]| {
+        let mut args = vec!["gate"];
+        args.extend(strings(&base));
+        args.extend([
+            "--baseline",
+            baseline,
+            "--no-regression",
+            metrics,
+            "--resamples",
+            "300",
+            "--json",
+            &json,
+        ]);
+        args.extend(extra);
+        let (code, out, err) = fieldscope(&args);
+        (code, out, err)
+    };
+    let metrics = "confidence.aurc,confidence.ece,confidence.brier,confidence.auroc";
+    // plain has no confidences: named in a usage error.
+    let (code, _, err) = gate("ranked", metrics, &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--no-regression `confidence.aurc`: model \"plain\" has no confidences"),
+        "{err}"
+    );
+    // Without plain: reversed regresses on all four against ranked.
+    let base: Vec<String> = base[..base.len() - 2].to_vec();
+    let gate = |baseline: &str| {
+        let mut args = vec!["gate"];
+        args.extend(strings(&base));
+        args.extend([
+            "--baseline",
+            baseline,
+            "--no-regression",
+            metrics,
+            "--resamples",
+            "300",
+            "--require",
+            "confidence.ece <= 0.9",
+            "--json",
+            &json,
+        ]);
+        let (code, _, err) = fieldscope(&args);
+        let r: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        (code, err, r)
+    };
+    let (code, err, r) = gate("ranked");
+    assert_eq!(code, 1, "{err}");
+    let checks: Vec<&Value> = r["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["kind"] == "no_regression")
+        .collect();
+    assert_eq!(checks.len(), 4);
+    for c in &checks {
+        assert_eq!(c["model"], "reversed");
+        assert_eq!(c["passed"], json!(false), "{c}");
+        assert!(c["drop"].as_f64().unwrap() > 0.0, "{c}");
+        let lower = c["metric"] != "confidence.auroc";
+        assert_eq!(c["lower_is_better"], json!(lower), "{c}");
+        // Every resample keeps the order: p = 1/301, Holm over four.
+        assert_eq!(c["p_value"], json!(1.0 / 301.0), "{c}");
+        assert_eq!(c["p_holm"], json!(4.0 / 301.0), "{c}");
+    }
+    // The threshold (on every model but the baseline) carries the
+    // bootstrap's interval: the same seed (1) and resamples.
+    let mut eval_args = strings(&base);
+    eval_args.extend(["--bootstrap", "300"]);
+    let e: Value = serde_json::from_str(&eval(&eval_args)).unwrap();
+    let ece = &e["bootstrap"]["models"][1]["confidence"]["ece"];
+    let check = r["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["kind"] == "require")
+        .unwrap();
+    assert_eq!(check["model"], "reversed");
+    assert_eq!(check["value"], ece["estimate"]);
+    assert_eq!(check["interval"]["low"], ece["low"]);
+    assert_eq!(check["interval"]["high"], ece["high"]);
+    // The other way round, ranked is better on all four: it passes.
+    let (code, err, r) = gate("reversed");
+    assert_eq!(code, 0, "{err}");
+    assert!(r["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["kind"] == "no_regression")
+        .all(|c| c["passed"] == json!(true) && c["drop"].as_f64().unwrap() < 0.0));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -18,7 +18,7 @@
 //! stands for every field.
 
 use crate::error::{Error, ErrorKind};
-use crate::eval::bootstrap::{self, METRICS};
+use crate::eval::bootstrap::{self, CONFIDENCE_METRICS, METRICS};
 use crate::eval::config::Config;
 use crate::eval::counts::{
     abstention_rate, hallucination_rate, mean, partial_scores, strict_scores,
@@ -374,6 +374,11 @@ pub enum Resampled {
     SchemaValidityRate,
     /// A field's strict precision, recall, F1 or accuracy (0–3), by name.
     Field(String, usize),
+    /// One of [`CONFIDENCE_METRICS`] (by position; SPEC §8.5), from
+    /// [`bootstrap::confidence_scores`]: NaN on a resample where it is
+    /// undefined (no pair drawn; `auroc` with every pair right or every
+    /// one wrong), which the gate leaves out.
+    Confidence(usize),
 }
 
 const FOUR: [&str; 4] = ["precision", "recall", "f1", "accuracy"];
@@ -384,6 +389,9 @@ impl Resampled {
         let text = path.to_string();
         if let Some(k) = METRICS.iter().position(|m| *m == text) {
             return Some(Resampled::Headline(k));
+        }
+        if let Some(k) = CONFIDENCE_METRICS.iter().position(|m| *m == text) {
+            return Some(Resampled::Confidence(k));
         }
         match text.as_str() {
             "partial.precision" => return Some(Resampled::Partial(0)),
@@ -403,13 +411,15 @@ impl Resampled {
         }
     }
 
-    /// Whether a smaller value is better (the two behaviour rates); every
-    /// other resampled metric is better larger.
+    /// Whether a smaller value is better (the two behaviour rates, and
+    /// `confidence.ece`, `.brier`, `.aurc`: [`bootstrap::lower_is_better`]);
+    /// every other resampled metric is better larger.
     pub fn lower_is_better(&self) -> bool {
-        matches!(
-            self,
-            Resampled::HallucinationRate | Resampled::AbstentionRate
-        )
+        match self {
+            Resampled::HallucinationRate | Resampled::AbstentionRate => true,
+            Resampled::Confidence(k) => bootstrap::lower_is_better(CONFIDENCE_METRICS[*k]),
+            _ => false,
+        }
     }
 
     /// Whether this is a `items.*` score.
@@ -422,6 +432,7 @@ impl Resampled {
 /// [`Resampled`] metric is computed from.
 pub struct ResampleSums {
     headline: Option<[f64; 16]>,
+    confidence: Option<[f64; 4]>,
     total: Counts,
     per_field: Vec<Counts>,
     valid: Vec<f64>,
@@ -430,12 +441,14 @@ pub struct ResampleSums {
 impl ResampleSums {
     /// Sums the documents drawn `weights[i]` times each. `fields` are the
     /// model's per-field rows (the order of each tally's `fields`);
-    /// `headline` says whether any of [`METRICS`] is needed.
+    /// `headline` says whether any of [`METRICS`] is needed, `confidence`
+    /// whether any of [`CONFIDENCE_METRICS`] is.
     pub fn new(
         docs: &[DocumentTally],
         weights: &[u32],
         has_items: bool,
         headline: bool,
+        confidence: bool,
         config: &Config,
     ) -> ResampleSums {
         let fields = docs.first().map_or(0, |d| d.fields.len());
@@ -453,6 +466,10 @@ impl ResampleSums {
         }
         ResampleSums {
             headline: headline.then(|| bootstrap::scores(docs, weights, has_items, config)),
+            confidence: confidence.then(|| {
+                let settings = bootstrap::confidence_settings(config);
+                bootstrap::confidence_scores(docs, weights, &settings, &mut Vec::new())
+            }),
             total,
             per_field,
             valid,
@@ -471,6 +488,7 @@ impl ResampleSums {
         let zd = config.zero_division;
         match metric {
             Resampled::Headline(k) => self.headline.map_or(f64::NAN, |h| h[*k]),
+            Resampled::Confidence(k) => self.confidence.map_or(f64::NAN, |c| c[*k]),
             Resampled::Partial(k) => {
                 let p = partial_scores(&self.total, config);
                 [p.precision, p.recall, p.f1][*k]
@@ -602,11 +620,16 @@ mod tests {
         assert!(of("hallucination_rate").unwrap().lower_is_better());
         assert!(!of("micro.f1").unwrap().lower_is_better());
         assert!(of("items.f1").unwrap().is_items());
+        assert_eq!(of("confidence.aurc"), Some(Resampled::Confidence(3)));
+        assert!(of("confidence.ece").unwrap().lower_is_better());
+        assert!(!of("confidence.auroc").unwrap().lower_is_better());
         for none in [
             "cer",
             "items.item_count_accuracy",
             "fields[total].cer",
             "counts.exact",
+            "confidence.mce",
+            "confidence.fields[total].auroc",
         ] {
             assert_eq!(of(none), None, "{none}");
         }

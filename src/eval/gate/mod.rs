@@ -172,6 +172,8 @@ struct Series {
     fields: Vec<String>,
     /// Whether any metric is one of `bootstrap::METRICS`.
     headline: bool,
+    /// Whether any metric is one of `bootstrap::CONFIDENCE_METRICS`.
+    confidence: bool,
     metrics: Vec<Resampled>,
     /// `values[k]`: metric `k` on each resample.
     values: Vec<Vec<f64>>,
@@ -193,7 +195,14 @@ impl Series {
     fn sums(&self, report: &Report, weights: &[u32], config: &Config) -> ResampleSums {
         let m = &report.models[self.model];
         let docs = m.document_tallies.as_deref().unwrap_or(&[]);
-        ResampleSums::new(docs, weights, m.items.is_some(), self.headline, config)
+        ResampleSums::new(
+            docs,
+            weights,
+            m.items.is_some(),
+            self.headline,
+            self.confidence,
+            config,
+        )
     }
 }
 
@@ -218,6 +227,9 @@ fn prepare_series(
             model,
             fields: m.fields.iter().map(|f| f.field.clone()).collect(),
             headline: metrics.iter().any(|x| matches!(x, Resampled::Headline(_))),
+            confidence: metrics
+                .iter()
+                .any(|x| matches!(x, Resampled::Confidence(_))),
             values: vec![Vec::new(); metrics.len()],
             estimates: Vec::new(),
             metrics,
@@ -244,6 +256,16 @@ fn interval(mut values: Vec<f64>, level: f64) -> Option<Bounds> {
         low: quantile(&values, tail),
         high: quantile(&values, 1.0 - tail),
     })
+}
+
+/// The resampled values of `metric` that enter its interval: all of them,
+/// but for a confidence score only those of the resamples where it is
+/// defined (not NaN), as `bootstrap`'s confidence intervals.
+fn defined(metric: &Resampled, values: &[f64]) -> Vec<f64> {
+    match metric {
+        Resampled::Confidence(_) => values.iter().copied().filter(|x| !x.is_nan()).collect(),
+        _ => values.to_vec(),
+    }
 }
 
 /// The one-sided p-value of "worse" from the observed drop `d` and the
@@ -295,7 +317,7 @@ fn regression_metrics(
         for p in expanded {
             let Some(r) = Resampled::of(&p) else {
                 return Err(usage(format!(
-                    "--no-regression `{p}`: not a metric the bootstrap recomputes; use micro.*, macro_documents.*, macro_fields.* (precision, recall, f1, accuracy), document_extraction_score, items.precision/recall/f1, partial.*, field_f1_partial, hallucination_rate, abstention_rate, schema_validity_rate or fields[NAME].precision/recall/f1/accuracy (fields[*].f1: every field)"
+                    "--no-regression `{p}`: not a metric the bootstrap recomputes; use micro.*, macro_documents.*, macro_fields.* (precision, recall, f1, accuracy), document_extraction_score, items.precision/recall/f1, partial.*, field_f1_partial, hallucination_rate, abstention_rate, schema_validity_rate, fields[NAME].precision/recall/f1/accuracy (fields[*].f1: every field) or confidence.ece/brier/auroc/aurc"
                 )));
             };
             if let Resampled::Field(name, _) = &r {
@@ -303,6 +325,21 @@ fn regression_metrics(
                     return Err(usage(format!(
                         "--no-regression `{p}`: no field is named `{name}`; the fields are: {}",
                         fields.join(", ")
+                    )));
+                }
+            }
+            if let Resampled::Confidence(k) = r {
+                for m in [base, cand] {
+                    let why = match &m.confidence {
+                        None => "has no confidences",
+                        Some(c) if k == 2 && c.auroc.is_none() => {
+                            "has no AUROC (its values are all right or all wrong)"
+                        }
+                        Some(_) => continue,
+                    };
+                    return Err(usage(format!(
+                        "--no-regression `{p}`: model {:?} {why}",
+                        m.name
                     )));
                 }
             }
@@ -522,7 +559,7 @@ impl<'r> GateRun<'r> {
             let i = *i;
             let bounds = resampled.as_ref().and_then(|x| {
                 let s = series_of(i)?;
-                interval(s.values[s.index(x)].clone(), options.level)
+                interval(defined(x, &s.values[s.index(x)]), options.level)
             });
             per_model[i].push(Check {
                 model: report.models[i].name.clone(),
@@ -559,16 +596,16 @@ impl<'r> GateRun<'r> {
                     let (bv, cv) = (bs.estimates[bk], cs.estimates[ck]);
                     let o = if r.lower_is_better() { -1.0 } else { 1.0 };
                     let drop = o * (bv - cv);
-                    let drops: Vec<f64> = bs.values[bk]
+                    // The resamples where both values are defined (a
+                    // confidence score can be undefined on a resample).
+                    let both: Vec<(f64, f64)> = bs.values[bk]
                         .iter()
                         .zip(&cs.values[ck])
-                        .map(|(x, y)| o * (x - y))
+                        .map(|(&x, &y)| (x, y))
+                        .filter(|(x, y)| !x.is_nan() && !y.is_nan())
                         .collect();
-                    let differences: Vec<f64> = bs.values[bk]
-                        .iter()
-                        .zip(&cs.values[ck])
-                        .map(|(x, y)| y - x)
-                        .collect();
+                    let drops: Vec<f64> = both.iter().map(|(x, y)| o * (x - y)).collect();
+                    let differences: Vec<f64> = both.iter().map(|(x, y)| y - x).collect();
                     let p = one_sided_p(drop, &drops);
                     p_values.push(p);
                     checks.push(Check {
