@@ -22,7 +22,8 @@
 //!
 //! **No regression** (`--baseline B`, `--no-regression METRICS`): for each
 //! candidate C and metric s, oriented so that larger is better (`o = 1`, or
-//! `o = −1` for `hallucination_rate` and `abstention_rate`), the observed
+//! `o = −1` for `hallucination_rate`, `abstention_rate` and
+//! `confidence.ece`, `.brier`, `.aurc`), the observed
 //! drop is `d = o·(s(B) − s(C))` on all documents and `d_b` on resample
 //! `b` (documents drawn with replacement, the same draws for both models,
 //! [`draw_weights`] with the generator seeded by `seed`, exactly the
@@ -36,7 +37,10 @@
 //! that is better (`d ≤ 0`) never fails. The interval shown is the
 //! percentile interval (type 7) of the difference `s(C) − s(B)`. With `m`
 //! checks the smallest adjusted p is `m/(B + 1)`; when that exceeds
-//! `alpha` a warning says no check can fail.
+//! `alpha` a warning says no check can fail. A confidence score (SPEC
+//! §8.5) can be undefined on a resample (no pair drawn; `auroc` with every
+//! pair right or every one wrong): that resample is left out of its
+//! interval and of its test, as in `bootstrap`.
 
 pub mod flips;
 pub mod metric;
