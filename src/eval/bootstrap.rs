@@ -409,6 +409,14 @@ fn interval_of_defined(estimate: f64, values: &[f64], level: f64) -> (Interval, 
     (interval, v.len())
 }
 
+/// One score compared between models: its estimate per model and each
+/// model's resampled values (NaN where a model has no such score).
+struct Tested {
+    metric: &'static str,
+    estimates: Vec<f64>,
+    values: Vec<Vec<f64>>,
+}
+
 /// The two-sided paired tests of one score between every pair of models
 /// whose estimate is defined (not NaN), Holm-adjusted together:
 /// `(a, b, δ, p, p_holm)`. A resample where either model's value is NaN
@@ -705,7 +713,7 @@ impl<'c> Bootstrap<'c> {
         // Per score, its estimates and each model's resampled values (NaN
         // where a model has no such score: items.* without item lists,
         // confidence.aurc without pairs).
-        let mut scored: Vec<(&str, Vec<f64>, Vec<Vec<f64>>)> = Vec::new();
+        let mut scored: Vec<Tested> = Vec::new();
         for metric in TESTED {
             let Some(k) = METRICS.iter().position(|m| *m == metric) else {
                 continue;
@@ -715,7 +723,11 @@ impl<'c> Bootstrap<'c> {
                 .iter()
                 .map(|v| v.iter().map(|s| s[k]).collect())
                 .collect();
-            scored.push((metric, estimates.iter().map(|e| e[k]).collect(), values));
+            scored.push(Tested {
+                metric,
+                estimates: estimates.iter().map(|e| e[k]).collect(),
+                values,
+            });
         }
         if let Some(k) = CONFIDENCE_METRICS
             .iter()
@@ -727,10 +739,19 @@ impl<'c> Bootstrap<'c> {
                 .map(|v| v.iter().map(|s| s[k]).collect())
                 .collect();
             let estimates = confidence_estimates.iter().map(|e| e[k]).collect();
-            scored.push((CONFIDENCE_TESTED, estimates, values));
+            scored.push(Tested {
+                metric: CONFIDENCE_TESTED,
+                estimates,
+                values,
+            });
         }
         let mut paired = Vec::new();
-        for (metric, estimates, values) in scored {
+        for Tested {
+            metric,
+            estimates,
+            values,
+        } in scored
+        {
             for (a, b, delta, p, p_holm) in paired_tests(&estimates, &values) {
                 paired.push(PairedTest {
                     metric: metric.to_string(),
