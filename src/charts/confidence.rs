@@ -191,7 +191,10 @@ pub fn reliability_layout(data: &Reliability, m: &Metrics) -> ReliabilityLayout 
         .filter(|b| b.count > 0 && b.accuracy.is_some())
         .collect();
 
-    // How the counts fit: the narrowest bar decides for all of them.
+    // How the counts fit: the narrowest bar decides for all of them. They
+    // keep their size (the bar values' size), turning to read upwards when
+    // a bin is too narrow for them across; only bins narrower than a line
+    // of text (more than about 50 at full width) shrink them.
     let probe = Frame::new(&data.x, &data.y, 0.0, plot_h, m);
     let narrowest = filled
         .iter()
@@ -202,13 +205,8 @@ pub fn reliability_layout(data: &Reliability, m: &Metrics) -> ReliabilityLayout 
         .map(|b| width(&b.count.to_string(), 1.0))
         .fold(0.0, f64::max);
     let base = m.small * 0.92;
-    let flat = if widest > 0.0 {
-        base.min((narrowest - 2.0) / widest)
-    } else {
-        base
-    };
-    let (count_px, rotated, headroom) = if flat >= base * 0.75 {
-        (flat, false, flat * 1.2 + 3.0)
+    let (count_px, rotated, headroom) = if widest * base <= narrowest - 2.0 {
+        (base, false, base * 1.2 + 3.0)
     } else {
         let size = base.min(narrowest - 1.0).max(4.0);
         (size, true, widest * size + 5.0)
