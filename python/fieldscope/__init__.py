@@ -455,6 +455,91 @@ class Report:
 
         return documents_frame(self._parsed())
 
+    def confidence_frame(self, level: Optional[str] = None) -> "Any":
+        """The confidence scores (SPEC §8): one row per model and one per
+        (model, field), as in each model's ``confidence`` block of the JSON
+        report.
+
+        A pair is (confidence, correct) for one compared value whose
+        prediction carries a confidence; ``accuracy`` = Σy/n,
+        ``mean_confidence`` = Σc/n, ``brier`` = Σ(c − y)²/n, ``ece`` and
+        ``mce`` over ``bins`` equal-width bins, ``ece_equal_mass`` over
+        bins of equal count, ``auroc`` (Mann–Whitney, ties ½), ``aurc`` (the
+        area under the risk–coverage step curve).
+
+        Parameters
+        ----------
+        level : {None, "model", "field"}, default None
+            ``None``: every row, models and fields together, with a
+            ``level`` column (``"model"`` or ``"field"``) and ``field``
+            missing on a model's row (``None``, or NaN in pandas 3's
+            string columns); each model's row first, then its
+            fields by path. ``"model"``: the model rows only, indexed by
+            ``model``. ``"field"``: the field rows only, indexed by
+            (``model``, ``field``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Model rows: ``pairs``, ``with_confidence``, ``accuracy``,
+            ``mean_confidence``, ``brier``, ``ece``, ``ece_equal_mass``,
+            ``mce``, ``auroc``, ``aurc``, ``straight_through_threshold``,
+            ``straight_through_documents``, ``straight_through_rate``,
+            ``straight_through_accuracy``; a model without confidences
+            (``"confidence": null``) has ``pairs`` 0 and NaN elsewhere.
+            Field rows: ``pairs``, ``accuracy``, ``mean_confidence``,
+            ``ece``, ``auroc``, ``recommended_threshold`` and ``coverage``
+            (the share of the field's pairs accepted at that threshold).
+            With ``level=None`` a column a row's level does not have is
+            NaN. ``null`` in the report is NaN.
+
+        Raises
+        ------
+        ValueError
+            An unknown ``level``.
+        ImportError
+            pandas is not installed.
+
+        Examples
+        --------
+        >>> report.confidence_frame("model")[["ece", "auroc", "aurc"]]  # doctest: +SKIP
+        >>> report.confidence_frame("field").query("pairs >= 20")  # doctest: +SKIP
+        """
+        from fieldscope._frames import CONFIDENCE_LEVELS, confidence_frame
+
+        if level not in CONFIDENCE_LEVELS:
+            raise ValueError(f"level: {level!r}; expected None, 'model' or 'field'")
+        return confidence_frame(self._parsed(), level)
+
+    def reliability_frame(self) -> "Any":
+        """The reliability bins (SPEC §8.3): one row per (model, bin) for
+        each model with confidences, as its ``confidence.bins``.
+
+        Bin k is [k/B, (k+1)/B), the last closed at 1 (B = config
+        ``confidence.bins``, default 10); a confidence on an edge is in the
+        upper bin.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Indexed by (``model``, ``bin``), ``bin`` counting from 0;
+            columns ``low``, ``high``, ``count``, ``accuracy`` (correct /
+            count) and ``mean_confidence``, both NaN for an empty bin.
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed.
+
+        Examples
+        --------
+        >>> bins = report.reliability_frame().loc["gpt"]  # doctest: +SKIP
+        >>> (bins["accuracy"] - bins["mean_confidence"]).abs()  # doctest: +SKIP
+        """
+        from fieldscope._frames import reliability_frame
+
+        return reliability_frame(self._parsed())
+
 
 class Sweep:
     """A threshold sweep: micro F1, micro accuracy, macro-document F1 and the

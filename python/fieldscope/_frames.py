@@ -138,3 +138,99 @@ def sweep_frame(sweep: Dict[str, Any]) -> Any:
         "item_count_accuracy",
     ]
     return pd.DataFrame(rows, columns=columns).set_index(["model", "value"])
+
+
+# SPEC §8.3–§8.5: the model-wide confidence scores, the per-field ones and
+# the straight-through documents, as the JSON report names them.
+CONFIDENCE_MODEL = (
+    "pairs",
+    "with_confidence",
+    "accuracy",
+    "mean_confidence",
+    "brier",
+    "ece",
+    "ece_equal_mass",
+    "mce",
+    "auroc",
+    "aurc",
+)
+STRAIGHT_THROUGH = ("threshold", "documents", "rate", "accuracy")
+CONFIDENCE_FIELD = (
+    "pairs",
+    "accuracy",
+    "mean_confidence",
+    "ece",
+    "auroc",
+    "recommended_threshold",
+    "coverage",
+)
+CONFIDENCE_LEVELS = (None, "model", "field")
+
+
+def _model_row(m: Dict[str, Any]) -> Dict[str, Any]:
+    """A model's confidence block as one row; a model without pairs
+    (``"confidence": null``) has pairs 0 and NaN elsewhere."""
+    c = m.get("confidence")
+    row: Dict[str, Any] = {"model": m["name"]}
+    for key in CONFIDENCE_MODEL:
+        row[key] = (0 if key == "pairs" else float("nan")) if c is None else _float(c[key])
+    through = (c or {}).get("straight_through") or {}
+    for key in STRAIGHT_THROUGH:
+        row[f"straight_through_{key}"] = _float(through.get(key))
+    return row
+
+
+def _field_rows(m: Dict[str, Any]) -> List[Dict[str, Any]]:
+    c = m.get("confidence")
+    rows = []
+    for path, f in ((c or {}).get("fields") or {}).items():
+        row: Dict[str, Any] = {"model": m["name"], "field": path}
+        for key in CONFIDENCE_FIELD:
+            row[key] = _float(f[key])
+        rows.append(row)
+    return rows
+
+
+def confidence_frame(report: Dict[str, Any], level: Any) -> Any:
+    pd = _pandas()
+    model_columns = [
+        *CONFIDENCE_MODEL,
+        *(f"straight_through_{key}" for key in STRAIGHT_THROUGH),
+    ]
+    if level == "model":
+        rows = [_model_row(m) for m in report["models"]]
+        return pd.DataFrame(rows, columns=["model", *model_columns]).set_index("model")
+    if level == "field":
+        rows = [row for m in report["models"] for row in _field_rows(m)]
+        return pd.DataFrame(rows, columns=["model", "field", *CONFIDENCE_FIELD]).set_index(
+            ["model", "field"]
+        )
+    rows = []
+    for m in report["models"]:
+        rows.append({**_model_row(m), "level": "model", "field": None})
+        rows.extend({**row, "level": "field"} for row in _field_rows(m))
+    columns = ["model", "level", "field", *model_columns, "recommended_threshold", "coverage"]
+    frame = pd.DataFrame(rows, columns=columns)
+    # Every row has pairs; a field row has no straight-through documents.
+    frame["pairs"] = frame["pairs"].astype("int64")
+    return frame
+
+
+def reliability_frame(report: Dict[str, Any]) -> Any:
+    pd = _pandas()
+    rows = []
+    for m in report["models"]:
+        for k, b in enumerate((m.get("confidence") or {}).get("bins") or []):
+            rows.append(
+                {
+                    "model": m["name"],
+                    "bin": k,
+                    "low": b["low"],
+                    "high": b["high"],
+                    "count": b["count"],
+                    "accuracy": _float(b["accuracy"]),
+                    "mean_confidence": _float(b["mean_confidence"]),
+                }
+            )
+    columns = ["model", "bin", "low", "high", "count", "accuracy", "mean_confidence"]
+    return pd.DataFrame(rows, columns=columns).set_index(["model", "bin"])
