@@ -13,6 +13,7 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::tree::{Json, JsonType};
+use std::fmt::Write;
 
 /// Checks every confidence of one prediction record (its payload
 /// `fields`): each inline wrapper's `_confidence`, and the top-level key
@@ -71,6 +72,10 @@ pub fn check_record(
             }
             continue;
         }
+        // The path is spelled out only for a record that has a bad one.
+        if all_valid(value) {
+            continue;
+        }
         path.clear();
         path.push_str(name);
         if let Some((at, c)) = first_bad(value, &mut path) {
@@ -78,6 +83,18 @@ pub fn check_record(
         }
     }
     Ok(())
+}
+
+/// Whether every inline confidence beneath `value` is a number in [0, 1].
+fn all_valid(value: Json<'_>) -> bool {
+    if let Some((inner, c)) = value.confidence_wrapper() {
+        return valid(c) && all_valid(inner);
+    }
+    match value.json_type() {
+        JsonType::Object => value.entries().all(|(_, v)| all_valid(v)),
+        JsonType::Array => value.elements().all(all_valid),
+        _ => true,
+    }
 }
 
 /// The first inline confidence beneath `value` (at `path`) that is not a
@@ -139,114 +156,77 @@ fn expectation(v: Json<'_>) -> String {
     format!("must be a number in [0, 1], found {}{hint}", shown(v))
 }
 
-/// How an entry's last list segment names items.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Items {
-    /// No brackets: the list as a whole (`items`), or no list.
-    Whole,
-    /// `items[]`: every item.
-    Each,
-    /// `items[2]`: one item (0-based).
-    One(usize),
-}
-
-/// One path segment: a key, and for a list its brackets.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Segment {
-    name: String,
-    items: Items,
-}
-
-fn segments(path: &str) -> Option<Vec<Segment>> {
-    path.split('.')
-        .map(|part| match part.find('[') {
-            None => Some(Segment {
-                name: part.to_string(),
-                items: Items::Whole,
-            }),
-            Some(open) => {
-                let inside = part[open + 1..].strip_suffix(']')?;
-                let items = if inside.is_empty() {
-                    Items::Each
-                } else {
-                    Items::One(inside.parse().ok()?)
-                };
-                Some(Segment {
-                    name: part[..open].to_string(),
-                    items,
-                })
-            }
-        })
-        .collect()
-}
-
-/// A record's confidences beside its fields (SPEC §8.1).
+/// A record's confidences beside its fields (SPEC §8.1): the entries of
+/// its `_confidence` object by path, borrowed from the record (one small
+/// map per record; no path is parsed or copied).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Beside {
+pub struct Beside<'f> {
     /// The document's number: every field's, losing to every path.
     document: Option<f64>,
-    /// Field paths (as segments) and their confidences.
-    entries: Vec<(Vec<Segment>, f64)>,
+    /// Field paths as written and their confidences (entries that are not
+    /// numbers are left out: the dataset pass refused them already).
+    entries: rustc_hash::FxHashMap<&'f str, f64>,
 }
 
-impl Beside {
+impl<'f> Beside<'f> {
     /// The confidences under the record's top-level key `key` (`None`
-    /// when it has none). Entries that are not numbers are left out (the
-    /// dataset pass refused them already), and so are paths that do not
-    /// parse as field paths.
-    pub fn read(record: Json<'_>, key: &str) -> Option<Beside> {
+    /// when it has none).
+    pub fn read(record: Json<'f>, key: &str) -> Option<Beside<'f>> {
         let value = record.get(key)?;
-        let mut beside = Beside {
+        Some(Beside {
             document: value.as_f64(),
-            entries: Vec::new(),
-        };
-        for (path, c) in value.entries() {
-            if let (Some(segments), Some(c)) = (segments(path), c.as_f64()) {
-                beside.entries.push((segments, c));
-            }
-        }
-        Some(beside)
+            entries: value
+                .entries()
+                .filter_map(|(path, c)| Some((path, c.as_f64()?)))
+                .collect(),
+        })
     }
 
     /// The confidence of the field at `path` (a per-field-table path:
     /// `total`, `vendor.name`, `items[].amount`), in predicted item `item`
     /// for an item field: the most specific entry covering it — more
-    /// segments first, then an indexed one, then `[]` over a bare list
-    /// name — else the document's number.
-    pub fn of(&self, path: &str, item: Option<usize>) -> Option<f64> {
-        let leaf: Vec<(&str, bool)> = path
-            .split('.')
-            .map(|p| match p.strip_suffix("[]") {
-                Some(name) => (name, true),
-                None => (p, false),
-            })
-            .collect();
-        let mut best: Option<((usize, u8), f64)> = None;
-        for (entry, c) in &self.entries {
-            if entry.len() > leaf.len() {
-                continue;
-            }
-            let mut rank = 0u8;
-            let covers = entry.iter().zip(&leaf).all(|(e, &(name, list))| {
-                e.name == name
-                    && match e.items {
-                        Items::Whole => true,
-                        Items::Each => {
-                            rank = rank.max(1);
-                            list
-                        }
-                        Items::One(i) => {
-                            rank = 2;
-                            list && item == Some(i)
+    /// segments first, then, for the list's segment, an index
+    /// (`items[2]`) over `items[]` over the bare `items` — else the
+    /// document's number. `buf` is scratch space for the indexed names.
+    pub fn of(&self, path: &str, item: Option<usize>, buf: &mut String) -> Option<f64> {
+        // The list's segment ends where `[]` is (one list level: item
+        // fields are `list[].field`).
+        let list_end = path.find("[]");
+        // Prefix ends, longest first: the whole path, then before each `.`.
+        let ends = std::iter::once(path.len()).chain(path.match_indices('.').rev().map(|(i, _)| i));
+        for end in ends {
+            let prefix = &path[..end];
+            match list_end {
+                Some(at) if end > at => {
+                    // `list[]…`: the indexed name, `[]`, then the bare name.
+                    let (list, rest) = (&path[..at], &path[at + 2..end]);
+                    if let Some(i) = item {
+                        buf.clear();
+                        buf.push_str(list);
+                        let _ = write!(buf, "[{i}]");
+                        buf.push_str(rest);
+                        if let Some(&c) = self.entries.get(buf.as_str()) {
+                            return Some(c);
                         }
                     }
-            });
-            let key = (entry.len(), rank);
-            if covers && best.is_none_or(|(b, _)| key > b) {
-                best = Some((key, *c));
+                    if let Some(&c) = self.entries.get(prefix) {
+                        return Some(c);
+                    }
+                    buf.clear();
+                    buf.push_str(list);
+                    buf.push_str(rest);
+                    if let Some(&c) = self.entries.get(buf.as_str()) {
+                        return Some(c);
+                    }
+                }
+                _ => {
+                    if let Some(&c) = self.entries.get(prefix) {
+                        return Some(c);
+                    }
+                }
             }
         }
-        best.map(|(_, c)| c).or(self.document)
+        self.document
     }
 }
 
@@ -270,20 +250,33 @@ mod tests {
         }});
         with(v, |r| {
             let b = Beside::read(r, "_confidence").unwrap();
-            assert_eq!(b.of("vendor.name", None), Some(0.6));
-            assert_eq!(b.of("vendor.city", None), Some(0.5));
-            assert_eq!(b.of("total", None), None);
+            let buf = &mut String::new();
+            assert_eq!(b.of("vendor.name", None, buf), Some(0.6));
+            assert_eq!(b.of("vendor.city", None, buf), Some(0.5));
+            assert_eq!(b.of("vendor.address.city", None, buf), Some(0.5));
+            assert_eq!(b.of("total", None, buf), None);
             // Two segments beat one; at equal depth the indexed one wins.
-            assert_eq!(b.of("items[].amount", Some(2)), Some(0.4));
-            assert_eq!(b.of("items[].amount", Some(0)), Some(0.3));
-            assert_eq!(b.of("items[].qty", Some(1)), Some(0.7));
-            assert_eq!(b.of("items[].qty", Some(0)), Some(0.2));
+            assert_eq!(b.of("items[].amount", Some(2), buf), Some(0.4));
+            assert_eq!(b.of("items[].amount", Some(0), buf), Some(0.3));
+            assert_eq!(b.of("items[].qty", Some(1), buf), Some(0.7));
+            assert_eq!(b.of("items[].qty", Some(0), buf), Some(0.2));
+            // The list itself (a list's leaf) by its bare name.
+            assert_eq!(b.of("items", None, buf), Some(0.1));
         });
         with(json!({"c": 0.8}), |r| {
             let b = Beside::read(r, "c").unwrap();
+            let buf = &mut String::new();
             // A document's number covers every field.
-            assert_eq!(b.of("items[].qty", Some(0)), Some(0.8));
-            assert_eq!(b.of("total", None), Some(0.8));
+            assert_eq!(b.of("items[].qty", Some(0), buf), Some(0.8));
+            assert_eq!(b.of("total", None, buf), Some(0.8));
+        });
+        with(json!({"c": {"items.qty": 0.3, "items[]": 0.9}}), |r| {
+            let b = Beside::read(r, "c").unwrap();
+            let buf = &mut String::new();
+            // `items.qty` (two segments) beats `items[]` (one); `items[]`
+            // beats the bare `items` at equal depth.
+            assert_eq!(b.of("items[].qty", Some(4), buf), Some(0.3));
+            assert_eq!(b.of("items[].sku", Some(4), buf), Some(0.9));
         });
         with(json!({"total": 1}), |r| {
             assert_eq!(Beside::read(r, "c"), None)

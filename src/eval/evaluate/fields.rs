@@ -510,6 +510,7 @@ impl Paths {
         doc.leaves.dedup_by_key(|l| l.path);
         // SPEC §8.1: an inline confidence beats any entry beside the fields.
         let beside = Beside::read(forest.get(root), &self.scheme.confidence_key);
+        let mut scratch = String::new();
         for leaf in &mut doc.leaves {
             if leaf.present && self.kind_in(own, leaf.path) == Kind::Scalar {
                 prepare(comparer, leaf, &mut doc.text);
@@ -548,9 +549,8 @@ impl Paths {
                     let present = !comparer.is_absent_json(Some(v));
                     let mut leaf = Leaf::new(id, v, present);
                     leaf.confidence = confidence.or_else(|| {
-                        beside
-                            .as_ref()
-                            .and_then(|b| b.of(self.table.name(id), Some(index)))
+                        let b = beside.as_ref()?;
+                        b.of(self.table.name(id), Some(index), &mut scratch)
                     });
                     fields.push(leaf);
                 }
@@ -570,7 +570,7 @@ impl Paths {
         }
         if let Some(beside) = &beside {
             for leaf in doc.leaves.iter_mut().filter(|l| l.confidence.is_none()) {
-                leaf.confidence = beside.of(self.table.name(leaf.path), None);
+                leaf.confidence = beside.of(self.table.name(leaf.path), None, &mut scratch);
             }
         }
         doc.path = buf;
