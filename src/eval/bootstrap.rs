@@ -45,7 +45,12 @@
 //! [`group_scores`] over the drawn documents' pairs (each document's
 //! [`DocumentTally::confidence`], in document order, a document drawn `k`
 //! times giving its pairs `k` times in a row), so the resample of every
-//! document once is the report's `confidence` block. A score the report
+//! document once is the report's `confidence` block. The pairs are
+//! indexed once per model ([`ConfidenceResampler`], through
+//! `confidence::PairIndex`: each pair's bin and group of equal confidence),
+//! so a resample costs O(pairs drawn) instead of a sort, and gives
+//! [`confidence_scores`]' numbers — `group_scores` over the pairs written
+//! out — bit for bit (tested both here and in `confidence`). A score the report
 //! would give as `null` on a resample — every score when the drawn
 //! documents have no pair, `auroc` when their pairs are all correct or all
 //! incorrect — is undefined there: as the report's own function says (no
@@ -61,7 +66,7 @@
 //! `p̃(i) = max_{j ≤ i} min(1, (m − j + 1) · p(j))`; a pair differs
 //! significantly when `p̃ ≤ alpha`.
 
-use crate::eval::confidence::{group_scores, ConfidenceSettings, Pair};
+use crate::eval::confidence::{group_scores, ConfidenceSettings, Pair, PairIndex};
 use crate::eval::config::Config;
 use crate::eval::counts::{
     document_extraction_score, items_summary, macro_over_documents, macro_over_fields, mean,
@@ -350,12 +355,6 @@ impl ModelTallies {
             has_items: m.items.is_some(),
         })
     }
-
-    /// Whether the model has confidence pairs (its report's `confidence`
-    /// is not `null`).
-    pub fn has_confidence(&self) -> bool {
-        self.documents.iter().any(|d| !d.confidence.is_empty())
-    }
 }
 
 /// The settings [`confidence_scores`] needs of the config's: the number of
@@ -391,6 +390,49 @@ pub fn confidence_scores(
     match group_scores(pairs, settings) {
         Some(g) => [g.ece, g.brier, g.auroc.unwrap_or(f64::NAN), g.aurc],
         None => [f64::NAN; 4],
+    }
+}
+
+/// A model's confidence pairs indexed for resampling ([`PairIndex`]):
+/// every document's pairs in document order, and where each document's
+/// are. Its [`ConfidenceResampler::scores`] are [`confidence_scores`]'
+/// bit for bit, without sorting the pairs of each resample.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfidenceResampler {
+    index: PairIndex,
+    /// Per document, its pairs' positions in the index.
+    documents: Vec<std::ops::Range<usize>>,
+}
+
+impl ConfidenceResampler {
+    /// The pairs of `docs` for `config`'s bins; `None` when there is none
+    /// (a model without confidences).
+    pub fn new(docs: &[DocumentTally], config: &Config) -> Option<ConfidenceResampler> {
+        let mut pairs = Vec::new();
+        let mut documents = Vec::with_capacity(docs.len());
+        for d in docs {
+            let start = pairs.len();
+            pairs.extend_from_slice(&d.confidence);
+            documents.push(start..pairs.len());
+        }
+        if pairs.is_empty() {
+            return None;
+        }
+        Some(ConfidenceResampler {
+            index: PairIndex::new(pairs, config.confidence.bins),
+            documents,
+        })
+    }
+
+    /// The scores of [`CONFIDENCE_METRICS`] for the documents drawn
+    /// `weights[i]` times each, NaN where undefined (as
+    /// [`confidence_scores`]).
+    pub fn scores(&self, weights: &[u32]) -> [f64; 4] {
+        let runs = self.documents.iter().cloned().zip(weights.iter().copied());
+        match self.index.scores(runs) {
+            Some(s) => [s.ece, s.brier, s.auroc.unwrap_or(f64::NAN), s.aurc],
+            None => [f64::NAN; 4],
+        }
     }
 }
 
@@ -566,14 +608,11 @@ pub struct Bootstrap<'c> {
     /// Per model, per resample, the scores of [`METRICS`].
     values: Vec<Vec<[f64; 16]>>,
     weights: Vec<u32>,
-    /// Per model: whether it has confidence pairs.
-    confident: Vec<bool>,
-    settings: ConfidenceSettings,
+    /// Per model: its pairs indexed, `None` without confidences.
+    resamplers: Vec<Option<ConfidenceResampler>>,
     /// Per model with confidence pairs (empty for the others), per
     /// resample, the scores of [`CONFIDENCE_METRICS`] (NaN: undefined).
     confidence: Vec<Vec<[f64; 4]>>,
-    /// The drawn pairs of one resample (a buffer).
-    pairs: Vec<Pair>,
 }
 
 impl<'c> Bootstrap<'c> {
@@ -581,16 +620,17 @@ impl<'c> Bootstrap<'c> {
     /// in the same order.
     pub fn new(models: Vec<ModelTallies>, config: &'c Config, options: BootstrapOptions) -> Self {
         let documents = models.first().map_or(0, |m| m.documents.len());
-        let confident: Vec<bool> = models.iter().map(ModelTallies::has_confidence).collect();
+        let resamplers: Vec<Option<ConfidenceResampler>> = models
+            .iter()
+            .map(|m| ConfidenceResampler::new(&m.documents, config))
+            .collect();
         Bootstrap {
             values: vec![Vec::with_capacity(options.resamples); models.len()],
-            confidence: confident
+            confidence: resamplers
                 .iter()
-                .map(|&c| Vec::with_capacity(if c { options.resamples } else { 0 }))
+                .map(|r| Vec::with_capacity(if r.is_some() { options.resamples } else { 0 }))
                 .collect(),
-            confident,
-            settings: confidence_settings(config),
-            pairs: Vec::new(),
+            resamplers,
             models,
             config,
             options,
@@ -620,14 +660,8 @@ impl<'c> Bootstrap<'c> {
                     self.config,
                 );
                 self.values[m].push(s);
-                if self.confident[m] {
-                    let c = confidence_scores(
-                        &model.documents,
-                        &self.weights,
-                        &self.settings,
-                        &mut self.pairs,
-                    );
-                    self.confidence[m].push(c);
+                if let Some(r) = &self.resamplers[m] {
+                    self.confidence[m].push(r.scores(&self.weights));
                 }
             }
         }
@@ -646,16 +680,9 @@ impl<'c> Bootstrap<'c> {
             .collect();
         // NaN for a model without pairs (no score), and where undefined.
         let confidence_estimates: Vec<[f64; 4]> = self
-            .models
+            .resamplers
             .iter()
-            .zip(&self.confident)
-            .map(|(m, &c)| {
-                if c {
-                    confidence_scores(&m.documents, &ones, &self.settings, &mut self.pairs)
-                } else {
-                    [f64::NAN; 4]
-                }
-            })
+            .map(|r| r.as_ref().map_or([f64::NAN; 4], |r| r.scores(&ones)))
             .collect();
         let level = self.options.level;
         let tail = (1.0 - level) / 2.0;
@@ -690,7 +717,7 @@ impl<'c> Bootstrap<'c> {
                         recall: interval(ITEMS + 1),
                         f1: interval(ITEMS + 2),
                     }),
-                    confidence: self.confident[m].then(|| {
+                    confidence: self.resamplers[m].is_some().then(|| {
                         let e = &confidence_estimates[m];
                         let of = |k: usize| {
                             let v: Vec<f64> = self.confidence[m].iter().map(|s| s[k]).collect();
@@ -1195,6 +1222,34 @@ mod tests {
         assert!(r.models[0].get("micro.f1").is_some());
         // One model: no test.
         assert!(r.paired.is_empty());
+    }
+
+    #[test]
+    fn the_indexed_pairs_give_the_plain_rule_bit_for_bit() {
+        // Documents of 0–4 pairs (confidences in tenths: ties and bin
+        // edges), resampled by draw_weights: the resampler's scores are
+        // confidence_scores' (group_scores over the pairs written out).
+        let config = Config::default();
+        let mut rng = fastrand::Rng::with_seed(12);
+        let docs: Vec<DocumentTally> = (0..25)
+            .map(|_| {
+                let pairs: Vec<(f64, bool)> = (0..rng.usize(0..5))
+                    .map(|_| (f64::from(rng.u8(0..=10)) / 10.0, rng.bool()))
+                    .collect();
+                with_pairs(c(1, 0, 0, 0), &pairs)
+            })
+            .collect();
+        let resampler = ConfidenceResampler::new(&docs, &config).unwrap();
+        let settings = confidence_settings(&config);
+        let mut weights = vec![0; docs.len()];
+        let mut buffer = Vec::new();
+        for _ in 0..200 {
+            draw_weights(&mut rng, &mut weights);
+            let fast = resampler.scores(&weights).map(f64::to_bits);
+            let plain = confidence_scores(&docs, &weights, &settings, &mut buffer);
+            assert_eq!(fast, plain.map(f64::to_bits), "{weights:?}");
+        }
+        assert!(ConfidenceResampler::new(&[doc(c(1, 0, 0, 0))], &config).is_none());
     }
 
     #[test]

@@ -4,7 +4,10 @@
 //! bins, ECE/MCE, AUROC, risk–coverage and AURC, threshold rows, coverage at
 //! accuracy, error capture), the per-field scores of §8.4 (Wilson-bound
 //! recommended threshold) and [`SortedPairs`], the sorted index that answers
-//! "how many pairs have c ≥ τ, how many of them correct" in O(log n).
+//! "how many pairs have c ≥ τ, how many of them correct" in O(log n);
+//! [`PairIndex`] (`index.rs`) scores many multisets of the same pairs
+//! (the bootstrap's resamples) without sorting each, as `group_scores`
+//! would.
 //! Depends on: `std` and `serde` (derive) only. Never: I/O, config parsing,
 //! web types; the caller builds the pairs (§8.1–§8.2) and the settings.
 //!
@@ -15,6 +18,9 @@
 //! (the caller passes document order, so results are reproducible).
 
 use serde::{Deserialize, Serialize};
+
+mod index;
+pub use index::{PairIndex, ResampledScores};
 
 /// One (confidence, correct) pair of §8.2.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -144,23 +150,30 @@ impl SortedPairs {
     pub fn new(pairs: &[Pair]) -> SortedPairs {
         let mut sorted: Vec<Pair> = pairs.to_vec();
         sorted.sort_by(|a, b| a.confidence.total_cmp(&b.confidence));
+        let (mut values, mut count, mut ok) = (Vec::new(), Vec::new(), Vec::new());
+        for p in sorted {
+            // `==` (not total order) so that -0.0 and 0.0 form one group.
+            if values.last() != Some(&p.confidence) {
+                values.push(p.confidence);
+                count.push(0);
+                ok.push(0);
+            }
+            *count.last_mut().unwrap() += 1;
+            *ok.last_mut().unwrap() += u64::from(p.correct);
+        }
+        SortedPairs::from_groups(values, count, ok)
+    }
+
+    /// From the groups (distinct confidences ascending, each group's pairs
+    /// and correct pairs, none empty): the cumulative counts.
+    fn from_groups(values: Vec<f64>, count: Vec<u64>, ok: Vec<u64>) -> SortedPairs {
         let mut s = SortedPairs {
-            values: Vec::new(),
-            count: Vec::new(),
-            ok: Vec::new(),
+            values,
+            count,
+            ok,
             below_n: vec![0],
             below_ok: vec![0],
         };
-        for p in sorted {
-            // `==` (not total order) so that -0.0 and 0.0 form one group.
-            if s.values.last() != Some(&p.confidence) {
-                s.values.push(p.confidence);
-                s.count.push(0);
-                s.ok.push(0);
-            }
-            *s.count.last_mut().unwrap() += 1;
-            *s.ok.last_mut().unwrap() += u64::from(p.correct);
-        }
         for i in 0..s.values.len() {
             s.below_n.push(s.below_n[i] + s.count[i]);
             s.below_ok.push(s.below_ok[i] + s.ok[i]);

@@ -397,3 +397,57 @@ fn serialises_nulls_in_spec_order() {
     assert!(text.starts_with(r#"{"pairs":1,"accuracy":1.0,"mean_confidence":0.5,"brier":0.25,"ece":0.5,"ece_equal_mass":0.5,"mce":0.5,"auroc":null,"aurc":0.0,"bins":[{"low":0.0,"high":0.1,"count":0,"accuracy":null,"mean_confidence":null}"#));
     assert_eq!(serde_json::from_str::<GroupScores>(&text).unwrap(), g);
 }
+
+/// `PairIndex::scores` is `group_scores` on the multiset written out, bit
+/// for bit: random pairs (ties, values on bin edges, -0.0 beside 0.0),
+/// random runs repeated 0–3 times, several bin counts.
+#[test]
+fn the_index_gives_group_scores_bit_for_bit() {
+    let mut rng = fastrand::Rng::with_seed(8);
+    for case in 0..300 {
+        let n = rng.usize(0..60);
+        let decimals = [1.0, 10.0, 100.0, 1e6][case % 4];
+        let pairs: Vec<Pair> = (0..n)
+            .map(|_| {
+                let c = match rng.u8(0..10) {
+                    0 => -0.0,
+                    1 => 0.0,
+                    2 => 1.0,
+                    _ => (rng.f64() * decimals).round() / decimals,
+                };
+                p(c, rng.bool())
+            })
+            .collect();
+        let bins = [0, 1, 3, 10][case % 4];
+        let index = PairIndex::new(pairs.clone(), bins);
+        // Runs: consecutive ranges (some empty), each with a weight.
+        let mut cuts: Vec<usize> = (0..rng.usize(0..6)).map(|_| rng.usize(0..=n)).collect();
+        cuts.extend([0, n]);
+        cuts.sort_unstable();
+        let runs: Vec<(std::ops::Range<usize>, u32)> = cuts
+            .windows(2)
+            .map(|w| (w[0]..w[1], rng.u32(0..4)))
+            .collect();
+        let written: Vec<Pair> = runs
+            .iter()
+            .flat_map(|(r, w)| (0..*w).flat_map(move |_| r.clone()))
+            .map(|i| pairs[i])
+            .collect();
+        let settings = ConfidenceSettings {
+            bins,
+            ..ConfidenceSettings::default()
+        };
+        let fast = index.scores(runs.iter().cloned());
+        match group_scores(&written, &settings) {
+            None => assert_eq!(fast, None, "case {case}"),
+            Some(g) => {
+                let f = fast.expect("pairs drawn");
+                let bits = |x: f64| x.to_bits();
+                assert_eq!(bits(f.ece), bits(g.ece), "case {case}");
+                assert_eq!(bits(f.brier), bits(g.brier), "case {case}");
+                assert_eq!(f.auroc.map(bits), g.auroc.map(bits), "case {case}");
+                assert_eq!(bits(f.aurc), bits(g.aurc), "case {case}");
+            }
+        }
+    }
+}

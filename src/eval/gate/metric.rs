@@ -18,7 +18,7 @@
 //! stands for every field.
 
 use crate::error::{Error, ErrorKind};
-use crate::eval::bootstrap::{self, CONFIDENCE_METRICS, METRICS};
+use crate::eval::bootstrap::{self, ConfidenceResampler, CONFIDENCE_METRICS, METRICS};
 use crate::eval::config::Config;
 use crate::eval::counts::{
     abstention_rate, hallucination_rate, mean, partial_scores, strict_scores,
@@ -441,14 +441,15 @@ pub struct ResampleSums {
 impl ResampleSums {
     /// Sums the documents drawn `weights[i]` times each. `fields` are the
     /// model's per-field rows (the order of each tally's `fields`);
-    /// `headline` says whether any of [`METRICS`] is needed, `confidence`
-    /// whether any of [`CONFIDENCE_METRICS`] is.
+    /// `headline` says whether any of [`METRICS`] is needed; `confidence`
+    /// is the model's pairs indexed when any of [`CONFIDENCE_METRICS`] is
+    /// (`None`: not needed, or the model has no pairs).
     pub fn new(
         docs: &[DocumentTally],
         weights: &[u32],
         has_items: bool,
         headline: bool,
-        confidence: bool,
+        confidence: Option<&ConfidenceResampler>,
         config: &Config,
     ) -> ResampleSums {
         let fields = docs.first().map_or(0, |d| d.fields.len());
@@ -466,10 +467,7 @@ impl ResampleSums {
         }
         ResampleSums {
             headline: headline.then(|| bootstrap::scores(docs, weights, has_items, config)),
-            confidence: confidence.then(|| {
-                let settings = bootstrap::confidence_settings(config);
-                bootstrap::confidence_scores(docs, weights, &settings, &mut Vec::new())
-            }),
+            confidence: confidence.map(|r| r.scores(weights)),
             total,
             per_field,
             valid,

@@ -46,7 +46,7 @@ pub mod flips;
 pub mod metric;
 
 use crate::error::{Error, ErrorKind};
-use crate::eval::bootstrap::{draw_weights, holm, quantile};
+use crate::eval::bootstrap::{draw_weights, holm, quantile, ConfidenceResampler};
 use crate::eval::config::Config;
 use crate::eval::report::{ModelReport, Report};
 use flips::{compare_models, Comparison};
@@ -176,8 +176,9 @@ struct Series {
     fields: Vec<String>,
     /// Whether any metric is one of `bootstrap::METRICS`.
     headline: bool,
-    /// Whether any metric is one of `bootstrap::CONFIDENCE_METRICS`.
-    confidence: bool,
+    /// When any metric is one of `bootstrap::CONFIDENCE_METRICS`: the
+    /// model's pairs indexed (`None` also for a model without pairs).
+    confidence: Option<ConfidenceResampler>,
     metrics: Vec<Resampled>,
     /// `values[k]`: metric `k` on each resample.
     values: Vec<Vec<f64>>,
@@ -204,7 +205,7 @@ impl Series {
             weights,
             m.items.is_some(),
             self.headline,
-            self.confidence,
+            self.confidence.as_ref(),
             config,
         )
     }
@@ -231,9 +232,14 @@ fn prepare_series(
             model,
             fields: m.fields.iter().map(|f| f.field.clone()).collect(),
             headline: metrics.iter().any(|x| matches!(x, Resampled::Headline(_))),
-            confidence: metrics
+            confidence: if metrics
                 .iter()
-                .any(|x| matches!(x, Resampled::Confidence(_))),
+                .any(|x| matches!(x, Resampled::Confidence(_)))
+            {
+                ConfidenceResampler::new(m.document_tallies.as_deref().unwrap_or(&[]), config)
+            } else {
+                None
+            },
             values: vec![Vec::new(); metrics.len()],
             estimates: Vec::new(),
             metrics,
