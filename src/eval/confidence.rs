@@ -149,7 +149,9 @@ pub struct SortedPairs {
 impl SortedPairs {
     pub fn new(pairs: &[Pair]) -> SortedPairs {
         let mut sorted: Vec<Pair> = pairs.to_vec();
-        sorted.sort_by(|a, b| a.confidence.total_cmp(&b.confidence));
+        // Unstable: a group keeps only its counts, so the order inside a
+        // tie cannot matter.
+        sorted.sort_unstable_by(|a, b| a.confidence.total_cmp(&b.confidence));
         let (mut values, mut count, mut ok) = (Vec::new(), Vec::new(), Vec::new());
         for p in sorted {
             // `==` (not total order) so that -0.0 and 0.0 form one group.
@@ -336,6 +338,13 @@ fn auroc(s: &SortedPairs) -> Option<f64> {
 /// The risk–coverage curve (SPEC §8.3) over a sorted set: for each distinct
 /// confidence τ from the highest down, accepting c ≥ τ: coverage =
 /// accepted/n, risk = incorrect accepted / accepted.
+impl SortedPairs {
+    /// The risk–coverage curve of these pairs ([`risk_coverage`]).
+    pub fn curve(&self) -> Vec<CurvePoint> {
+        curve(self)
+    }
+}
+
 fn curve(s: &SortedPairs) -> Vec<CurvePoint> {
     let n = s.len() as f64;
     (0..s.values.len())
@@ -443,10 +452,20 @@ fn sums(pairs: &[Pair]) -> (u64, f64, f64) {
 /// coverage_at_accuracy see [`coverage_at`]; error_capture see
 /// [`error_capture`].
 pub fn group_scores(pairs: &[Pair], settings: &ConfidenceSettings) -> Option<GroupScores> {
+    group_scores_sorted(pairs, &SortedPairs::new(pairs), settings)
+}
+
+/// [`group_scores`] with `pairs` already sorted into `sorted` (which must
+/// be `SortedPairs::new(pairs)`), for a caller that needs them again.
+pub fn group_scores_sorted(
+    pairs: &[Pair],
+    sorted: &SortedPairs,
+    settings: &ConfidenceSettings,
+) -> Option<GroupScores> {
     if pairs.is_empty() {
         return None;
     }
-    let s = SortedPairs::new(pairs);
+    let s = sorted;
     let n = s.len();
     let nf = n as f64;
     let b = settings.bins.max(1);

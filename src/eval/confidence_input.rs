@@ -166,6 +166,11 @@ pub struct Beside<'f> {
     /// Field paths as written and their confidences (entries that are not
     /// numbers are left out: the dataset pass refused them already).
     entries: rustc_hash::FxHashMap<&'f str, f64>,
+    /// The first segments (without brackets) of the entries that name a
+    /// field inside something (`vendor` of `vendor.name`, `items` of
+    /// `items[].amount`): a list not among them has no entry for its item
+    /// fields, only for whole items ([`Self::whole_item`]).
+    parents: Vec<&'f str>,
 }
 
 impl<'f> Beside<'f> {
@@ -173,13 +178,47 @@ impl<'f> Beside<'f> {
     /// when it has none).
     pub fn read(record: Json<'f>, key: &str) -> Option<Beside<'f>> {
         let value = record.get(key)?;
+        let entries: rustc_hash::FxHashMap<&'f str, f64> = value
+            .entries()
+            .filter_map(|(path, c)| Some((path, c.as_f64()?)))
+            .collect();
+        let mut parents: Vec<&'f str> = entries
+            .keys()
+            .filter_map(|path| {
+                let (first, _) = path.split_once('.')?;
+                Some(first.find('[').map_or(first, |at| &first[..at]))
+            })
+            .collect();
+        parents.sort_unstable();
+        parents.dedup();
         Some(Beside {
             document: value.as_f64(),
-            entries: value
-                .entries()
-                .filter_map(|(path, c)| Some((path, c.as_f64()?)))
-                .collect(),
+            entries,
+            parents,
         })
+    }
+
+    /// Whether some entry names a field inside `list` (`items[].amount`,
+    /// `items[2].amount`): if not, every field of an item has the item's
+    /// confidence, [`Self::whole_item`].
+    pub fn names_item_fields(&self, list: &str) -> bool {
+        self.parents.binary_search(&list).is_ok()
+    }
+
+    /// The confidence of predicted item `item` of `list` as a whole:
+    /// `list[item]`, else `list[]`, else `list`, else the document's.
+    pub fn whole_item(&self, list: &str, item: usize, buf: &mut String) -> Option<f64> {
+        buf.clear();
+        buf.push_str(list);
+        let _ = write!(buf, "[{item}]");
+        let indexed = self.entries.get(buf.as_str());
+        buf.truncate(list.len());
+        buf.push_str("[]");
+        indexed
+            .or_else(|| self.entries.get(buf.as_str()))
+            .or_else(|| self.entries.get(list))
+            .copied()
+            .or(self.document)
     }
 
     /// The confidence of the field at `path` (a per-field-table path:
@@ -262,6 +301,10 @@ mod tests {
             assert_eq!(b.of("items[].qty", Some(0), buf), Some(0.2));
             // The list itself (a list's leaf) by its bare name.
             assert_eq!(b.of("items", None, buf), Some(0.1));
+            assert!(b.names_item_fields("items") && b.names_item_fields("vendor"));
+            assert!(!b.names_item_fields("lines"));
+            assert_eq!(b.whole_item("items", 1, buf), Some(0.7));
+            assert_eq!(b.whole_item("items", 5, buf), Some(0.2));
         });
         with(json!({"c": 0.8}), |r| {
             let b = Beside::read(r, "c").unwrap();

@@ -9,7 +9,7 @@
 //! passes or on how a document was compared.
 
 use super::shard::DocOut;
-use crate::eval::confidence::{field_scores, group_scores, risk_coverage, Pair, SortedPairs};
+use crate::eval::confidence::{field_scores, group_scores_sorted, Pair, SortedPairs};
 use crate::eval::config::ConfidenceConfig;
 use crate::eval::report::{
     ConfidenceReport, ConfidenceViews, Outcome, StraightThrough, ThresholdSweepPoint,
@@ -114,14 +114,18 @@ impl ConfidenceRun {
     ) -> Option<ConfidenceReport> {
         let settings = config.settings();
         let all: Vec<Pair> = self.pairs.iter().map(|p| p.pair).collect();
-        let g = group_scores(&all, &settings)?;
-        let mut by_field: BTreeMap<&str, Vec<Pair>> = BTreeMap::new();
+        let sorted = SortedPairs::new(&all);
+        let g = group_scores_sorted(&all, &sorted, &settings)?;
+        // Each field's pairs, in document order, gathered by path id.
+        let mut by_path: rustc_hash::FxHashMap<u32, Vec<Pair>> = Default::default();
         for p in &self.pairs {
-            by_field.entry(name(p.path)).or_default().push(p.pair);
+            by_path.entry(p.path).or_default().push(p.pair);
         }
-        let fields = by_field
+        let fields: BTreeMap<String, _> = by_path
             .into_iter()
-            .filter_map(|(path, pairs)| Some((path.to_string(), field_scores(&pairs, &settings)?)))
+            .filter_map(|(path, pairs)| {
+                Some((name(path).to_string(), field_scores(&pairs, &settings)?))
+            })
             .collect();
         Some(ConfidenceReport {
             pairs: g.pairs,
@@ -140,7 +144,7 @@ impl ConfidenceRun {
             error_capture: g.error_capture,
             straight_through: self.straight_through(config, &name),
             fields,
-            views: Some(self.views(&all)),
+            views: Some(self.views(&sorted)),
         })
     }
 
@@ -148,8 +152,8 @@ impl ConfidenceRun {
     /// approval at τ = k/100: values by [`SortedPairs::accepted_at`];
     /// documents by the smallest confidence of each document that could go
     /// through (a pair, nothing uncovered).
-    fn views(&self, all: &[Pair]) -> ConfidenceViews {
-        let full = risk_coverage(all);
+    fn views(&self, sorted: &SortedPairs) -> ConfidenceViews {
+        let full = sorted.curve();
         let keep = ConfidenceViews::CURVE_POINTS;
         let curve = if full.len() <= keep {
             full
@@ -159,7 +163,6 @@ impl ConfidenceRun {
             picked.dedup();
             picked.into_iter().map(|i| full[i].clone()).collect()
         };
-        let sorted = SortedPairs::new(all);
         // (smallest confidence, all correct) of each document that could go.
         let mut lowest: Vec<(f64, bool)> = Vec::new();
         let mut start = 0;

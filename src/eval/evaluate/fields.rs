@@ -529,9 +529,14 @@ impl Paths {
             buf.push_str("[]");
             let prefix = cache.prefix(&buf);
             let first_item = doc.items.len();
+            // Beside the fields: when no entry names an item field of this
+            // list, each item's confidence is looked up once.
+            let list_name = self.table.name(list);
+            let per_item = beside.as_ref().filter(|b| !b.names_item_fields(list_name));
             for (index, element) in value.elements().enumerate() {
                 out.clear();
                 let (element, inherited) = unwrap_confidence(element, list_confidence);
+                let whole_item = per_item.map(|b| b.whole_item(list_name, index, &mut scratch));
                 if element.is_object() {
                     flatten(
                         element,
@@ -548,9 +553,12 @@ impl Paths {
                 for &(id, v, confidence) in &out {
                     let present = !comparer.is_absent_json(Some(v));
                     let mut leaf = Leaf::new(id, v, present);
-                    leaf.confidence = confidence.or_else(|| {
-                        let b = beside.as_ref()?;
-                        b.of(self.table.name(id), Some(index), &mut scratch)
+                    leaf.confidence = confidence.or_else(|| match whole_item {
+                        Some(c) => c,
+                        None => {
+                            let b = beside.as_ref()?;
+                            b.of(self.table.name(id), Some(index), &mut scratch)
+                        }
                     });
                     fields.push(leaf);
                 }
