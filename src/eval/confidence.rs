@@ -502,21 +502,21 @@ pub fn group_scores_sorted(
         mean_confidence: sum_c / nf,
         brier: sum_sq / nf,
         ece,
-        ece_equal_mass: ece_equal_mass(pairs, &s, b),
+        ece_equal_mass: ece_equal_mass(pairs, s, b),
         mce,
-        auroc: auroc(&s),
-        aurc: aurc(&curve(&s)),
+        auroc: auroc(s),
+        aurc: aurc(&curve(s)),
         bins,
         thresholds,
         coverage_at_accuracy: settings
             .target_accuracy
             .iter()
-            .map(|&a| coverage_at(&s, a))
+            .map(|&a| coverage_at(s, a))
             .collect(),
         error_capture: settings
             .review_budgets
             .iter()
-            .map(|&bud| error_capture(&s, bud))
+            .map(|&bud| error_capture(s, bud))
             .collect(),
     })
 }
