@@ -594,21 +594,63 @@ pub fn lines<DB: DrawingBackend>(
         pen.dashed((*x, l.y0), (*x, l.y1), MUTED)?;
         placed(&pen, label, Font::new(m.small).color(MUTED))?;
     }
-    for line in &l.lines {
-        if line.points.len() > 1 {
-            polyline(area, &line.points, line.color, line.dash, 2)?;
+    let traces: Vec<Trace<'_>> = l
+        .lines
+        .iter()
+        .map(|line| Trace {
+            points: &line.points,
+            marks: &line.points,
+            color: line.color,
+            dash: line.dash,
+            marker: line.marker,
+        })
+        .collect();
+    traces_and_legend(
+        &pen,
+        &traces,
+        l.marker_r,
+        &l.legend,
+        (&l.notes, l.note_color),
+        m,
+    )
+}
+
+/// One model's line of a line chart: the path, where its markers go, its
+/// look.
+struct Trace<'a> {
+    points: &'a [(f64, f64)],
+    marks: &'a [(f64, f64)],
+    color: Rgb,
+    dash: Dash,
+    marker: Marker,
+}
+
+/// What the line charts (sweeps, risk–coverage) draw after their frame:
+/// each trace's line (when it has two points), then every marker over the
+/// lines, the line legend and the notes in italics.
+fn traces_and_legend<DB: DrawingBackend>(
+    pen: &Pen<'_, DB>,
+    traces: &[Trace<'_>],
+    marker_r: f64,
+    legend: &[LegendLine],
+    (notes, note_color): (&[LineText], Rgb),
+    m: &Metrics,
+) -> Outcome<DB> {
+    for t in traces {
+        if t.points.len() > 1 {
+            polyline(pen.area, t.points, t.color, t.dash, 2)?;
         }
     }
-    for line in &l.lines {
-        for &p in &line.points {
-            marker(&pen, p, l.marker_r, line.marker, line.color)?;
+    for t in traces {
+        for &p in t.marks {
+            marker(pen, p, marker_r, t.marker, t.color)?;
         }
     }
-    line_legend(&pen, &l.legend, l.marker_r, m)?;
-    for note in &l.notes {
-        let mut f = Font::new(m.small).color(l.note_color);
+    line_legend(pen, legend, marker_r, m)?;
+    for note in notes {
+        let mut f = Font::new(m.small).color(note_color);
         f.italic = true;
-        placed(&pen, note, f)?;
+        placed(pen, note, f)?;
     }
     Ok(())
 }
@@ -664,23 +706,25 @@ pub fn risk_coverage<DB: DrawingBackend>(
 ) -> Outcome<DB> {
     let pen = Pen { area };
     frame(&pen, (&l.frame).into(), m)?;
-    for c in &l.curves {
-        if c.points.len() > 1 {
-            polyline(area, &c.points, c.color, c.dash, 2)?;
-        }
-    }
-    for c in &l.curves {
-        for &p in &c.marks {
-            marker(&pen, p, l.marker_r, c.marker, c.color)?;
-        }
-    }
-    line_legend(&pen, &l.legend, l.marker_r, m)?;
-    for note in &l.notes {
-        let mut f = Font::new(m.small).color(l.note_color);
-        f.italic = true;
-        placed(&pen, note, f)?;
-    }
-    Ok(())
+    let traces: Vec<Trace<'_>> = l
+        .curves
+        .iter()
+        .map(|c| Trace {
+            points: &c.points,
+            marks: &c.marks,
+            color: c.color,
+            dash: c.dash,
+            marker: c.marker,
+        })
+        .collect();
+    traces_and_legend(
+        &pen,
+        &traces,
+        l.marker_r,
+        &l.legend,
+        (&l.notes, l.note_color),
+        m,
+    )
 }
 
 /// Renders with `draw` on a white `width` × `height` SVG and returns the

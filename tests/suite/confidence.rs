@@ -6,7 +6,7 @@ use super::common::{close, run, run_cli};
 use fieldscope::eval::{Config, ConfigBuilder};
 use serde_json::{json, Value};
 
-fn truth() -> Vec<Value> {
+pub(super) fn truth() -> Vec<Value> {
     vec![
         json!({"id": "d1", "total": "10.00", "date": "2024-01-05",
                "items": [{"desc": "pen", "amount": 2}, {"desc": "ink", "amount": 5}]}),
@@ -18,7 +18,7 @@ fn truth() -> Vec<Value> {
 /// Inline wrappers (d1, with a list's confidence inherited by its item
 /// fields and an item field's own beating it), a map beside the fields
 /// (d2), and one number for the whole document (d3).
-fn predictions() -> Vec<Value> {
+pub(super) fn predictions() -> Vec<Value> {
     vec![
         json!({"id": "d1",
                "total": {"_value": "10.00", "_confidence": 0.9, "_page": 1},

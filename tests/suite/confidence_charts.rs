@@ -14,35 +14,13 @@ use fieldscope::eval::confidence::{CurvePoint, ReliabilityBin};
 use fieldscope::eval::report::Report;
 use fieldscope::eval::Config;
 use fieldscope::export::{self, ExportOptions, Format};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::PathBuf;
 
-fn truth() -> Vec<Value> {
-    vec![
-        json!({"id": "d1", "total": "10.00", "date": "2024-01-05",
-               "items": [{"desc": "pen", "amount": 2}, {"desc": "ink", "amount": 5}]}),
-        json!({"id": "d2", "total": "7.50", "date": "2024-02-01", "items": []}),
-        json!({"id": "d3", "total": "3.00", "date": null, "items": [{"desc": "cap", "amount": 1}]}),
-    ]
-}
-
-/// The dataset of `confidence.rs`: ten pairs (confidence, correct) —
-/// (0.99, 1) ×2, (0.95, 1), (0.9, 1), (0.8, 0), (0.6, 1) ×3, (0.4, 1),
-/// (0.3, 0); ECE 0.307, AURC 0.0886.
-fn predictions() -> Vec<Value> {
-    vec![
-        json!({"id": "d1",
-               "total": {"_value": "10.00", "_confidence": 0.9, "_page": 1},
-               "date": {"_value": "March", "_confidence": 0.8},
-               "items": {"_value": [
-                   {"desc": "pen", "amount": 2},
-                   {"desc": "ink", "amount": {"_value": 6, "_confidence": 0.3}}
-               ], "_confidence": 0.6}}),
-        json!({"id": "d2", "total": "7.50", "date": "2024-02-01",
-               "_confidence": {"total": 0.95, "date": 0.4}}),
-        json!({"id": "d3", "total": "3.00", "date": null, "_confidence": 0.99}),
-    ]
-}
+// The dataset of `confidence.rs`: ten pairs (confidence, correct) —
+// (0.99, 1) ×2, (0.95, 1), (0.9, 1), (0.8, 0), (0.6, 1) ×3, (0.4, 1),
+// (0.3, 0); ECE 0.307, AURC 0.0886.
+use super::confidence::{predictions, truth};
 
 /// Model 1 (`plain`) has no confidences, model 2 (`name`) has them.
 fn report(name: &str) -> Report {

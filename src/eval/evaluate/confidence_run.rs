@@ -53,32 +53,27 @@ pub(super) struct ConfidenceRun {
 impl ConfidenceRun {
     /// Adds one document's outcomes (`out`, in comparison order).
     pub(super) fn absorb(&mut self, out: &DocOut) {
-        let mut all_correct = true;
-        for e in &out.events {
-            let ok = correct(e.outcome);
-            all_correct &= ok;
-            if let Some(confidence) = e.confidence {
-                self.pairs.push(FieldPair {
-                    pair: Pair {
-                        confidence,
-                        correct: ok,
-                    },
-                    path: e.path,
-                });
-            }
-        }
-        for s in &out.sets {
-            // SPEC §8.2: a set is correct when its F1 is 1 or both sides
-            // are empty (no scores).
+        // (path, correct, confidence) of every slot, scalars and item
+        // fields first, then sets — SPEC §8.2: a set is correct when its
+        // F1 is 1 or both sides are empty (no scores).
+        let events = out
+            .events
+            .iter()
+            .map(|e| (e.path, correct(e.outcome), e.confidence));
+        let sets = out.sets.iter().map(|s| {
             let ok = s.scores.as_ref().is_none_or(|x| x.f1 == 1.0);
+            (s.path, ok, s.confidence)
+        });
+        let mut all_correct = true;
+        for (path, ok, confidence) in events.chain(sets) {
             all_correct &= ok;
-            if let Some(confidence) = s.confidence {
+            if let Some(confidence) = confidence {
                 self.pairs.push(FieldPair {
                     pair: Pair {
                         confidence,
                         correct: ok,
                     },
-                    path: s.path,
+                    path,
                 });
             }
         }
