@@ -573,6 +573,7 @@ impl Page {
     }
 }
 
+pub mod confidence;
 pub mod panel;
 
 #[cfg(test)]
