@@ -84,7 +84,7 @@ fn the_readings_at_0_60_are_the_hand_worked_numbers() {
     assert_eq!(r.calibration, Calibration::Underconfident);
     assert_eq!(
         r.sentence(),
-        "At confidence ≥ 0.60, m is right 88 % of the time (7 of 8 values approved): it is underconfident (over all its 10 values, mean confidence 0.71 against accuracy 0.80)."
+        "At confidence ≥ 0.60, m is right 88 % of the time (7 of 8 values approved); over all its 10 values it is underconfident (mean confidence 0.71 against accuracy 0.80)."
     );
 }
 
@@ -115,9 +115,10 @@ fn the_slider_takes_hundredths_and_ignores_what_is_not_a_threshold() {
         (r.accepted, r.accuracy(), r.errors_per_1000()),
         (0, None, Some(0.0))
     );
-    assert!(r
-        .sentence()
-        .starts_with("At confidence ≥ 1.00, m approves none of its values; it is underconfident"));
+    assert_eq!(
+        r.sentence(),
+        "At confidence ≥ 1.00, m approves none of its values; over all its 10 values it is underconfident (mean confidence 0.71 against accuracy 0.80)."
+    );
     // At 0: everything.
     slide(&mut panel, &report, "0");
     let r = &panel.readings(&report)[0];
@@ -213,6 +214,48 @@ fn thresholds_read_as_numbers_in_0_1() {
             assert!(r.is_err(), "{bad:?}");
         }
     }
+}
+
+/// Accepted values each claim at least τ: an accuracy more than 0.05
+/// below τ makes them overconfident whatever the model is overall.
+#[test]
+fn overconfident_at_a_threshold_when_accuracy_falls_more_than_0_05_below_it() {
+    let report = hand();
+    let mut panel = ConfidencePanel::new(&report);
+    slide(&mut panel, &report, "0.9");
+    let mut r = panel.readings(&report)[0].clone();
+    assert_eq!((r.accepted, r.correct), (4, 4));
+    assert!(!r.overconfident_here());
+    for (correct, here) in [(3, true), (4, false)] {
+        // 580 approved at 0.90: 0.85 (493) is exactly the margin below.
+        r.accepted = 580;
+        r.correct = correct * 580 / 4;
+        assert_eq!(r.overconfident_here(), here, "{correct}");
+    }
+    r.correct = 493;
+    assert!(!r.overconfident_here());
+    r.correct = 492;
+    assert!(r.overconfident_here());
+    r.correct = 412;
+    r.pairs = 2250;
+    r.mean_confidence = 0.92;
+    r.accuracy_overall = 0.79;
+    r.calibration = Calibration::Overconfident;
+    r.name = "aggressive";
+    assert_eq!(
+        r.sentence(),
+        "At confidence ≥ 0.90, aggressive is right 71 % of the time (412 of 580 values approved): overconfident there, as every value approved claims at least 0.90; over all its 2250 values it is overconfident (mean confidence 0.92 against accuracy 0.79)."
+    );
+    // One value.
+    (r.accepted, r.correct, r.pairs) = (1, 0, 1);
+    assert_eq!(
+        r.sentence(),
+        "At confidence ≥ 0.90, aggressive is right 0 % of the time (0 of 1 value approved): overconfident there, as every value approved claims at least 0.90; over all its 1 value it is overconfident (mean confidence 0.92 against accuracy 0.79)."
+    );
+    // Nothing approved: nothing to say at the threshold.
+    r.accepted = 0;
+    r.correct = 0;
+    assert!(!r.overconfident_here());
 }
 
 #[test]
