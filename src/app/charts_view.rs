@@ -86,9 +86,17 @@ pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
 /// One chart: the SVG, its caption, and its downloads (SVG; PNG at 300
 /// dpi; PDF with embedded fonts, converted by the export worker).
 pub fn figure(state: AppState, chart: Chart) -> impl IntoView {
-    let svg_name = format!("fieldscope-{}.svg", chart.id);
-    let png_name = format!("fieldscope-{}.png", chart.id);
-    let pdf_name = format!("fieldscope-{}.pdf", chart.id);
+    let key = chart.id.to_string();
+    figure_as(state, chart, key)
+}
+
+/// [`figure`] under `key` instead of the chart's id (in its file names and
+/// `data-testid`s): a chart drawn once per model, such as
+/// `reliability_diagram_2` (the name `fieldscope figures` gives it).
+pub fn figure_as(state: AppState, chart: Chart, key: String) -> impl IntoView {
+    let svg_name = format!("fieldscope-{key}.svg");
+    let png_name = format!("fieldscope-{key}.png");
+    let pdf_name = format!("fieldscope-{key}.pdf");
     let svg_for_download = chart.svg.clone();
     let svg_for_png = chart.svg.clone();
     let svg_for_pdf = chart.svg.clone();
@@ -110,21 +118,21 @@ pub fn figure(state: AppState, chart: Chart) -> impl IntoView {
         });
     };
     view! {
-        <figure data-testid=format!("chart-{}", chart.id)>
+        <figure data-testid=format!("chart-{key}")>
             <div class="svg" inner_html=chart.svg.clone()></div>
             <figcaption>{chart.caption.clone()}</figcaption>
             <div class="chart-actions">
-                <button type="button" data-testid=format!("svg-{}", chart.id) on:click=move |_| {
+                <button type="button" data-testid=format!("svg-{key}") on:click=move |_| {
                     if let Err(e) = download(&svg_name, "image/svg+xml", svg_for_download.as_bytes()) {
                         state.notice.set(Some(e));
                     }
                 }>"SVG"</button>
-                <button type="button" data-testid=format!("png-{}", chart.id) on:click=move |_| {
+                <button type="button" data-testid=format!("png-{key}") on:click=move |_| {
                     if let Err(e) = download_svg_as_png(&png_name, &svg_for_png, w, h, 300.0 / 96.0) {
                         state.notice.set(Some(e));
                     }
                 }>"PNG (300 dpi)"</button>
-                <button type="button" data-testid=format!("pdf-{}", chart.id) on:click=pdf disabled=move || converting.get()>
+                <button type="button" data-testid=format!("pdf-{key}") on:click=pdf disabled=move || converting.get()>
                     {move || if converting.get() { "PDF …" } else { "PDF" }}
                 </button>
             </div>

@@ -10,6 +10,7 @@
 mod browser;
 mod charts_view;
 mod compare;
+mod confidence;
 mod documents;
 mod evaluation;
 mod exports;

@@ -1,5 +1,5 @@
 //! The report: model comparison, accuracy paradox, uncertainty, literature
-//! metrics, charts, per-field table,
+//! metrics, charts, confidence, per-field table,
 //! set fields, line items, document-level scores, warnings and exports.
 
 use super::format::{cost, full, opt_ratio, percent, ratio, shown};
@@ -39,6 +39,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
             <super::uncertainty::UncertaintyPanel state=state report=report.clone() />
             <super::literature::LiteraturePanel state=state report=report.clone() />
             <super::charts_view::ChartsView state=state report=report.clone() />
+            <super::confidence::ConfidencePanel state=state report=report.clone() />
             <super::sweep_view::SweepPanel state=state />
             <super::compare::ComparePanel state=state report=report.clone() />
             <DocumentScores state=state report=report.clone() />
