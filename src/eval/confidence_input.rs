@@ -178,10 +178,13 @@ impl<'f> Beside<'f> {
     /// when it has none).
     pub fn read(record: Json<'f>, key: &str) -> Option<Beside<'f>> {
         let value = record.get(key)?;
-        let entries: rustc_hash::FxHashMap<&'f str, f64> = value
-            .entries()
-            .filter_map(|(path, c)| Some((path, c.as_f64()?)))
-            .collect();
+        let mut entries =
+            rustc_hash::FxHashMap::with_capacity_and_hasher(value.len(), rustc_hash::FxBuildHasher);
+        entries.extend(
+            value
+                .entries()
+                .filter_map(|(path, c)| Some((path, c.as_f64()?))),
+        );
         let mut parents: Vec<&'f str> = entries
             .keys()
             .filter_map(|path| {

@@ -852,7 +852,14 @@ impl<'f> Json<'f> {
     /// (unchecked: `crate::eval::confidence_input` checks it).
     #[inline]
     pub fn confidence_wrapper(self) -> Option<(Json<'f>, Json<'f>)> {
-        if !self.is_object() {
+        // Most objects are not wrappers: their first key does not start
+        // with `_` (a wrapper's keys all do).
+        if !self.is_object()
+            || !self
+                .entries()
+                .next()
+                .is_some_and(|(k, _)| k.starts_with('_'))
+        {
             return None;
         }
         let (mut value, mut confidence) = (None, None);
