@@ -42,11 +42,10 @@ pub fn PaperSizeToggle(size: RwSignal<PaperSize>) -> impl IntoView {
     }
 }
 
-#[component]
-pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
-    let size = RwSignal::new(PaperSize::FullWidth);
-    // Drawn in a task of their own, after the tables: a new report's
-    // decoding and drawing would otherwise be one long task of the page.
+/// A flag set in a task of its own, after the tables: charts drawn when it
+/// is set do not make a new report's decoding and drawing one long task of
+/// the page.
+pub fn after_the_tables() -> RwSignal<bool> {
     let drawn = RwSignal::new(false);
     leptos::prelude::set_timeout(
         move || {
@@ -54,6 +53,13 @@ pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
         },
         std::time::Duration::ZERO,
     );
+    drawn
+}
+
+#[component]
+pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
+    let size = RwSignal::new(PaperSize::FullWidth);
+    let drawn = after_the_tables();
     let charts = move || {
         if !drawn.get() {
             return None;

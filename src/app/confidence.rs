@@ -11,7 +11,7 @@
 //! in a `data-value`.
 
 use super::browser::download;
-use super::charts_view::{chart_options, figure, figure_as, PaperSizeToggle};
+use super::charts_view::{after_the_tables, chart_options, figure, figure_as, PaperSizeToggle};
 use super::format::{full, opt_ratio, percent, ratio, shown};
 use super::AppState;
 use crate::charts::{reliability_diagrams, risk_coverage, PaperSize};
@@ -188,13 +188,7 @@ pub fn ConfidencePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
     // The charts, in a task of their own after the tables (as the Charts
     // panel draws its own).
     let size = RwSignal::new(PaperSize::FullWidth);
-    let drawn = RwSignal::new(false);
-    set_timeout(
-        move || {
-            drawn.try_set(true);
-        },
-        std::time::Duration::ZERO,
-    );
+    let drawn = after_the_tables();
     let charts = move || {
         if !drawn.get() {
             return None;

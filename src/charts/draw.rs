@@ -647,8 +647,18 @@ fn traces_and_legend<DB: DrawingBackend>(
         }
     }
     line_legend(pen, legend, marker_r, m)?;
+    italic_notes(pen, notes, note_color, m)
+}
+
+/// A chart's notes, small and in italics.
+fn italic_notes<DB: DrawingBackend>(
+    pen: &Pen<'_, DB>,
+    notes: &[LineText],
+    color: Rgb,
+    m: &Metrics,
+) -> Outcome<DB> {
     for note in notes {
-        let mut f = Font::new(m.small).color(note_color);
+        let mut f = Font::new(m.small).color(color);
         f.italic = true;
         placed(pen, note, f)?;
     }
@@ -689,12 +699,7 @@ pub fn reliability<DB: DrawingBackend>(
         pen.text(&b.count, (b.count_x, b.count_y), f)?;
     }
     pen.legend(&l.legend, m)?;
-    for note in &l.notes {
-        let mut f = Font::new(m.small).color(l.note_color);
-        f.italic = true;
-        placed(&pen, note, f)?;
-    }
-    Ok(())
+    italic_notes(&pen, &l.notes, l.note_color, m)
 }
 
 /// Risk–coverage curves: grid and axes, one step line per model in its
