@@ -8,7 +8,7 @@
 //! [`PairIndex`] (`index.rs`) scores many multisets of the same pairs
 //! (the bootstrap's resamples) without sorting each, as `group_scores`
 //! would.
-//! Depends on: `std` and `serde` (derive) only. Never: I/O, config parsing,
+//! Depends on: `std`, `serde` (derive) and `rustc-hash` only. Never: I/O, config parsing,
 //! web types; the caller builds the pairs (§8.1–§8.2) and the settings.
 //!
 //! Conventions: confidences are finite and in [0, 1] (validated upstream).
@@ -147,23 +147,111 @@ pub struct SortedPairs {
 }
 
 impl SortedPairs {
+    /// The sorted index of `pairs` ([`SortedPairs::grouped`] without the
+    /// pairs' groups).
     pub fn new(pairs: &[Pair]) -> SortedPairs {
-        let mut sorted: Vec<Pair> = pairs.to_vec();
-        // Unstable: a group keeps only its counts, so the order inside a
-        // tie cannot matter.
-        sorted.sort_unstable_by(|a, b| a.confidence.total_cmp(&b.confidence));
-        let (mut values, mut count, mut ok) = (Vec::new(), Vec::new(), Vec::new());
-        for p in sorted {
-            // `==` (not total order) so that -0.0 and 0.0 form one group.
-            if values.last() != Some(&p.confidence) {
-                values.push(p.confidence);
+        SortedPairs::grouped(pairs).0
+    }
+
+    /// The sorted index of `pairs` and, for each pair in input order, the
+    /// index of its group in [`SortedPairs::values`]. The pairs are grouped
+    /// by hashing their confidence (0.0 and −0.0 one group, whose value is
+    /// the smaller under `total_cmp`, as a sort would put first) and only
+    /// the G distinct values are sorted: O(n + G log G) expected, never
+    /// more than a sort's O(n log n). A group keeps only its counts, so no
+    /// order inside a tie can matter.
+    pub fn grouped(pairs: &[Pair]) -> (SortedPairs, Vec<u32>) {
+        let mut slot_of: rustc_hash::FxHashMap<u64, u32> = Default::default();
+        let (mut value, mut count, mut ok) = (Vec::new(), Vec::<u64>::new(), Vec::<u64>::new());
+        let mut slots: Vec<u32> = Vec::with_capacity(pairs.len());
+        for p in pairs {
+            let c = p.confidence;
+            // `==` (not bits) so that -0.0 and 0.0 form one group.
+            let key = if c == 0.0 { 0 } else { c.to_bits() };
+            let slot = *slot_of.entry(key).or_insert_with(|| {
+                value.push(c);
                 count.push(0);
                 ok.push(0);
+                (value.len() - 1) as u32
+            }) as usize;
+            if c == 0.0 && c.total_cmp(&value[slot]).is_lt() {
+                value[slot] = c;
             }
-            *count.last_mut().unwrap() += 1;
-            *ok.last_mut().unwrap() += u64::from(p.correct);
+            count[slot] += 1;
+            ok[slot] += u64::from(p.correct);
+            slots.push(slot as u32);
         }
-        SortedPairs::from_groups(values, count, ok)
+        let mut order: Vec<u32> = (0..value.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| value[a as usize].total_cmp(&value[b as usize]));
+        let mut rank = vec![0u32; order.len()];
+        for (r, &slot) in order.iter().enumerate() {
+            rank[slot as usize] = r as u32;
+        }
+        let pick = |v: &[u64]| order.iter().map(|&s| v[s as usize]).collect();
+        let sorted = SortedPairs::from_groups(
+            order.iter().map(|&s| value[s as usize]).collect(),
+            pick(&count),
+            pick(&ok),
+        );
+        for slot in &mut slots {
+            *slot = rank[*slot as usize];
+        }
+        (sorted, slots)
+    }
+
+    /// The sorted index of a subset of the pairs grouped here, and its
+    /// pairs' groups in it: `pairs[i]` is in group `groups[i]` of `self`.
+    /// Equal to [`SortedPairs::grouped`]`(pairs)` without hashing: the
+    /// subset's groups are the groups it touches, already in order.
+    /// `scratch` is reused between calls (any content; resized here).
+    pub fn subset(
+        &self,
+        pairs: &[Pair],
+        groups: &[u32],
+        scratch: &mut Vec<u32>,
+    ) -> (SortedPairs, Vec<u32>) {
+        const UNSEEN: u32 = u32::MAX;
+        scratch.clear();
+        scratch.resize(self.values.len(), UNSEEN);
+        let mut touched: Vec<u32> = Vec::new();
+        for &g in groups {
+            if scratch[g as usize] == UNSEEN {
+                scratch[g as usize] = 0;
+                touched.push(g);
+            }
+        }
+        touched.sort_unstable();
+        for (local, &g) in touched.iter().enumerate() {
+            scratch[g as usize] = local as u32;
+        }
+        // A zero group's value is the subset's own smallest zero (−0.0
+        // only if the subset has one), as `grouped` would give.
+        let mut values: Vec<f64> = touched
+            .iter()
+            .map(|&g| {
+                let v = self.values[g as usize];
+                if v == 0.0 {
+                    0.0
+                } else {
+                    v
+                }
+            })
+            .collect();
+        let (mut count, mut ok) = (vec![0u64; touched.len()], vec![0u64; touched.len()]);
+        let local: Vec<u32> = pairs
+            .iter()
+            .zip(groups)
+            .map(|(p, &g)| {
+                let l = scratch[g as usize];
+                count[l as usize] += 1;
+                ok[l as usize] += u64::from(p.correct);
+                if p.confidence == 0.0 && p.confidence.total_cmp(&values[l as usize]).is_lt() {
+                    values[l as usize] = p.confidence;
+                }
+                l
+            })
+            .collect();
+        (SortedPairs::from_groups(values, count, ok), local)
     }
 
     /// From the groups (distinct confidences ascending, each group's pairs
@@ -288,11 +376,19 @@ fn calibration_error(bins: &[Bin], n: u64) -> (f64, f64) {
     (ece, mce)
 }
 
-/// Equal-width bins (SPEC §8.3, see [`width_bin`]), filled in input order.
-fn width_bins(pairs: &[Pair], b: usize) -> Vec<Bin> {
+/// Equal-width bins (SPEC §8.3, see [`width_bin`]), filled in input order;
+/// `groups` is [`SortedPairs::grouped`]'s, so each distinct confidence's bin
+/// is computed once.
+fn width_bins(pairs: &[Pair], sorted: &SortedPairs, groups: &[u32], b: usize) -> Vec<Bin> {
+    let bin_of: Vec<usize> = sorted.values.iter().map(|&c| width_bin(c, b)).collect();
+    fill_bins(pairs, groups, &bin_of, b)
+}
+
+/// B bins filled in input order, pair i going to `bin_of[groups[i]]`.
+fn fill_bins(pairs: &[Pair], groups: &[u32], bin_of: &[usize], b: usize) -> Vec<Bin> {
     let mut bins = vec![Bin::default(); b];
-    for p in pairs {
-        let bin = &mut bins[width_bin(p.confidence, b)];
+    for (p, &g) in pairs.iter().zip(groups) {
+        let bin = &mut bins[bin_of[g as usize]];
         bin.n += 1;
         bin.ok += u64::from(p.correct);
         bin.sum += p.confidence;
@@ -303,17 +399,13 @@ fn width_bins(pairs: &[Pair], b: usize) -> Vec<Bin> {
 /// `ece_equal_mass` (SPEC §8.3): B bins, a pair going to bin ⌊B·r/n⌋
 /// (integer arithmetic) with r = #pairs of strictly smaller confidence (so
 /// ties share a bin), then ece = Σ_k (n_k/n)·|acc_k − conf_k|.
-fn ece_equal_mass(pairs: &[Pair], sorted: &SortedPairs, b: usize) -> f64 {
+fn ece_equal_mass(pairs: &[Pair], sorted: &SortedPairs, groups: &[u32], b: usize) -> f64 {
     let n = sorted.len();
-    let mut bins = vec![Bin::default(); b];
-    for p in pairs {
-        let r = n - sorted.accepted_at(p.confidence).0;
-        let bin = &mut bins[(b as u128 * r as u128 / n as u128) as usize];
-        bin.n += 1;
-        bin.ok += u64::from(p.correct);
-        bin.sum += p.confidence;
-    }
-    calibration_error(&bins, n).0
+    // r of group g is below_n[g]: the pairs of the groups before it.
+    let bin_of: Vec<usize> = (0..sorted.values.len())
+        .map(|g| (b as u128 * sorted.below_n[g] as u128 / n as u128) as usize)
+        .collect();
+    calibration_error(&fill_bins(pairs, groups, &bin_of, b), n).0
 }
 
 /// AUROC (SPEC §8.3, Mann–Whitney): P(c_correct > c_incorrect) with ties
@@ -452,14 +544,16 @@ fn sums(pairs: &[Pair]) -> (u64, f64, f64) {
 /// coverage_at_accuracy see [`coverage_at`]; error_capture see
 /// [`error_capture`].
 pub fn group_scores(pairs: &[Pair], settings: &ConfidenceSettings) -> Option<GroupScores> {
-    group_scores_sorted(pairs, &SortedPairs::new(pairs), settings)
+    let (sorted, groups) = SortedPairs::grouped(pairs);
+    group_scores_grouped(pairs, &sorted, &groups, settings)
 }
 
-/// [`group_scores`] with `pairs` already sorted into `sorted` (which must
-/// be `SortedPairs::new(pairs)`), for a caller that needs them again.
-pub fn group_scores_sorted(
+/// [`group_scores`] with `pairs` already grouped (`(sorted, groups)` must
+/// be `SortedPairs::grouped(pairs)`), for a caller that needs them again.
+pub fn group_scores_grouped(
     pairs: &[Pair],
     sorted: &SortedPairs,
+    groups: &[u32],
     settings: &ConfidenceSettings,
 ) -> Option<GroupScores> {
     if pairs.is_empty() {
@@ -470,7 +564,7 @@ pub fn group_scores_sorted(
     let nf = n as f64;
     let b = settings.bins.max(1);
     let (ok, sum_c, sum_sq) = sums(pairs);
-    let width = width_bins(pairs, b);
+    let width = width_bins(pairs, s, groups, b);
     let (ece, mce) = calibration_error(&width, n);
     let bins = width
         .iter()
@@ -502,7 +596,7 @@ pub fn group_scores_sorted(
         mean_confidence: sum_c / nf,
         brier: sum_sq / nf,
         ece,
-        ece_equal_mass: ece_equal_mass(pairs, s, b),
+        ece_equal_mass: ece_equal_mass(pairs, s, groups, b),
         mce,
         auroc: auroc(s),
         aurc: aurc(&curve(s)),
@@ -528,13 +622,24 @@ pub fn group_scores_sorted(
 /// [`wilson_lower_bound`]) ≥ `review_target`, with coverage = accepted/n;
 /// None and coverage 0 when no τ reaches it or n < `min_pairs`.
 pub fn field_scores(pairs: &[Pair], settings: &ConfidenceSettings) -> Option<FieldConfidence> {
+    let (sorted, groups) = SortedPairs::grouped(pairs);
+    field_scores_grouped(pairs, &sorted, &groups, settings)
+}
+
+/// [`field_scores`] with `pairs` already grouped (`(s, groups)` must be
+/// `SortedPairs::grouped(pairs)` or a [`SortedPairs::subset`] equal to it).
+pub fn field_scores_grouped(
+    pairs: &[Pair],
+    s: &SortedPairs,
+    groups: &[u32],
+    settings: &ConfidenceSettings,
+) -> Option<FieldConfidence> {
     if pairs.is_empty() {
         return None;
     }
-    let s = SortedPairs::new(pairs);
     let n = s.len();
     let (ok, sum_c, _) = sums(pairs);
-    let (ece, _) = calibration_error(&width_bins(pairs, settings.bins.max(1)), n);
+    let (ece, _) = calibration_error(&width_bins(pairs, s, groups, settings.bins.max(1)), n);
     let recommended = if n < settings.min_pairs as u64 {
         None
     } else {
@@ -549,7 +654,7 @@ pub fn field_scores(pairs: &[Pair], settings: &ConfidenceSettings) -> Option<Fie
         accuracy: ok as f64 / n as f64,
         mean_confidence: sum_c / n as f64,
         ece,
-        auroc: auroc(&s),
+        auroc: auroc(s),
         recommended_threshold: recommended.map(|r| r.0),
         coverage: recommended.map_or(0.0, |r| r.1),
     })

@@ -166,11 +166,6 @@ pub struct Beside<'f> {
     /// Field paths as written and their confidences (entries that are not
     /// numbers are left out: the dataset pass refused them already).
     entries: rustc_hash::FxHashMap<&'f str, f64>,
-    /// The first segments (without brackets) of the entries that name a
-    /// field inside something (`vendor` of `vendor.name`, `items` of
-    /// `items[].amount`): a list not among them has no entry for its item
-    /// fields, only for whole items ([`Self::whole_item`]).
-    parents: Vec<&'f str>,
 }
 
 impl<'f> Beside<'f> {
@@ -185,27 +180,22 @@ impl<'f> Beside<'f> {
                 .entries()
                 .filter_map(|(path, c)| Some((path, c.as_f64()?))),
         );
-        let mut parents: Vec<&'f str> = entries
-            .keys()
-            .filter_map(|path| {
-                let (first, _) = path.split_once('.')?;
-                Some(first.find('[').map_or(first, |at| &first[..at]))
-            })
-            .collect();
-        parents.sort_unstable();
-        parents.dedup();
         Some(Beside {
             document: value.as_f64(),
             entries,
-            parents,
         })
     }
 
     /// Whether some entry names a field inside `list` (`items[].amount`,
-    /// `items[2].amount`): if not, every field of an item has the item's
-    /// confidence, [`Self::whole_item`].
+    /// `items[2].amount`, `items.amount`: its first segment, without
+    /// brackets, is `list`): if not, every field of an item has the item's
+    /// confidence, [`Self::whole_item`]. Asked once per list and record,
+    /// so the entries are scanned rather than indexed.
     pub fn names_item_fields(&self, list: &str) -> bool {
-        self.parents.binary_search(&list).is_ok()
+        self.entries.keys().any(|path| {
+            path.split_once('.')
+                .is_some_and(|(first, _)| first.find('[').map_or(first, |at| &first[..at]) == list)
+        })
     }
 
     /// The confidence of predicted item `item` of `list` as a whole:

@@ -225,14 +225,14 @@ fn wilson_hand_values() {
 #[test]
 fn equal_mass_bins_with_ties() {
     let pairs = ps(&[0.2, 0.1, 0.9, 0.2, 0.2], &[1, 0, 1, 0, 1]);
-    let s = SortedPairs::new(&pairs);
+    let (s, g) = SortedPairs::grouped(&pairs);
     // B = 2: r(0.1)=0 → 0; r(0.2)=1 → ⌊2/5⌋ = 0; r(0.9)=4 → ⌊8/5⌋ = 1.
     // bin0: acc 2/4, conf 0.7/4 = 0.175 → 4/5·0.325 = 0.26; bin1: 1/5·0.1 = 0.02
-    close(ece_equal_mass(&pairs, &s, 2), 0.28);
+    close(ece_equal_mass(&pairs, &s, &g, 2), 0.28);
     // B = 5: 0.2s → ⌊5/5⌋ = 1 together although B = n; 0.9 → 4.
     // bin0 {0.1F}: 1/5·0.1; bin1: acc 2/3, conf 0.2 → 3/5·(2/3 − 0.2) = 0.28;
     // bin4 {0.9T}: 1/5·0.1 → 0.02 + 0.28 + 0.02
-    close(ece_equal_mass(&pairs, &s, 5), 0.32);
+    close(ece_equal_mass(&pairs, &s, &g, 5), 0.32);
 }
 
 #[test]
@@ -450,4 +450,59 @@ fn the_index_gives_group_scores_bit_for_bit() {
             }
         }
     }
+}
+
+/// The groups as (value bits, pairs, correct), to compare a whole index
+/// including the sign of a zero.
+fn groups_of(s: &SortedPairs) -> Vec<(u64, u64, u64)> {
+    (0..s.values().len())
+        .map(|i| {
+            let (from, ok_from) = s.accepted_from(i);
+            let (next, ok_next) = s.accepted_from(i + 1);
+            (s.values()[i].to_bits(), from - next, ok_from - ok_next)
+        })
+        .collect()
+}
+
+#[test]
+fn grouping_by_hash_and_subsets_equal_a_sort() {
+    // Correct at i = 0, 3, 6, 9 (0.5, 0.0, 0.9, 0.3).
+    let c = [0.5, -0.0, 0.9, 0.0, 0.5, 0.3, 0.9, 0.0, 1.0, 0.3];
+    let pairs: Vec<Pair> = c
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| p(c, i % 3 == 0))
+        .collect();
+    let (s, groups) = SortedPairs::grouped(&pairs);
+    // Zero group {i 1 (−0.0, wrong), 3 (ok), 7 (wrong)}: 3 pairs, 1 correct,
+    // its value −0.0 (first under total_cmp); 0.3 {5, 9 ok}; 0.5 {0 ok, 4};
+    // 0.9 {2, 6 ok}; 1.0 {8}.
+    let zero = (-0.0f64).to_bits();
+    assert_eq!(
+        groups_of(&s),
+        [
+            (zero, 3, 1),
+            (0.3f64.to_bits(), 2, 1),
+            (0.5f64.to_bits(), 2, 1),
+            (0.9f64.to_bits(), 2, 1),
+            (1.0f64.to_bits(), 1, 0)
+        ]
+    );
+    assert_eq!(groups, [2, 0, 3, 0, 2, 1, 3, 0, 4, 1]);
+    assert_eq!(s.accepted_at(0.5), (5, 2));
+    let mut scratch = Vec::new();
+    for pick in [vec![1, 3, 5, 7, 9], vec![0, 2, 4, 6, 8], vec![3, 7], vec![]] {
+        let sub: Vec<Pair> = pick.iter().map(|&i| pairs[i]).collect();
+        let sub_groups: Vec<u32> = pick.iter().map(|&i| groups[i]).collect();
+        let (t, local) = s.subset(&sub, &sub_groups, &mut scratch);
+        let (u, own) = SortedPairs::grouped(&sub);
+        assert_eq!(
+            (groups_of(&t), local),
+            (groups_of(&u), own),
+            "subset {pick:?}"
+        );
+    }
+    // {3, 7}: only +0.0, so the subset's zero is +0.0, not the set's −0.0.
+    let (t, _) = s.subset(&[pairs[3], pairs[7]], &[0, 0], &mut scratch);
+    assert_eq!(groups_of(&t), [(0.0f64.to_bits(), 2, 1)]);
 }

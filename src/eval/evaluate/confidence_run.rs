@@ -9,7 +9,7 @@
 //! passes or on how a document was compared.
 
 use super::shard::DocOut;
-use crate::eval::confidence::{field_scores, group_scores_sorted, Pair, SortedPairs};
+use crate::eval::confidence::{field_scores_grouped, group_scores_grouped, Pair, SortedPairs};
 use crate::eval::config::ConfidenceConfig;
 use crate::eval::report::{
     ConfidenceReport, ConfidenceViews, Outcome, StraightThrough, ThresholdSweepPoint,
@@ -109,17 +109,24 @@ impl ConfidenceRun {
     ) -> Option<ConfidenceReport> {
         let settings = config.settings();
         let all: Vec<Pair> = self.pairs.iter().map(|p| p.pair).collect();
-        let sorted = SortedPairs::new(&all);
-        let g = group_scores_sorted(&all, &sorted, &settings)?;
-        // Each field's pairs, in document order, gathered by path id.
-        let mut by_path: rustc_hash::FxHashMap<u32, Vec<Pair>> = Default::default();
-        for p in &self.pairs {
-            by_path.entry(p.path).or_default().push(p.pair);
+        let (sorted, groups) = SortedPairs::grouped(&all);
+        let g = group_scores_grouped(&all, &sorted, &groups, &settings)?;
+        // Each field's pairs and their groups among all pairs, in document
+        // order, gathered by path id.
+        type FieldPairs = (Vec<Pair>, Vec<u32>);
+        let mut by_path: rustc_hash::FxHashMap<u32, FieldPairs> = Default::default();
+        for (p, &g) in self.pairs.iter().zip(&groups) {
+            let (pairs, in_groups) = by_path.entry(p.path).or_default();
+            pairs.push(p.pair);
+            in_groups.push(g);
         }
+        let mut scratch = Vec::new();
         let fields: BTreeMap<String, _> = by_path
             .into_iter()
-            .filter_map(|(path, pairs)| {
-                Some((name(path).to_string(), field_scores(&pairs, &settings)?))
+            .filter_map(|(path, (pairs, in_groups))| {
+                let (s, groups) = sorted.subset(&pairs, &in_groups, &mut scratch);
+                let scores = field_scores_grouped(&pairs, &s, &groups, &settings)?;
+                Some((name(path).to_string(), scores))
             })
             .collect();
         Some(ConfidenceReport {
@@ -158,7 +165,8 @@ impl ConfidenceRun {
             picked.dedup();
             picked.into_iter().map(|i| full[i].clone()).collect()
         };
-        // (smallest confidence, all correct) of each document that could go.
+        // (smallest confidence, all correct) of each document that could
+        // go, ascending, so that the documents at τ are a suffix.
         let mut lowest: Vec<(f64, bool)> = Vec::new();
         let mut start = 0;
         for d in &self.documents {
@@ -172,19 +180,23 @@ impl ConfidenceRun {
                 lowest.push((low, d.all_correct));
             }
         }
+        lowest.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        // right_from[i]: the right documents among lowest[i..].
+        let mut right_from = vec![0u64; lowest.len() + 1];
+        for i in (0..lowest.len()).rev() {
+            right_from[i] = right_from[i + 1] + u64::from(lowest[i].1);
+        }
         let sweep = (0..=100)
             .map(|k| {
                 let threshold = k as f64 / 100.0;
                 let (accepted, correct) = sorted.accepted_at(threshold);
-                let through = lowest.iter().filter(|(low, _)| *low >= threshold);
-                let (documents, documents_right) =
-                    through.fold((0, 0), |(n, r), &(_, right)| (n + 1, r + u64::from(right)));
+                let first = lowest.partition_point(|&(low, _)| low < threshold);
                 ThresholdSweepPoint {
                     threshold,
                     accepted,
                     correct,
-                    documents,
-                    documents_right,
+                    documents: (lowest.len() - first) as u64,
+                    documents_right: right_from[first],
                 }
             })
             .collect();
@@ -202,6 +214,13 @@ impl ConfidenceRun {
         name: &impl Fn(u32) -> &'n str,
     ) -> StraightThrough {
         let (mut through, mut right) = (0u64, 0u64);
+        // Each path's threshold, looked up by name once.
+        let mut thresholds: rustc_hash::FxHashMap<u32, f64> = Default::default();
+        let mut threshold_of = |path: u32| {
+            *thresholds
+                .entry(path)
+                .or_insert_with(|| config.threshold_of(name(path)))
+        };
         let mut start = 0;
         for d in &self.documents {
             let pairs = &self.pairs[start..d.end];
@@ -210,7 +229,7 @@ impl ConfidenceRun {
                 && !d.uncovered
                 && pairs
                     .iter()
-                    .all(|p| p.pair.confidence >= config.threshold_of(name(p.path)));
+                    .all(|p| p.pair.confidence >= threshold_of(p.path));
             if goes {
                 through += 1;
                 right += u64::from(d.all_correct);
