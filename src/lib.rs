@@ -48,6 +48,7 @@ pub mod app;
 pub mod charts;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+pub mod diff;
 pub mod error;
 pub mod eval;
 pub mod export;

@@ -5,9 +5,9 @@
 
 use super::evaluation::run_panel;
 use super::format::{opt_ratio, shown};
+use crate::diff::{char_diff, DiffPart};
 use crate::eval::report::{DocumentDetail, FieldDetail, Outcome, Report};
 use crate::protocol::{Answer, Task};
-use crate::session::{char_diff, DiffPart};
 use leptos::prelude::*;
 use serde_json::Value;
 use std::rc::Rc;
