@@ -50,6 +50,7 @@ pub mod charts;
 pub mod cli;
 pub mod diff;
 pub mod error;
+pub mod escape;
 pub mod eval;
 pub mod export;
 pub mod io;

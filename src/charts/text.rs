@@ -3,9 +3,9 @@
 //!
 //! Owns: the one sanitiser and the one width estimate every chart uses.
 //! Model and field names come from user files; before they reach the SVG
-//! they lose control characters (invalid in XML even when escaped), bidi
-//! controls (which could make a label read as something else) and
-//! non-characters. XML escaping itself is done by plotters' SVG backend
+//! they lose the characters `crate::escape::is_hidden` names (controls,
+//! invalid in XML even when escaped; bidi controls, which could make a
+//! label read as something else; invisible ones and noncharacters). XML escaping itself is done by plotters' SVG backend
 //! (`<`, `>`, `&`, `"` and `'` in text and attributes), and by [`xml_escape`]
 //! for the one element written outside plotters (the SVG `<title>`).
 //!
@@ -15,11 +15,10 @@
 //! the DOM path unwraps `window()`). One estimate of our own gives the same
 //! SVG everywhere.
 
-/// `s` without characters that must not reach an SVG: C0 and C1 controls
-/// (tab and line breaks become a space), bidi embedding, override and
-/// isolate controls and marks, zero-width characters that can hide text, the
-/// byte-order mark and non-characters. Runs of whitespace collapse to one
-/// space; the result is trimmed.
+/// `s` without characters that must not reach an SVG: the
+/// [hidden](crate::escape::is_hidden) ones (controls, bidi controls,
+/// invisible characters, tags, noncharacters; tab and line breaks become a
+/// space). Runs of whitespace collapse to one space; the result is trimmed.
 pub fn sanitize(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut space = false;
@@ -29,7 +28,7 @@ pub fn sanitize(s: &str) -> String {
             space = !out.is_empty();
             continue;
         }
-        if is_unsafe(c) {
+        if crate::escape::is_hidden(c) {
             continue;
         }
         if space {
@@ -41,30 +40,7 @@ pub fn sanitize(s: &str) -> String {
     out
 }
 
-fn is_unsafe(c: char) -> bool {
-    let u = c as u32;
-    c.is_control()
-        || matches!(u, 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2069 | 0x061C | 0xFEFF)
-        || (0xFDD0..=0xFDEF).contains(&u)
-        || (u & 0xFFFE) == 0xFFFE
-}
-
-/// `s` with the five XML special characters escaped, for text written
-/// into the SVG outside plotters.
-pub fn xml_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::escape::xml as xml_escape;
 
 /// Advance width of `c` in em for a Helvetica/Arial-like sans-serif face,
 /// rounded up so that estimates err on the wide side.

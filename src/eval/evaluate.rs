@@ -54,6 +54,7 @@ mod partial;
 mod prepared;
 mod record;
 mod several;
+mod several_paths;
 mod shard;
 mod validity;
 use fields::{field_set, note_schema, FieldSet, FlatDoc, PathInfo, Paths};
@@ -551,7 +552,7 @@ async fn learn_paced<S: RecordSource>(
     };
     note_schema(&mut paths, &schema_info);
     let mut several = match (schemas.len() > 1, config.schema_by.as_deref()) {
-        (true, Some(by)) => Some(several::read_schemas(
+        (true, Some(by)) => Some(several_paths::read_schemas(
             &mut paths,
             &schemas,
             several_infos,
@@ -651,7 +652,7 @@ async fn learn_paced<S: RecordSource>(
     paths.mark_parents();
     paths.fix_types(comparer);
     if let Some(mut several) = several {
-        several::fix_schema_types(&mut several, &paths, comparer);
+        several_paths::fix_schema_types(&mut several, &paths, comparer);
         paths.several = Some(Box::new(several));
     }
     let suggestions = paths.suggestions();

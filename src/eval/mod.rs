@@ -40,6 +40,7 @@ pub mod dataset;
 pub mod distance;
 pub mod evaluate;
 pub mod gate;
+pub mod intervals;
 pub mod items;
 pub mod literature;
 pub mod model;

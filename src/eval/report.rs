@@ -27,12 +27,12 @@ pub struct Report {
     /// Bootstrap intervals and paired tests, when asked for (`--bootstrap`;
     /// not part of SPEC §5, so absent from the default report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bootstrap: Option<crate::eval::bootstrap::BootstrapReport>,
+    pub bootstrap: Option<crate::eval::intervals::BootstrapReport>,
     /// Flipped documents between two models, when asked for (`eval
     /// --compare BASELINE,CANDIDATE`; not part of SPEC §5, so absent from
     /// the default report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comparison: Option<Box<crate::eval::gate::flips::Comparison>>,
+    pub comparison: Option<Box<Comparison>>,
 }
 
 /// One suggestion (SPEC §7.4): treat `field` as `type` (`"number"` or
@@ -45,6 +45,49 @@ pub struct Suggestion {
     pub r#type: String,
     pub share: f64,
     pub config: serde_json::Value,
+}
+
+/// One flipped (document, field) pair.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Flip {
+    /// The document's id.
+    pub id: String,
+    pub field: String,
+    /// For item fields: the truth item's index (0-based) in its list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truth_item: Option<usize>,
+    pub truth: serde_json::Value,
+    pub baseline_prediction: serde_json::Value,
+    pub candidate_prediction: serde_json::Value,
+    /// `null` when the model has no row for the pair.
+    pub baseline_outcome: Option<Outcome>,
+    pub candidate_outcome: Option<Outcome>,
+}
+
+/// How many pairs of one field flipped each way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldFlips {
+    pub field: String,
+    pub regressions: usize,
+    pub fixes: usize,
+}
+
+/// Baseline against candidate, document by document (the report's
+/// `comparison` key with `eval --compare`, and each candidate's part of
+/// the gate's report; computed by `eval::gate::flips`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub baseline: String,
+    pub candidate: String,
+    /// Truth documents compared.
+    pub documents: usize,
+    /// Per field with at least one flip, sorted by field name.
+    pub fields: Vec<FieldFlips>,
+    /// Exact in the baseline, not in the candidate; in the truth file's
+    /// document order, then the order of the document's rows.
+    pub regressions: Vec<Flip>,
+    /// Not exact in the baseline, exact in the candidate; same order.
+    pub fixes: Vec<Flip>,
 }
 
 /// Outcome counts (SPEC §2.3, §3.1).

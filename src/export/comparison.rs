@@ -5,9 +5,9 @@
 //!
 //! Owns: that section only; `export::html` calls [`push_html`] and lists
 //! [`SECTION`] in its contents. Every user string goes through
-//! `html::escape`; nothing runs or loads. Depends on `eval::gate::flips`.
+//! `escape::html`; nothing runs or loads. Depends on `eval::gate::flips`.
 
-use super::html::escape;
+use crate::escape::html as escape;
 use crate::eval::gate::flips::{Comparison, Flip};
 use crate::eval::report::Report;
 

@@ -18,6 +18,7 @@
 
 use super::markdown;
 use super::{fixed, ExportOptions};
+pub use crate::escape::xml as xml_escape;
 use crate::eval::gate::flips::{Comparison, Flip};
 use crate::eval::gate::metric::Op;
 use crate::eval::gate::{Check, CheckKind, GateReport};
@@ -310,28 +311,6 @@ pub fn json(report: &GateReport) -> String {
     let mut text = serde_json::to_string_pretty(report).unwrap_or_default();
     text.push('\n');
     text
-}
-
-/// Text as XML character data or a quoted attribute value: `& < > " '`
-/// escaped, whitespace control characters as spaces, characters XML 1.0
-/// forbids or that hide text ([`super::is_hidden`]) shown as `[U+XXXX]`.
-pub fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if c.is_control() && c.is_whitespace() => out.push(' '),
-            c if super::is_hidden(c) || c.is_control() => {
-                out.push_str(&format!("[U+{:04X}]", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The JUnit XML report (see the module documentation).

@@ -41,6 +41,7 @@ use super::{
     best_of, bootstrap_caption, bootstrap_table, convention_clause, documents_phrase,
     literature_columns, literature_sentence, Best, ExportOptions, MacroF1, Number,
 };
+pub use crate::escape::html as escape;
 use crate::eval::report::{Counts, ModelReport, Report};
 use serde_json::Value;
 
@@ -1456,33 +1457,6 @@ fn push_table(
 /// right-to-left name cannot reorder the sentence.
 fn bdi(text: &str) -> String {
     format!("<bdi>{}</bdi>", escape(text))
-}
-
-/// Makes untrusted text safe as the content of an element or a quoted
-/// attribute value, shown literally:
-///
-/// * `&` `<` `>` `"` `'` become `&amp;` `&lt;` `&gt;` `&quot;` `&#39;`;
-/// * whitespace control characters (newline, tab, …) become spaces;
-/// * characters that would hide or reorder text ([`super::is_hidden`]:
-///   other control characters, bidirectional controls, zero-width space,
-///   noncharacters) become a visible `[U+202E]`, so a reader sees that they
-///   were there (and the page stays well-formed XML, which forbids most of
-///   them).
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_control() && c.is_whitespace() => out.push(' '),
-            c if super::is_hidden(c) => out.push_str(&format!("[U+{:04X}]", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 // ---------------------------------------------------------------------------

@@ -594,29 +594,7 @@ pub fn bootstrap_confidence_caption(t: &BootstrapTable) -> String {
     )
 }
 
-/// Characters that would hide or reorder text when shown: control
-/// characters, the bidirectional controls (U+061C, U+200E, U+200F,
-/// U+202A–U+202E, U+2066–U+2069), the invisible U+200B (zero-width space),
-/// U+2060 (word joiner) and U+FEFF, and the noncharacters (U+FDD0–U+FDEF,
-/// U+xFFFE, U+xFFFF). The joiners U+200C and U+200D stay: scripts and
-/// emoji sequences need them.
-pub fn is_hidden(c: char) -> bool {
-    let code = c as u32;
-    c.is_control()
-        || matches!(
-            c,
-            '\u{061C}'
-                | '\u{200B}'
-                | '\u{200E}'
-                | '\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{FEFF}'
-        )
-        || (0xFDD0..=0xFDEF).contains(&code)
-        || code & 0xFFFE == 0xFFFE
-}
+pub use crate::escape::is_hidden;
 
 /// Untrusted text with every whitespace control character (newline, tab,
 /// …) as a space and every other [hidden](is_hidden) character as a

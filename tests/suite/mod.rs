@@ -16,6 +16,7 @@ mod injection;
 mod io_adapters;
 mod literature;
 mod malformed;
+mod module_graph;
 mod parallel;
 mod properties;
 mod real_data;

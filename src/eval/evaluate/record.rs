@@ -10,7 +10,8 @@
 
 use super::confidence_run::ConfidenceRun;
 use super::fields::{field_set, FieldSet, FlatDoc, Paths};
-use super::several::{own_field_set, OwnSchema};
+use super::several::OwnSchema;
+use super::several_paths::own_field_set;
 use super::shard::{DocOut, Event, SetEvent, SetSums};
 use crate::error::{Error, ErrorKind};
 use crate::eval::compare::{Comparer, Side, ValueType};

@@ -3,21 +3,19 @@
 //! Owns: [`Selector`] (how a document names its schema: `schema_by`),
 //! [`OwnSchema`] (one schema as the evaluation reads it: its paths and
 //! their kinds, its item fields, the comparison types it fixes),
-//! [`Several`] (every schema and each truth document's choice) and
-//! [`own_field_set`] (a document's own field set for one model: the
-//! properties of its schema plus the paths present in its truth or in the
-//! model's prediction for it). Used only when more than one schema is
-//! given; with one or none nothing here runs, so the dataset-wide field
-//! set of SPEC §1.2 and its speed stay as they are. May depend on the
-//! sibling `fields` (paths, flattened documents), `paths`, `compare`,
-//! `tree`; never on the passes, the counts or a validator.
+//! [`Several`] (every schema and each truth document's choice). Used only
+//! when more than one schema is given; with one or none nothing here runs,
+//! so the dataset-wide field set of SPEC §1.2 and its speed stay as they
+//! are. What needs the learned paths (reading the schemas into them, a
+//! document's own field set) is the sibling `several_paths`. May depend on
+//! `paths`, `compare`, `tree`; never on `fields`, the passes, the counts or
+//! a validator.
 
-use super::fields::{FieldSet, FlatDoc, Paths};
 use super::NamedSchema;
 use crate::error::{Error, ErrorKind};
-use crate::eval::compare::{Comparer, SchemaHint, ValueType};
+use crate::eval::compare::{SchemaHint, ValueType};
 use crate::eval::dataset::Truth;
-use crate::eval::paths::{Kind, PathId, SchemaInfo};
+use crate::eval::paths::{Kind, PathId};
 use crate::eval::source::RecordSource;
 use crate::eval::tree::Json;
 use std::collections::HashMap;
@@ -108,14 +106,14 @@ impl OwnSchema {
     }
 
     /// Its item fields of list `list` (sorted by id).
-    fn item_fields_of(&self, list: PathId) -> &[PathId] {
+    pub(super) fn item_fields_of(&self, list: PathId) -> &[PathId] {
         self.item_fields
             .binary_search_by_key(&list, |(l, _)| *l)
             .map_or(&[][..], |i| self.item_fields[i].1.as_slice())
     }
 
     /// Whether it lists `id` as an item field.
-    fn has_item_field(&self, id: PathId) -> bool {
+    pub(super) fn has_item_field(&self, id: PathId) -> bool {
         self.item_fields
             .iter()
             .any(|(_, f)| f.binary_search(&id).is_ok())
@@ -243,136 +241,6 @@ pub(super) fn check_names(schemas: &[NamedSchema], schema_by: Option<&str>) -> R
         }
     }
     Ok(())
-}
-
-/// Reads each schema into `paths`: its paths interned, its kinds, item
-/// fields and hints kept apart (never the dataset's: a schema decides for
-/// its own documents only), and what every schema together says noted on
-/// each path (an item list in some schema, a type in some schema).
-/// `infos` are what `read_schema` read of each of `schemas`.
-pub(super) fn read_schemas(
-    paths: &mut Paths,
-    schemas: &[NamedSchema],
-    infos: Vec<SchemaInfo>,
-    schema_by: &str,
-    documents: usize,
-) -> Several {
-    let mut own = Vec::with_capacity(schemas.len());
-    for info in infos {
-        let mut s = OwnSchema::default();
-        for (name, kind) in &info.paths {
-            let id = paths.table.id(name);
-            paths.info_mut(id);
-            s.top.push((id, *kind));
-            if *kind == Kind::Items {
-                paths.info_mut(id).items_in_a_schema = true;
-            }
-        }
-        for (list, fields) in &info.item_fields {
-            let list_id = paths.table.id(list);
-            let mut ids = Vec::with_capacity(fields.len());
-            for f in fields {
-                let id = paths.table.id(f);
-                paths.info_mut(id).list = Some(list_id);
-                ids.push(id);
-            }
-            ids.sort_unstable();
-            ids.dedup();
-            s.item_fields.push((list_id, ids));
-        }
-        for (name, hint) in &info.hints {
-            let id = paths.table.id(name);
-            paths.info_mut(id).typed_in_a_schema = true;
-            s.hints.push((id, *hint));
-        }
-        s.top.sort_by_key(|&(p, _)| p);
-        s.top.dedup_by_key(|&mut (p, _)| p);
-        s.item_fields.sort_by_key(|(l, _)| *l);
-        s.hints.sort_by_key(|&(p, _)| p);
-        s.hints.dedup_by_key(|&mut (p, _)| p);
-        own.push(s);
-    }
-    let by_name = schemas
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.name.clone(), i as u32))
-        .collect();
-    Several {
-        selector: Selector::of(schema_by),
-        schema_by: schema_by.to_string(),
-        schemas: own,
-        by_name,
-        of_doc: vec![None; documents],
-    }
-}
-
-/// Once the dataset's types are fixed: the comparison type each schema's
-/// hints fix ([`Comparer::fixed_type`] with the hint).
-pub(super) fn fix_schema_types(several: &mut Several, paths: &Paths, comparer: &Comparer<'_>) {
-    for s in &mut several.schemas {
-        s.types = s
-            .hints
-            .iter()
-            .filter_map(|&(id, hint)| {
-                comparer
-                    .fixed_type(paths.table.name(id), Some(hint))
-                    .map(|ty| (id, ty))
-            })
-            .collect();
-    }
-}
-
-/// A document's own field set for one model (SPEC §7.2) into `out`: the
-/// top-level paths of its schema `own` and those present (a key, even
-/// `null`) in its truth `truth` or the model's prediction `pred`, in path
-/// order; for each item list among them (a list by the document's kinds),
-/// the item fields of its schema and those present in an item of either
-/// side. As for the dataset's field set (SPEC §1.2), a path that only
-/// holds other paths and never a present value is left out unless the
-/// schema lists it.
-pub(super) fn own_field_set(
-    paths: &Paths,
-    own: Option<&OwnSchema>,
-    truth: &FlatDoc<'_>,
-    pred: &FlatDoc<'_>,
-    out: &mut FieldSet,
-) {
-    out.top.clear();
-    out.item_fields.clear();
-    if let Some(s) = own {
-        out.top.extend(s.top.iter().map(|&(p, _)| p));
-    }
-    out.top.extend(truth.leaves.iter().map(|l| l.path));
-    out.top.extend(pred.leaves.iter().map(|l| l.path));
-    out.top.sort_unstable();
-    out.top.dedup();
-    out.top.retain(|&id| {
-        let info = &paths.info[id];
-        info.list.is_none()
-            && !(info.has_children && !info.any_present && own.is_none_or(|s| s.kind(id).is_none()))
-    });
-    for &list in &out.top {
-        if paths.kind_in(own, list) != Kind::Items {
-            continue;
-        }
-        let mut fields: Vec<PathId> = own.map_or(Vec::new(), |s| s.item_fields_of(list).to_vec());
-        for doc in [truth, pred] {
-            fields.extend(
-                doc.lists
-                    .iter()
-                    .filter(|(l, _)| *l == list)
-                    .flat_map(|(_, r)| doc.items[r.clone()].iter())
-                    .flat_map(|(r, _)| doc.item_leaves[r.clone()].iter().map(|l| l.path)),
-            );
-        }
-        fields.sort_unstable();
-        fields.dedup();
-        fields.retain(|&id| {
-            let info = &paths.info[id];
-            !(info.has_children && !info.any_present && own.is_none_or(|s| !s.has_item_field(id)))
-        });
-        out.item_fields.push((list, fields));
-    }
 }
 
 #[cfg(test)]

@@ -17,51 +17,10 @@
 //! spurious is not listed (the hallucination rate shows it).
 
 use crate::error::{Error, ErrorKind};
+pub use crate::eval::report::{Comparison, FieldFlips, Flip};
 use crate::eval::report::{FieldDetail, ModelReport, Outcome, Report};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
-
-/// One flipped (document, field) pair.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Flip {
-    /// The document's id.
-    pub id: String,
-    pub field: String,
-    /// For item fields: the truth item's index (0-based) in its list.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub truth_item: Option<usize>,
-    pub truth: Value,
-    pub baseline_prediction: Value,
-    pub candidate_prediction: Value,
-    /// `null` when the model has no row for the pair.
-    pub baseline_outcome: Option<Outcome>,
-    pub candidate_outcome: Option<Outcome>,
-}
-
-/// How many pairs of one field flipped each way.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FieldFlips {
-    pub field: String,
-    pub regressions: usize,
-    pub fixes: usize,
-}
-
-/// Baseline against candidate, document by document.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Comparison {
-    pub baseline: String,
-    pub candidate: String,
-    /// Truth documents compared.
-    pub documents: usize,
-    /// Per field with at least one flip, sorted by field name.
-    pub fields: Vec<FieldFlips>,
-    /// Exact in the baseline, not in the candidate; in the truth file's
-    /// document order, then the order of the document's rows.
-    pub regressions: Vec<Flip>,
-    /// Not exact in the baseline, exact in the candidate; same order.
-    pub fixes: Vec<Flip>,
-}
 
 fn model<'r>(report: &'r Report, name: &str, role: &str) -> Result<&'r ModelReport, Error> {
     report
