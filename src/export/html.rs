@@ -1,7 +1,8 @@
 //! HTML export: the whole report as one self-contained static HTML5 page,
 //! for sharing with people who will open it in a browser or print it.
 //!
-//! Owns: the HTML layout — summary, warnings, the model comparison table
+//! Owns: the HTML layout — summary, warnings, the suggestions when there
+//! are some (`super::suggestions`), the model comparison table
 //! (macro over documents), the micro table with the hallucination and
 //! abstention rates, the accuracy-paradox explanation when accuracy and F1
 //! rank the models differently, the literature's metrics when the report
@@ -155,7 +156,7 @@ const NONE: &str = "—";
 
 /// The page's style: light on screen whatever the system theme, black on
 /// white in print. No `<` or `&` in it, so the page stays well-formed XML.
-const STYLE: &str = r#"
+pub(crate) const STYLE: &str = r#"
 :root { color-scheme: light; --ink: #1b1f24; --muted: #4f5863; --rule: #d5dae0; --head: #f1f4f7; --accent: #1d4f91; --warn: #fff6dc; --warn-rule: #c98f00; }
 * { box-sizing: border-box; }
 html { background: #ffffff; }
@@ -224,7 +225,6 @@ footer { margin-top: 3rem; color: var(--muted); font-size: 0.8rem; }
 /// charts of `parts` inlined in their own section (left out when there are
 /// none) and its inputs embedded. Ends with a newline.
 pub fn render(report: &Report, options: &ExportOptions, parts: &Parts) -> String {
-    let charts = parts.charts;
     let mut out = String::with_capacity(32 * 1024);
     out.push_str("<!DOCTYPE html>\n");
     out.push_str("<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n");
@@ -238,37 +238,45 @@ pub fn render(report: &Report, options: &ExportOptions, parts: &Parts) -> String
     out.push_str("<title>fieldscope report</title>\n<style>");
     out.push_str(STYLE);
     out.push_str("</style>\n</head>\n<body>\n");
+    push_body(&mut out, report, options, parts);
+    if let Some(inputs) = parts.inputs {
+        out.push_str(&inputs.element);
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
 
-    push_summary(&mut out, report, options, parts);
-    push_warnings(&mut out, report);
-    push_comparison(&mut out, report, options);
-    push_micro(&mut out, report, options);
-    push_paradox(&mut out, report, options);
-    push_bootstrap(&mut out, report, options);
-    push_literature(&mut out, report, options);
-    push_macro_fields(&mut out, report, options);
-    push_weighted_fields(&mut out, report, options);
-    push_document_scores(&mut out, report, options);
-    push_fields(&mut out, report, options);
-    push_sets(&mut out, report, options);
-    push_items(&mut out, report, options);
-    push_confidence(&mut out, report, options, parts.confidence);
-    super::comparison::push_html(&mut out, report);
-    push_charts(&mut out, charts);
+/// What the page's `<body>` shows, the embedded inputs aside: every
+/// section and the footer. Also the content of `super::fragment`'s
+/// notebook display.
+pub(crate) fn push_body(out: &mut String, report: &Report, options: &ExportOptions, parts: &Parts) {
+    let charts = parts.charts;
+    push_summary(out, report, options, parts);
+    push_warnings(out, report);
+    super::suggestions::push_html(out, report);
+    push_comparison(out, report, options);
+    push_micro(out, report, options);
+    push_paradox(out, report, options);
+    push_bootstrap(out, report, options);
+    push_literature(out, report, options);
+    push_macro_fields(out, report, options);
+    push_weighted_fields(out, report, options);
+    push_document_scores(out, report, options);
+    push_fields(out, report, options);
+    push_sets(out, report, options);
+    push_items(out, report, options);
+    push_confidence(out, report, options, parts.confidence);
+    super::comparison::push_html(out, report);
+    push_charts(out, charts);
     // Optional sections of `Parts` go here (each also in `section_list`).
-    push_definitions(&mut out, report);
-    push_configuration(&mut out, report);
+    push_definitions(out, report);
+    push_configuration(out, report);
 
     out.push_str(&format!(
         "<footer>Written by fieldscope {}. Every number is defined in the Definitions section \
          and in SPEC.md.</footer>\n",
         env!("CARGO_PKG_VERSION")
     ));
-    if let Some(inputs) = parts.inputs {
-        out.push_str(&inputs.element);
-    }
-    out.push_str("</body>\n</html>\n");
-    out
 }
 
 // ---------------------------------------------------------------------------
@@ -284,6 +292,9 @@ fn section_list(
     let mut list = Vec::new();
     if !report.warnings.is_empty() {
         list.push(("warnings", "Warnings"));
+    }
+    if !report.suggestions.is_empty() {
+        list.push(super::suggestions::SECTION);
     }
     list.push(("comparison", "Model comparison"));
     list.push(("micro", "Micro averages"));

@@ -5,7 +5,8 @@
 //! one-line caption before each saying exactly which average it shows, and
 //! the literature's metrics when the report has them (ANLS\*, nTED, Donut
 //! F1: one more caption and table), the report's warnings under a
-//! "Warnings" heading — and [`escape`], the
+//! "Warnings" heading, then SPEC §7.4's suggestions when there are some
+//! (`super::suggestions`) — and [`escape`], the
 //! one escaper for untrusted text. Numbers are printed by
 //! `Number::format` (in `mod.rs`) and never escaped.
 //!
@@ -133,6 +134,7 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
             out.push('\n');
         }
     }
+    super::suggestions::push_markdown(&mut out, report);
     out
 }
 

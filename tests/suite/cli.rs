@@ -751,3 +751,60 @@ fn field_types_and_suggestions() {
         "{err}"
     );
 }
+
+/// Issue 32: the suggestions of SPEC §7.4 in the Markdown and HTML reports
+/// (as the app words them: what it changes, one line of config), and no
+/// such section when there are none.
+#[test]
+fn suggestions_in_markdown_and_html_reports() {
+    // Six truth values, all strings reading as numbers: share 6/6 = 100.0 %.
+    let truth = temp_file(
+        "sg_truth.jsonl",
+        br#"{"id":"1","amount":"10.0"}
+{"id":"2","amount":"2,500"}
+{"id":"3","amount":"7"}
+{"id":"4","amount":"12.5"}
+{"id":"5","amount":"$3"}
+{"id":"6","amount":"9"}
+"#,
+    );
+    let pred = temp_file("sg_pred.jsonl", br#"{"id":"1","amount":10}"#);
+    let (t, p) = (truth.display().to_string(), format!("m={}", pred.display()));
+    let sentence = "Treat amount as a number: 100.0 % of its truth values are strings that read \
+                    as numbers; compared as strings, equal numbers written differently count as \
+                    wrong. Config: ";
+    let (code, md, err) =
+        fieldscope(&["eval", "--truth", &t, "--pred", &p, "--format", "markdown"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(md.contains("\n## Suggestions\n\n"), "{md}");
+    assert!(
+        md.contains(&format!(
+            "- {sentence}{{\"field\\_types\":{{\"amount\":\"number\"}}}}\n"
+        )),
+        "{md}"
+    );
+    let (code, html, err) = fieldscope(&["eval", "--truth", &t, "--pred", &p, "--format", "html"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(html.contains("<li><a href=\"#suggestions\">Suggestions</a></li>"));
+    assert!(html.contains(
+        "<li>Treat <code>amount</code> as a number: 100.0 % of its truth values are strings \
+         that read as numbers; compared as strings, equal numbers written differently count \
+         as wrong. Config: <code>{&quot;field_types&quot;:{&quot;amount&quot;:&quot;number&quot;}}</code></li>"
+    ));
+    // Applied: no suggestion, no section.
+    for format in ["markdown", "html"] {
+        let (code, out, err) = fieldscope(&[
+            "eval",
+            "--truth",
+            &t,
+            "--pred",
+            &p,
+            "--field-type",
+            "amount=number",
+            "--format",
+            format,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!out.contains("Suggestions"), "{format}: {out}");
+    }
+}
