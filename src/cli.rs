@@ -230,6 +230,10 @@ struct EvalArgs {
     #[arg(long)]
     embed_inputs: bool,
 
+    /// Where the browser app is hosted (an http:// or https:// address; config key `app_url`): the HTML report links to it and says how to re-open the report there.
+    #[arg(long = "app-url", value_name = "URL")]
+    app_url: Option<String>,
+
     /// Read .jsonl/.ndjson files one record at a time instead of holding them in memory: auto (files of 256 MiB or more), always or never. The report is the same; streaming keeps memory to the per-document state but reads each file several times.
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     stream: String,
@@ -864,7 +868,13 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
     if args.embed_inputs {
         check_embedded_size(&args.input)?;
     }
-    let (config, input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
+    let (mut config, input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
+    if let Some(url) = &args.app_url {
+        config.app_url = Some(
+            crate::eval::config::check_app_url(url)
+                .map_err(|e| Error::new(ErrorKind::Usage, format!("--app-url: {}", e.message)))?,
+        );
+    }
     if let Some(path) = &args.partial {
         return shards::partial_command(args, path, &config, input);
     }

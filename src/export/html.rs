@@ -125,8 +125,10 @@ impl Inputs {
         }
     }
 
-    /// The summary's words: each file with its role (and model name).
-    fn describe(&self) -> String {
+    /// The summary's words: each file with its role (and model name),
+    /// then how to re-open it: in the app at `app_url` when the config
+    /// names one, else how to get the app.
+    fn describe(&self, app_url: Option<&str>) -> String {
         let files: Vec<String> = self
             .files
             .iter()
@@ -135,9 +137,15 @@ impl Inputs {
                 _ => format!("{} ({})", bdi(name), escape(role)),
             })
             .collect();
+        let reopen = match app_url {
+            Some(url) => format!(
+                "Drop this file onto the fieldscope app at {} to re-open the evaluation.",
+                app_link(url)
+            ),
+            None => GET_THE_APP.to_string(),
+        };
         format!(
-            "embedded in this page with the settings ({}). Drop this file onto the fieldscope \
-             app to re-open the evaluation.",
+            "embedded in this page with the settings ({}). {reopen}",
             if files.is_empty() {
                 "a report bundle".to_string()
             } else {
@@ -145,6 +153,38 @@ impl Inputs {
             }
         )
     }
+}
+
+/// How to re-open embedded inputs when the report names no app
+/// (`app_url`): the app is static files anyone can build and host.
+const GET_THE_APP: &str = "Drop this file onto the fieldscope app to re-open the evaluation \
+     (the app is a folder of static files: <code>trunk build --release</code> in fieldscope's \
+     repository writes it to <code>dist/</code> for any static host; see \
+     <code>docs/browser-app.md</code>).";
+
+/// A link to the app at `url`, escaped as an attribute and as text; only
+/// the text when `url` is not an http or https address
+/// (`config::check_app_url`: a report read back from JSON was never
+/// checked).
+fn app_link(url: &str) -> String {
+    let text = escape(url);
+    if crate::eval::config::check_app_url(url).is_err() {
+        return text;
+    }
+    format!("<a href=\"{text}\" rel=\"noopener noreferrer\">{text}</a>")
+}
+
+/// The summary's "App" row when the config names `app_url`: where the app
+/// is and how to re-open this report there.
+fn app_row(url: &str, inputs: bool) -> String {
+    let how = if inputs {
+        "open it and drop this file onto its page to re-open the evaluation with its inputs \
+         and settings."
+    } else {
+        "the inputs are not embedded in this page; write the report with \
+         <code>--embed-inputs</code> (or open the input files there) to re-open the evaluation."
+    };
+    format!("<dt>App</dt><dd id=\"app\">{}: {how}</dd>\n", app_link(url))
 }
 
 /// Tables with more rows than this may break across printed pages (between
@@ -359,11 +399,15 @@ fn push_summary(out: &mut String, report: &Report, options: &ExportOptions, part
     for (term, description) in rows {
         out.push_str(&format!("<dt>{term}</dt><dd>{description}</dd>\n"));
     }
+    let app_url = config_value(report, &["app_url"]).and_then(Value::as_str);
     if let Some(inputs) = parts.inputs {
         out.push_str(&format!(
             "<dt>Inputs</dt><dd id=\"inputs\">{}</dd>\n",
-            inputs.describe()
+            inputs.describe(app_url)
         ));
+    }
+    if let Some(url) = app_url {
+        out.push_str(&app_row(url, parts.inputs.is_some()));
     }
     out.push_str("</dl>\n");
     out.push_str("<nav class=\"contents\" aria-label=\"Contents\"><ol>\n");

@@ -808,3 +808,74 @@ fn suggestions_in_markdown_and_html_reports() {
         assert!(!out.contains("Suggestions"), "{format}: {out}");
     }
 }
+
+/// Issue 32: `--app-url URL` (config `app_url`) makes the HTML report link
+/// to the app and say how to re-open the report there; without it, a
+/// report with embedded inputs says how to get the app. Only http and
+/// https addresses are accepted (status 2 otherwise), and the address is
+/// escaped.
+#[test]
+fn app_url_links_the_report_to_the_app() {
+    let truth = temp_file("au_truth.jsonl", br#"{"id":"1","a":"x"}"#);
+    let pred = temp_file("au_pred.jsonl", br#"{"id":"1","a":"x"}"#);
+    let (t, p) = (truth.display().to_string(), format!("m={}", pred.display()));
+    let url = "https://example.org/fs/?a=1&b=2";
+    let args = ["eval", "--truth", &t, "--pred", &p, "--format", "html"];
+    let with = |extra: &[&str]| {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend_from_slice(extra);
+        fieldscope(&all)
+    };
+    let link = "<a href=\"https://example.org/fs/?a=1&amp;b=2\" rel=\"noopener noreferrer\">\
+                https://example.org/fs/?a=1&amp;b=2</a>";
+    let (code, html, err) = with(&["--app-url", url, "--embed-inputs"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(html.contains(&format!(
+        "<dt>App</dt><dd id=\"app\">{link}: open it and drop this file onto its page to \
+         re-open the evaluation with its inputs and settings.</dd>"
+    )));
+    assert!(html.contains(&format!(
+        "Drop this file onto the fieldscope app at {link} to re-open the evaluation.</dd>"
+    )));
+    let (code, html, _) = with(&["--app-url", url]);
+    assert_eq!(code, 0);
+    assert!(html.contains(&format!(
+        "<dt>App</dt><dd id=\"app\">{link}: the inputs are not embedded in this page; write \
+         the report with <code>--embed-inputs</code> (or open the input files there) to \
+         re-open the evaluation.</dd>"
+    )));
+    // The config file's key does the same; the JSON report carries it.
+    let config = temp_file(
+        "au_config.json",
+        br#"{"app_url": "http://localhost:8080/"}"#,
+    );
+    let c = config.display().to_string();
+    let (code, json, _) = fieldscope(&["eval", "--truth", &t, "--pred", &p, "--config", &c]);
+    assert_eq!(code, 0);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(report["config"]["app_url"], "http://localhost:8080/");
+    // Without it: no App row, and the embedded inputs say how to get the app.
+    let (code, html, _) = with(&["--embed-inputs"]);
+    assert_eq!(code, 0);
+    assert!(!html.contains("<dt>App</dt>"));
+    assert!(html.contains(
+        "Drop this file onto the fieldscope app to re-open the evaluation (the app is a folder \
+         of static files: <code>trunk build --release</code> in fieldscope's repository writes \
+         it to <code>dist/</code> for any static host; see <code>docs/browser-app.md</code>)."
+    ));
+    let (_, plain, _) = with(&[]);
+    assert!(!plain.contains("app_url") && !plain.contains("<dt>App</dt>"));
+    for bad in [
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+        "https://x/\"><b>",
+    ] {
+        let (code, out, err) = with(&["--app-url", bad]);
+        assert_eq!(code, 2, "{bad}");
+        assert_eq!(out, "");
+        assert!(
+            err.contains("--app-url: key `app_url` expects an http:// or https:// address"),
+            "{err}"
+        );
+    }
+}

@@ -269,3 +269,31 @@ fn json_carries_the_exact_text() {
     assert!(fields.contains(&SCRIPT));
     assert!(fields.contains(&BIDI));
 }
+
+/// Issue 32: a report read back from JSON was never checked, so its
+/// `app_url` and suggestions may be payloads: the page and the notebook
+/// fragment show them as text (no `javascript:` link), Markdown escapes
+/// them.
+#[test]
+fn app_url_and_suggestions_from_a_hostile_report_stay_text() {
+    let mut report = hostile_report();
+    report.config["app_url"] = json!(JS_URL);
+    report.suggestions = vec![fieldscope::eval::report::Suggestion {
+        field: SCRIPT.into(),
+        r#type: "number".into(),
+        share: 1.0,
+        config: json!({"field_types": {SCRIPT: "number"}}),
+    }];
+    let options = ExportOptions::default();
+    let include = fieldscope::export::HtmlInclude::default();
+    let page = fieldscope::export::render_html(&report, &options, &include);
+    let fragment = fieldscope::export::page::render_fragment(&report, &options, &include);
+    for html in [&page, &fragment] {
+        assert_tags_are_ours(html);
+        assert!(html.contains("<dt>App</dt><dd id=\"app\">javascript:alert(1): "));
+        assert!(html.contains("<li>Treat <code>&lt;script&gt;alert(1)&lt;/script&gt;</code>"));
+    }
+    let md = render(&report, Format::Markdown, &options);
+    assert!(!md.contains(SCRIPT));
+    assert!(md.contains("- Treat &lt;script&gt;alert(1)&lt;/script&gt; as a number: "));
+}
