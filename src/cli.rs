@@ -60,7 +60,7 @@ enum Command {
     Eval(EvalArgs),
     /// Write a synthetic dataset (invoices with nested vendors, 0–30 line items, code lists, NOT_FOUND-heavy fields; the models `good`, `conservative` and `aggressive`; a JSON Schema) to try the tool or measure it.
     #[command(
-        after_help = "Writes DIR/truth.jsonl, DIR/good.jsonl, DIR/conservative.jsonl, DIR/aggressive.jsonl and DIR/invoice.schema.json. The same seed gives the same files.\n\nExample:\n  fieldscope synth --documents 10000 --out bench-data\n  fieldscope eval --truth bench-data/truth.jsonl --pred good=bench-data/good.jsonl --schema bench-data/invoice.schema.json"
+        after_help = "Writes DIR/truth.jsonl, DIR/good.jsonl, DIR/conservative.jsonl, DIR/aggressive.jsonl and DIR/invoice.schema.json. The same seed gives the same files.\n\nPlanted faults: conservative and aggressive write some records as raw model text (2 % and 15 %), a tenth of which is a refusal or a truncated answer that does not parse, so `eval` warns about them on purpose; good's raw text always parses.\n\nExample:\n  fieldscope synth --documents 10000 --out bench-data\n  fieldscope eval --truth bench-data/truth.jsonl --pred good=bench-data/good.jsonl --schema bench-data/invoice.schema.json"
     )]
     Synth(SynthArgs),
     /// Evaluate again at every value of one threshold (string similarity, CER or item F1) and print F1 and accuracy per model at each: how much a ranking depends on the threshold.

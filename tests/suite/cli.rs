@@ -879,3 +879,46 @@ fn app_url_links_the_report_to_the_app() {
         );
     }
 }
+
+/// Issue 32: `docs/cli.md`'s usage block (its first code block) names
+/// every flag of `fieldscope eval --help`, and no flag `--help` lacks.
+#[test]
+fn the_usage_line_lists_every_flag() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cli.md"))
+        .expect("docs/cli.md");
+    let block = doc
+        .split("```")
+        .nth(1)
+        .expect("docs/cli.md opens with a code block");
+    let flags = |text: &str| -> std::collections::BTreeSet<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .filter(|w| w.starts_with("--") && w.len() > 2)
+            .map(str::to_string)
+            .collect()
+    };
+    let (code, help, _) = fieldscope(&["eval", "--help"]);
+    assert_eq!(code, 0);
+    // The options' own lines (`  -x, --flag <V>` or `      --flag`), not
+    // flags named in another flag's description.
+    let options: String = help
+        .lines()
+        .filter_map(|l| {
+            let t = l.trim_start();
+            let t = t.strip_prefix("-h, ").unwrap_or(t);
+            (t.starts_with("--") && l.starts_with("  ")).then(|| t.split_whitespace().next())
+        })
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut expected = flags(&options);
+    expected.remove("--help");
+    assert!(
+        expected.contains("--app-url") && expected.len() > 15,
+        "{expected:?}"
+    );
+    assert_eq!(
+        flags(block),
+        expected,
+        "docs/cli.md's usage block vs eval --help"
+    );
+}
