@@ -19,12 +19,24 @@ use crate::eval::report::Report;
 /// starts with `.fieldscope-report`.
 pub const ROOT_CLASS: &str = "fieldscope-report";
 
+/// Properties the page leaves to the browser's defaults, which a host
+/// page's own rules (`h1 { color: … }`, `table { border: … }`) would
+/// otherwise set inside the fragment: put back to what a page of its own
+/// shows. Scoped like the page's style and written before it, so the
+/// page's rules (same specificity, later) win wherever they set one.
+const RESET: &str =
+    "h1, h2, h3, p, li, dt, dd, th, td, caption, figcaption, footer { color: inherit; }\n\
+     table { border: 0; border-spacing: 0; }\n\
+     code { background: none; color: inherit; }\n\
+     section, header, footer, nav { background: none; }\n";
+
 /// The report as one `<div class="fieldscope-report">` holding its scoped
 /// `<style>` and the page's sections (no document, head, script or
 /// embedded inputs). Also well-formed XML. Ends with a newline.
 pub fn render(report: &Report, options: &ExportOptions, parts: &Parts) -> String {
     let mut out = String::with_capacity(32 * 1024);
     out.push_str(&format!("<div class=\"{ROOT_CLASS}\">\n<style>"));
+    out.push_str(&scope(RESET, &format!(".{ROOT_CLASS}")));
     out.push_str(&scope(html::STYLE, &format!(".{ROOT_CLASS}")));
     out.push_str("</style>\n");
     let parts = Parts {

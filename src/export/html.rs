@@ -126,8 +126,8 @@ impl Inputs {
     }
 
     /// The summary's words: each file with its role (and model name),
-    /// then how to re-open it: in the app at `app_url` when the config
-    /// names one, else how to get the app.
+    /// then how to re-open it: in the app of the "App" line when the
+    /// config names `app_url`, else how to get the app.
     fn describe(&self, app_url: Option<&str>) -> String {
         let files: Vec<String> = self
             .files
@@ -138,11 +138,11 @@ impl Inputs {
             })
             .collect();
         let reopen = match app_url {
-            Some(url) => format!(
-                "Drop this file onto the fieldscope app at {} to re-open the evaluation.",
-                app_link(url)
-            ),
-            None => GET_THE_APP.to_string(),
+            Some(_) => {
+                "Drop this file onto the fieldscope app (the App line) to re-open the \
+                        evaluation."
+            }
+            None => GET_THE_APP,
         };
         format!(
             "embedded in this page with the settings ({}). {reopen}",

@@ -128,13 +128,17 @@ test('1. the notebook display changes nothing outside its own root', async () =>
       h1Color: getComputedStyle(h1).color,
       tdAlign: getComputedStyle(td).textAlign,
       tableCollapse: getComputedStyle(root.querySelector('table')).borderCollapse,
+      tableBorder: getComputedStyle(root.querySelector('table')).borderTopWidth,
       suggestion: sug?.textContent,
       model: root.querySelector('#comparison tbody th')?.textContent,
     };
   });
   assert.equal(inside.rootFont, '15px');
   assert.equal(inside.h1Size, '32px'); // 2rem of the page's 16 px root
-  assert.equal(inside.h1Color, 'rgb(27, 31, 36)'); // --ink: #1b1f24
+  // Not the host's `h1 { color }`: the fragment puts back what its own
+  // page shows (its --ink, #1b1f24), and its tables have no host border.
+  assert.equal(inside.h1Color, 'rgb(27, 31, 36)');
+  assert.equal(inside.tableBorder, '0px');
   assert.equal(inside.tdAlign, 'right');
   assert.equal(inside.tableCollapse, 'collapse');
   assert.ok(inside.rootWidth <= 900, `${inside.rootWidth}`);
