@@ -60,7 +60,7 @@ enum Command {
     Eval(EvalArgs),
     /// Write a synthetic dataset (invoices with nested vendors, 0–30 line items, code lists, NOT_FOUND-heavy fields; the models `good`, `conservative` and `aggressive`; a JSON Schema) to try the tool or measure it.
     #[command(
-        after_help = "Writes DIR/truth.jsonl, DIR/good.jsonl, DIR/conservative.jsonl, DIR/aggressive.jsonl and DIR/invoice.schema.json. The same seed gives the same files.\n\nExample:\n  fieldscope synth --documents 10000 --out bench-data\n  fieldscope eval --truth bench-data/truth.jsonl --pred good=bench-data/good.jsonl --schema bench-data/invoice.schema.json"
+        after_help = "Writes DIR/truth.jsonl, DIR/good.jsonl, DIR/conservative.jsonl, DIR/aggressive.jsonl and DIR/invoice.schema.json. The same seed gives the same files.\n\nPlanted faults: conservative and aggressive write some records as raw model text (2 % and 15 %), a tenth of which is a refusal or a truncated answer that does not parse, so `eval` warns about them on purpose; good's raw text always parses.\n\nExample:\n  fieldscope synth --documents 10000 --out bench-data\n  fieldscope eval --truth bench-data/truth.jsonl --pred good=bench-data/good.jsonl --schema bench-data/invoice.schema.json"
     )]
     Synth(SynthArgs),
     /// Evaluate again at every value of one threshold (string similarity, CER or item F1) and print F1 and accuracy per model at each: how much a ranking depends on the threshold.
@@ -229,6 +229,10 @@ struct EvalArgs {
     /// With --format html: embed the input files and settings in the page (compressed, as inert data; at most 50 MB of inputs), so that dropping the report onto the browser app re-opens the evaluation.
     #[arg(long)]
     embed_inputs: bool,
+
+    /// Where the browser app is hosted (an http:// or https:// address; config key `app_url`): the HTML report links to it and says how to re-open the report there.
+    #[arg(long = "app-url", value_name = "URL")]
+    app_url: Option<String>,
 
     /// Read .jsonl/.ndjson files one record at a time instead of holding them in memory: auto (files of 256 MiB or more), always or never. The report is the same; streaming keeps memory to the per-document state but reads each file several times.
     #[arg(long, value_name = "WHEN", default_value = "auto")]
@@ -864,7 +868,13 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
     if args.embed_inputs {
         check_embedded_size(&args.input)?;
     }
-    let (config, input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
+    let (mut config, input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
+    if let Some(url) = &args.app_url {
+        config.app_url = Some(
+            crate::eval::config::check_app_url(url)
+                .map_err(|e| Error::new(ErrorKind::Usage, format!("--app-url: {}", e.message)))?,
+        );
+    }
     if let Some(path) = &args.partial {
         return shards::partial_command(args, path, &config, input);
     }

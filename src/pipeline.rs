@@ -173,6 +173,14 @@ pub fn render_report_including(report: &Report, format: Format, include: &HtmlIn
     }
 }
 
+/// The HTML report as a fragment for a notebook (Python's
+/// `Report._repr_html_`): the page's sections and charts in one
+/// `<div class="fieldscope-report">` whose style applies only inside it
+/// (`export::fragment`).
+pub fn render_html_fragment(report: &Report) -> String {
+    crate::export::page::render_fragment(report, &ExportOptions::default(), &HtmlInclude::default())
+}
+
 /// A threshold sweep's table in `format` (json, markdown, latex or csv),
 /// exactly as `fieldscope sweep --format FORMAT` prints it.
 pub fn render_sweep(report: &SweepReport, format: Format) -> String {

@@ -173,8 +173,14 @@ pub struct ModelProfile {
     pub item_extra_rate: f64,
     /// Per record: written as raw model text
     /// `{"id": …, "output": "```json\n{…}\n```", "cost": …}` (SPEC §1.3);
-    /// a tenth of those do not parse (a refusal or a truncated answer).
+    /// with [`Self::unparseable_raw`], a tenth of those do not parse (a
+    /// refusal or a truncated answer).
     pub raw_output_rate: f64,
+    /// Whether a tenth of its raw outputs are planted not to parse (a
+    /// deliberate fault, which the evaluation warns about); `good` plants
+    /// none, so its data gives no such warning. The random draws are the
+    /// same either way: only those records' text differs.
+    pub unparseable_raw: bool,
     /// Mean `cost` of one record; the actual cost grows with the number of
     /// items (longer output) and varies ±10 %.
     pub cost_per_doc: f64,
@@ -214,6 +220,7 @@ impl ModelProfile {
             item_drop_rate: 0.02,
             item_extra_rate: 0.02,
             raw_output_rate: 0.05,
+            unparseable_raw: false,
             cost_per_doc: 0.012,
             confidence: ConfidenceStyle::Calibrated,
         }
@@ -233,6 +240,7 @@ impl ModelProfile {
             item_drop_rate: 0.12,
             item_extra_rate: 0.005,
             raw_output_rate: 0.02,
+            unparseable_raw: true,
             cost_per_doc: 0.006,
             confidence: ConfidenceStyle::Partial,
         }
@@ -251,6 +259,7 @@ impl ModelProfile {
             item_drop_rate: 0.03,
             item_extra_rate: 0.12,
             raw_output_rate: 0.15,
+            unparseable_raw: true,
             cost_per_doc: 0.002,
             confidence: ConfidenceStyle::Overconfident,
         }
@@ -1112,7 +1121,7 @@ impl Distorter<'_> {
         let cost = json!((cost * 1e6).round() / 1e6);
 
         if self.chance(p.raw_output_rate) {
-            let text = self.raw_text(&payload);
+            let text = self.raw_text(&payload, p.unparseable_raw);
             json!({"id": inv.id, "output": text, "cost": cost})
         } else {
             let mut record = Map::new();
@@ -1409,21 +1418,25 @@ impl Distorter<'_> {
     }
 
     /// The payload as a model would write it: fenced, chatty or bare JSON;
-    /// a tenth of the time a refusal or a truncated answer that does not
-    /// parse (no balanced `{…}` block in it at all).
-    fn raw_text(&mut self, payload: &Map<String, Value>) -> String {
+    /// when `plant`, a tenth of the time a refusal or a truncated answer
+    /// that does not parse (no balanced `{…}` block in it at all). Without
+    /// `plant` those records are bare JSON, drawn with the same draws, so
+    /// that every other record is the same.
+    fn raw_text(&mut self, payload: &Map<String, Value>, plant: bool) -> String {
         let pretty = serde_json::to_string_pretty(payload).expect("a JSON value always serialises");
         if self.chance(UNPARSEABLE_SHARE) {
-            if self.rng.bool() {
-                return pick(&mut self.rng, REFUSALS).to_string();
-            }
-            // Cut before the first nested object opens, so nothing balances.
-            let limit = pretty[1..].find('{').map_or(pretty.len() - 1, |i| i + 1);
-            let mut cut = self.rng.u64(2..=limit.max(2) as u64) as usize;
-            while !pretty.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            return format!("```json\n{}", &pretty[..cut]);
+            let broken = if self.rng.bool() {
+                pick(&mut self.rng, REFUSALS).to_string()
+            } else {
+                // Cut before the first nested object opens, so nothing balances.
+                let limit = pretty[1..].find('{').map_or(pretty.len() - 1, |i| i + 1);
+                let mut cut = self.rng.u64(2..=limit.max(2) as u64) as usize;
+                while !pretty.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                format!("```json\n{}", &pretty[..cut])
+            };
+            return if plant { broken } else { pretty };
         }
         match self.rng.u8(0..3) {
             0 => format!("```json\n{pretty}\n```"),
@@ -2062,6 +2075,8 @@ mod tests {
         assert!((25..75).contains(&good.raw), "{good:?}");
         assert!(conservative.raw < 40, "{conservative:?}");
         assert!(aggressive.unparseable > 0 && aggressive.unparseable < aggressive.raw / 4);
+        // `good` plants no unparseable output: its data gives no such warning.
+        assert_eq!(good.unparseable, 0, "{good:?}");
         // Cost per document ≈ cost_per_doc (items make output longer).
         assert!((0.010..0.014).contains(&(good.cost / 1000.0)), "{good:?}");
         assert!(aggressive.cost < conservative.cost && conservative.cost < good.cost);
@@ -2082,6 +2097,7 @@ mod tests {
             item_drop_rate: 0.0,
             item_extra_rate: 0.0,
             raw_output_rate: 0.0,
+            unparseable_raw: false,
             cost_per_doc: 0.01,
             confidence: ConfidenceStyle::Calibrated,
         };

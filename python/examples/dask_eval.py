@@ -21,7 +21,11 @@ Usage::
 
 Without ``--scheduler`` it starts a ``LocalCluster`` (2 worker processes, one
 thread each). ``--synth N`` first writes N ``fieldscope synth`` invoices and
-three models as ``--shards`` shards into a temporary directory. ``--compare``
+three models as ``--shards`` shards into a temporary directory (their
+planted faults: ``conservative`` and ``aggressive`` write some records as raw
+model text, a tenth of which does not parse — a refusal or a truncated
+answer — so the report warns about those models' records on purpose;
+``good``'s raw text always parses). ``--compare``
 also evaluates the same documents in this process and prints both timings
 (the cost per document) and whether the reports are equal.
 """

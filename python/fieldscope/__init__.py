@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from fieldscope import _native
-from fieldscope._errors import EvaluationWarning, InputError
+from fieldscope._errors import EvaluationWarning, InputError, SuggestionWarning
 from fieldscope._cli import run
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "Sweep",
     "InputError",
     "EvaluationWarning",
+    "SuggestionWarning",
     "run",
     "__version__",
 ]
@@ -262,9 +263,50 @@ def _bootstrap_args(bootstrap: Union[None, bool, int], seed: Any, alpha: Any) ->
     return bootstrap
 
 
-def _warn(messages: Sequence[str]) -> None:
+#: The registry of fieldscope's warnings: one for the whole package, so
+#: that under Python's default filter each message is shown once per
+#: process, however many evaluations (or call sites) give it.
+_REGISTRY: Dict[Any, Any] = {}
+
+
+def _warn(messages: Sequence[str], category: type = EvaluationWarning) -> None:
+    """Issues each message as ``category``, attributed to ``fieldscope``
+    (not to the caller's line: Python's ``default`` action shows a message
+    once per location, so the same warning of the same data would repeat
+    once per calling line — the Dask example's three). Filters still
+    apply: ``"always"`` (and ``pytest.warns``) sees every one."""
     for message in messages:
-        warnings.warn(message, EvaluationWarning, stacklevel=3)
+        warnings.warn_explicit(
+            message, category, "fieldscope", 0, module="fieldscope", registry=_REGISTRY
+        )
+
+
+def _suggestion_message(s: Dict[str, Any]) -> str:
+    """A suggestion in the CLI's words (``suggestion: …`` on its standard
+    error), with the one line of config and how to apply them all."""
+    config = json.dumps(s["config"], ensure_ascii=False, separators=(",", ":"))
+    return (
+        f"compare `{s['field']}` as a {s['type']} ({100.0 * s['share']:.1f} % of its truth "
+        f"values read as one): {config} (or evaluate(..., apply_suggestions=True))"
+    )
+
+
+def _warn_suggestions(suggestions: Sequence[Dict[str, Any]]) -> None:
+    _warn([_suggestion_message(s) for s in suggestions], SuggestionWarning)
+
+
+def _app_url(app_url: Optional[str]) -> Optional[str]:
+    if app_url is not None and not isinstance(app_url, str):
+        raise TypeError(f"app_url: expected a str, found {type(app_url).__name__}")
+    return app_url
+
+
+def _applied_types(suggestions: Sequence[Dict[str, Any]]) -> Dict[str, str]:
+    """The ``field_types`` of every suggestion, merged."""
+    types: Dict[str, str] = {}
+    for s in suggestions:
+        types.update(s["config"].get("field_types", {}))
+    return types
 
 
 # --- the report ---------------------------------------------------------------
@@ -286,13 +328,20 @@ class Report:
         The number of ground-truth documents.
     warnings : list of str
         The evaluation's warnings (also issued as :class:`EvaluationWarning`).
+    suggestions : list of dict
+        The evaluation's suggestions (SPEC §7.4; also issued as
+        :class:`SuggestionWarning`, and listed in ``to_html()``,
+        ``to_markdown()`` and the notebook display).
+    applied_suggestions : list of dict
+        What ``evaluate(..., apply_suggestions=True)`` applied.
     """
 
-    __slots__ = ("_native", "_data")
+    __slots__ = ("_native", "_data", "_applied")
 
-    def __init__(self, native: Any) -> None:
+    def __init__(self, native: Any, applied: Optional[List[Dict[str, Any]]] = None) -> None:
         self._native = native
         self._data: Optional[dict] = None
+        self._applied: List[Dict[str, Any]] = list(applied or [])
 
     @property
     def models(self) -> List[str]:
@@ -305,6 +354,19 @@ class Report:
     @property
     def warnings(self) -> List[str]:
         return list(self._native.warnings)
+
+    @property
+    def suggestions(self) -> List[Dict[str, Any]]:
+        """The report's suggestions (SPEC §7.4), as in ``to_dict()``: a new
+        list of ``{"field", "type", "share", "config"}`` dicts, in field
+        order; empty when there are none (or all were applied)."""
+        return json.loads(self._native.suggestions)
+
+    @property
+    def applied_suggestions(self) -> List[Dict[str, Any]]:
+        """The suggestions ``apply_suggestions=True`` applied (those of the
+        evaluation without them); empty otherwise."""
+        return [dict(s) for s in self._applied]
 
     def _parsed(self) -> dict:
         if self._data is None:
@@ -340,12 +402,17 @@ class Report:
         return self._native.render("html")
 
     def _repr_html_(self) -> str:
-        return self.to_html()
+        """What a notebook shows: the HTML report's sections and charts as
+        one ``<div class="fieldscope-report">`` whose style applies only
+        inside it (no ``body``, ``*`` or ``h1`` rule reaches the notebook);
+        ``to_html()`` is the whole page."""
+        return self._native.render_fragment()
 
     def __repr__(self) -> str:
         return (
             f"<fieldscope.Report: {self.documents} documents, "
-            f"models {', '.join(self.models)}; {len(self._native.warnings)} warning(s)>"
+            f"models {', '.join(self.models)}; {len(self._native.warnings)} warning(s), "
+            f"{len(self.suggestions)} suggestion(s)>"
         )
 
     def models_frame(self, averaging: str = "macro_documents") -> "Any":
@@ -612,6 +679,8 @@ def evaluate(
     seed: int = 1,
     alpha: float = 0.05,
     metrics: Union[None, str, Iterable[str]] = None,
+    app_url: Optional[str] = None,
+    apply_suggestions: bool = False,
 ) -> Report:
     """Compare the ground truth with each model's predictions (SPEC §1–§5).
 
@@ -673,6 +742,17 @@ def evaluate(
     metrics : str or list of str, optional
         Also compute literature metrics: ``"anls_star"``, ``"nted"``,
         ``"donut_f1"``, or ``"all"``.
+    app_url : str, optional
+        Where the fieldscope browser app is hosted (an ``http://`` or
+        ``https://`` address; the config key ``app_url``, the CLI's
+        ``--app-url``): ``to_html()`` links to it and says how to re-open
+        the report there.
+    apply_suggestions : bool, default False
+        Evaluate with every suggestion (SPEC §7.4) applied: when the
+        evaluation suggests field types, evaluate again with them added to
+        the config's ``field_types`` and return that report (its
+        ``applied_suggestions`` list them). The same as passing each
+        suggestion's ``config`` in ``config=``.
 
     Returns
     -------
@@ -698,6 +778,12 @@ def evaluate(
     -----
     EvaluationWarning
         Each of the report's warnings (unmatched ids, duplicates, …).
+    SuggestionWarning
+        Each of the report's suggestions (none left after
+        ``apply_suggestions=True``).
+
+    Each message is issued once per process under Python's default
+    warning filter, whichever line calls.
 
     Examples
     --------
@@ -717,17 +803,31 @@ def evaluate(
     """
     common = _common(truth, predictions, schema, config, preset, costs)
     bootstrap = _bootstrap_args(bootstrap, seed, alpha)
-    native = _native.evaluate(
-        *common,
-        bool(details),
-        bootstrap,
-        seed,
-        float(alpha),
-        _metrics(metrics),
-        schema_by=_schema_by(schema_by),
-    )
+    layer: Dict[str, Any] = {}
+    if _app_url(app_url) is not None:
+        layer["app_url"] = app_url
+
+    def once(layer: Dict[str, Any]) -> Any:
+        return _native.evaluate(
+            *common,
+            bool(details),
+            bootstrap,
+            seed,
+            float(alpha),
+            _metrics(metrics),
+            schema_by=_schema_by(schema_by),
+            layer=json.dumps(layer) if layer else None,
+        )
+
+    native = once(layer)
+    applied: List[Dict[str, Any]] = []
+    if apply_suggestions:
+        applied = json.loads(native.suggestions)
+        if applied:
+            native = once({**layer, "field_types": _applied_types(applied)})
     _warn(native.warnings)
-    return Report(native)
+    _warn_suggestions(json.loads(native.suggestions))
+    return Report(native, applied)
 
 
 def sweep(

@@ -6,6 +6,7 @@ from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple
 
 from fieldscope._errors import EvaluationWarning as EvaluationWarning
 from fieldscope._errors import InputError as InputError
+from fieldscope._errors import SuggestionWarning as SuggestionWarning
 
 __version__: str
 METRICS: tuple[str, ...]
@@ -35,6 +36,10 @@ class Report:
     def documents(self) -> int: ...
     @property
     def warnings(self) -> List[str]: ...
+    @property
+    def suggestions(self) -> List[Dict[str, Any]]: ...
+    @property
+    def applied_suggestions(self) -> List[Dict[str, Any]]: ...
     def to_dict(self) -> Dict[str, Any]: ...
     def to_json(self) -> str: ...
     def to_markdown(self) -> str: ...
@@ -70,6 +75,8 @@ def evaluate(
     seed: int = 1,
     alpha: float = 0.05,
     metrics: Union[None, str, Iterable[str]] = None,
+    app_url: Optional[str] = None,
+    apply_suggestions: bool = False,
 ) -> Report: ...
 def sweep(
     truth: Input,

@@ -2,7 +2,7 @@
 
 from typing import Optional
 
-__all__ = ["InputError", "EvaluationWarning"]
+__all__ = ["InputError", "EvaluationWarning", "SuggestionWarning"]
 
 
 class InputError(ValueError):
@@ -43,3 +43,14 @@ class EvaluationWarning(UserWarning):
     """A warning of the evaluation (the report's ``warnings``, which the CLI
     prints as ``warning: …``): unmatched ids, duplicates, a truth file given
     as predictions, and the like."""
+
+
+class SuggestionWarning(UserWarning):
+    """A suggestion of the evaluation (SPEC §7.4; the report's
+    ``suggestions``, which the CLI prints as ``suggestion: …``): a field
+    whose truth values are all strings, at least 5, of which at least 95 %
+    read as numbers (or dates), so that comparing it as a ``number`` (or
+    ``date``) would count equal values written differently as equal. The
+    message ends with the one line of config that applies it; pass
+    ``apply_suggestions=True`` to :func:`fieldscope.evaluate` to evaluate
+    with every suggestion applied."""

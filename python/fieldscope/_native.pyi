@@ -12,7 +12,9 @@ class NativeReport:
     warnings: List[str]
     models: List[str]
     documents: int
+    suggestions: str
     def render(self, format: str) -> str: ...
+    def render_fragment(self) -> str: ...
 
 class NativeSweep:
     def render(self, format: str) -> str: ...
@@ -30,6 +32,7 @@ def evaluate(
     alpha: float,
     metrics: Optional[str],
     schema_by: Optional[str] = None,
+    layer: Optional[str] = None,
 ) -> NativeReport: ...
 def sweep(
     truth: Spec,

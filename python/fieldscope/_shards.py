@@ -9,11 +9,20 @@ The design and the format: ``docs/partial-results.md``; a Dask example:
 ``docs/distributed.md``.
 """
 
+import json
 import os
 from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
 
 # fieldscope/__init__.py imports this module after defining these.
-from fieldscope import Report, _bootstrap_args, _common, _native, _schema_by, _warn
+from fieldscope import (
+    Report,
+    _bootstrap_args,
+    _common,
+    _native,
+    _schema_by,
+    _warn,
+    _warn_suggestions,
+)
 
 Input = Any
 
@@ -211,6 +220,8 @@ def merge(
     -----
     EvaluationWarning
         Each of the report's warnings.
+    SuggestionWarning
+        Each of the report's suggestions (SPEC §7.4).
 
     Examples
     --------
@@ -228,4 +239,5 @@ def merge(
     bootstrap = _bootstrap_args(bootstrap, seed, alpha)
     native = _native.merge(given, bool(details), bootstrap, seed, float(alpha))
     _warn(native.warnings)
+    _warn_suggestions(json.loads(native.suggestions))
     return Report(native)

@@ -29,7 +29,8 @@ use fieldscope::eval::{
 };
 use fieldscope::export::Format;
 use fieldscope::pipeline::{
-    evaluate_report, figure_files, render_report, render_sweep, FigureOptions, ReportOptions,
+    evaluate_report, figure_files, render_html_fragment, render_report, render_sweep,
+    FigureOptions, ReportOptions,
 };
 use fieldscope::{Error, ErrorKind};
 use pyo3::exceptions::PyValueError;
@@ -210,6 +211,26 @@ fn load(
     costs: Vec<(String, f64)>,
     schema_by: Option<&str>,
 ) -> PyResult<Loaded> {
+    load_with(
+        py, truth, models, schema, config, preset, costs, schema_by, None,
+    )
+}
+
+/// [`load`] with one more config layer after the config and `schema_by`:
+/// the JSON text of a dict the Python side made (`app_url`, the field
+/// types of applied suggestions), checked as a config file's layer is.
+#[allow(clippy::too_many_arguments)]
+fn load_with(
+    py: Python<'_>,
+    truth: &Bound<'_, PyAny>,
+    models: Vec<(String, Bound<'_, PyAny>)>,
+    schema: Option<&Bound<'_, PyAny>>,
+    config: Option<&Bound<'_, PyAny>>,
+    preset: Option<&str>,
+    costs: Vec<(String, f64)>,
+    schema_by: Option<&str>,
+    layer: Option<&str>,
+) -> PyResult<Loaded> {
     let mut builder = ConfigBuilder::new();
     if let Some(spec) = config {
         let (value, file) = load_document(py, spec)?;
@@ -230,6 +251,11 @@ fn load(
         builder = builder
             .layer(&serde_json::json!({ "schema_by": key.trim() }))
             .map_err(|e| to_py(py, e))?;
+    }
+    if let Some(layer) = layer {
+        let value: serde_json::Value = serde_json::from_str(layer)
+            .map_err(|e| PyValueError::new_err(format!("config layer: {e}")))?;
+        builder = builder.layer(&value).map_err(|e| to_py(py, e))?;
     }
     if let Some(name) = preset {
         let preset = Preset::parse(name)
@@ -291,6 +317,19 @@ impl NativeReport {
         self.report.warnings.clone()
     }
 
+    /// The report's suggestions (SPEC §7.4) as JSON text: a list of
+    /// `{"field", "type", "share", "config"}`.
+    #[getter]
+    fn suggestions(&self) -> String {
+        serde_json::to_string(&self.report.suggestions).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// The HTML report as a fragment for a notebook (`_repr_html_`): one
+    /// `<div class="fieldscope-report">` whose style applies only inside it.
+    fn render_fragment(&self, py: Python<'_>) -> PyResult<String> {
+        py.detach(|| guard(|| Ok(render_html_fragment(&self.report))))
+    }
+
     #[getter]
     fn models(&self) -> Vec<String> {
         self.report.models.iter().map(|m| m.name.clone()).collect()
@@ -325,7 +364,7 @@ impl NativeSweep {
 
 /// `fieldscope eval`: the report of `truth` against each model.
 #[pyfunction]
-#[pyo3(signature = (truth, models, schema, config, preset, costs, details, bootstrap, seed, alpha, metrics, schema_by=None))]
+#[pyo3(signature = (truth, models, schema, config, preset, costs, details, bootstrap, seed, alpha, metrics, schema_by=None, layer=None))]
 #[allow(clippy::too_many_arguments)]
 fn evaluate(
     py: Python<'_>,
@@ -341,6 +380,7 @@ fn evaluate(
     alpha: f64,
     metrics: Option<&str>,
     schema_by: Option<&str>,
+    layer: Option<&str>,
 ) -> PyResult<NativeReport> {
     guard(|| {
         let metrics = match metrics {
@@ -359,7 +399,9 @@ fn evaluate(
             config,
             input,
             schema_file,
-        } = load(py, truth, models, schema, config, preset, costs, schema_by)?;
+        } = load_with(
+            py, truth, models, schema, config, preset, costs, schema_by, layer,
+        )?;
         let report = detached(py, move || {
             evaluate_report(input, &config, &options).map_err(|e| schema_error(&schema_file, e))
         })?;

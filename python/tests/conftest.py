@@ -11,6 +11,22 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# Warnings some tests' data gives on purpose, silenced where expected (a
+# module's ``pytestmark``); anything else still shows in the summary.
+#: A model given the truth's own records (a test of identical inputs).
+TRUTH_AS_PREDICTIONS = pytest.mark.filterwarnings(
+    "ignore:.*the predictions are the ground truth's records:fieldscope.EvaluationWarning"
+)
+#: Data without a numeric truth value (SPEC's examples, tiny inputs).
+NO_NUMBERS = pytest.mark.filterwarnings(
+    "ignore:model .*numeric_precision is null:fieldscope.EvaluationWarning"
+)
+#: `fieldscope synth`'s planted faults: conservative's and aggressive's raw
+#: outputs that do not parse.
+PLANTED_FAULTS = pytest.mark.filterwarnings(
+    "ignore:.*the raw model output of .* did not parse:fieldscope.EvaluationWarning"
+)
 DATA = ROOT / "tests" / "data"
 EXAMPLE = DATA / "example"
 

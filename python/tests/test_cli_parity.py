@@ -5,12 +5,13 @@ on ``fieldscope synth`` data, and on every table-driven case of
 tests/data/cases/."""
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
 
 import fieldscope
-from conftest import DATA, EXAMPLE, without_lines
+from conftest import DATA, EXAMPLE, PLANTED_FAULTS, without_lines
 
 FORMATS = ["json", "markdown", "latex", "csv", "html"]
 CASES = sorted((DATA / "cases").glob("*.json"))
@@ -69,6 +70,17 @@ def test_example_options_match_the_cli(cli, extra, kwargs):
         assert render(report, fmt) == cli.ok("eval", *args, *extra, "--format", fmt), fmt
 
 
+def evaluate_recording(truth, predictions, **kwargs):
+    """``fieldscope.evaluate`` and the messages of the EvaluationWarnings it
+    issued (every one: the filter is "always")."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = fieldscope.evaluate(truth, predictions, **kwargs)
+    issued = [str(w.message) for w in caught if w.category is fieldscope.EvaluationWarning]
+    return report, issued
+
+
+@PLANTED_FAULTS
 def test_synth_data_with_schema_matches_the_cli(cli, synth_dir):
     models = ["good", "conservative", "aggressive"]
     args = ["--truth", synth_dir / "truth.jsonl", "--schema", synth_dir / "invoice.schema.json"]
@@ -119,12 +131,16 @@ def test_table_driven_case_matches_the_cli_and_the_hand_computed_values(cli, cas
         file_kwargs["schema"] = paths
     expected = cli.report(*args)
 
-    # From the files: everything equal, warnings included.
-    from_files = fieldscope.evaluate(truth, preds, **file_kwargs)
+    # From the files: everything equal, warnings included — each issued
+    # once as an EvaluationWarning (the cases' data gives them on purpose).
+    from_files, issued = evaluate_recording(truth, preds, **file_kwargs)
     assert from_files.to_dict() == expected
+    assert issued == from_files.warnings
     # From lists of dicts and dicts: the same report; the warnings name
     # "<NAME>" where the CLI names the file.
-    from_memory = fieldscope.evaluate(spec["truth"], spec["predictions"], **kwargs).to_dict()
+    report, issued = evaluate_recording(spec["truth"], spec["predictions"], **kwargs)
+    assert issued == report.warnings
+    from_memory = report.to_dict()
     warnings = from_memory.pop("warnings")
     cli_warnings = expected.pop("warnings")
     assert from_memory == expected

@@ -54,3 +54,32 @@ def test_the_dask_example_gives_the_one_process_report(example, tmp_path):
         f"dask: {on_dask.documents} documents, {len(shards)} shards, "
         f"{len(workers)} worker processes; report equal to the one-process run"
     )
+
+
+def test_the_dask_example_prints_each_warning_once(tmp_path):
+    """Issue 32: the example run with ``--compare`` makes the same report
+    three ways (on Dask, merged here, in one process): each warning is
+    shown once, on one line; `good` plants no unparseable output; the
+    Markdown it prints reads `\\<aggressive>`, not `&lt;aggressive&gt;`."""
+    import subprocess
+    import sys
+
+    p = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--synth", "300", "--shards", "3", "--compare"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+    )
+    assert p.returncode == 0, p.stderr
+    lines = [l for l in p.stderr.splitlines() if "EvaluationWarning: " in l]
+    assert lines, p.stderr
+    assert len(lines) == len(set(lines)), p.stderr
+    assert all(l.startswith("fieldscope:0: EvaluationWarning: ") for l in lines), p.stderr
+    # No source line echoed under a warning (each is one line).
+    assert "  return fieldscope" not in p.stderr and "  single = " not in p.stderr
+    # Only the planted faults: conservative's and aggressive's raw outputs.
+    assert not any("<good>" in l for l in lines), p.stderr
+    assert any("<aggressive> (aggressive): the raw model output of" in l for l in lines)
+    assert "reports equal: True" in p.stdout
+    assert "&lt;" not in p.stdout and "\\<aggressive>" in p.stdout

@@ -12,7 +12,9 @@ import time
 import pytest
 
 import fieldscope
-from conftest import DATA
+from conftest import DATA, NO_NUMBERS, PLANTED_FAULTS, TRUTH_AS_PREDICTIONS
+
+pytestmark = [NO_NUMBERS, PLANTED_FAULTS, TRUTH_AS_PREDICTIONS]
 
 MALFORMED = DATA / "malformed"
 MANIFEST = json.loads((MALFORMED / "cases.json").read_text("utf-8"))["cases"]

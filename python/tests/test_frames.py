@@ -108,12 +108,17 @@ def test_literature_columns_when_computed():
         assert f.loc["careful", name] == lit[name]
 
 
-def test_html_repr_is_the_self_contained_report(report):
+def test_html_repr_is_the_report_as_a_scoped_fragment(report):
+    # Issue 32: a notebook gets the page's sections in one root element
+    # whose style applies only inside it; to_html() stays the whole page.
     html = report._repr_html_()
-    assert html == report.to_html()
+    assert html.startswith('<div class="fieldscope-report">\n<style>.fieldscope-report ')
+    assert report.to_html().split("<body>\n", 1)[1].split("</body>", 1)[0] in html
     assert "<script" not in html.lower()
     assert "careful" in html
-    assert repr(report) == "<fieldscope.Report: 3 documents, models careful, eager; 0 warning(s)>"
+    assert repr(report) == (
+        "<fieldscope.Report: 3 documents, models careful, eager; 0 warning(s), 0 suggestion(s)>"
+    )
 
 
 def test_frames_import_pandas_only_when_asked(tmp_path):

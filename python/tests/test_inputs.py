@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 import fieldscope
-from conftest import EXAMPLE, read_jsonl
+from conftest import EXAMPLE, read_jsonl, NO_NUMBERS, TRUTH_AS_PREDICTIONS
+
+pytestmark = [NO_NUMBERS, TRUTH_AS_PREDICTIONS]
 
 pd = pytest.importorskip("pandas")
 

@@ -4,6 +4,9 @@ numbers (the same cases as tests/suite/spec_examples.rs)."""
 import pytest
 
 import fieldscope
+from conftest import NO_NUMBERS, TRUTH_AS_PREDICTIONS
+
+pytestmark = [NO_NUMBERS, TRUTH_AS_PREDICTIONS]
 
 
 def example_1():

@@ -124,16 +124,11 @@ pub fn FieldTypesSetting(state: AppState) -> impl IntoView {
     }
 }
 
-/// What a suggestion proposes, in words.
+/// What a suggestion proposes, in words: the reports' own wording
+/// (`export::suggestions`, also in the HTML, Markdown and notebook
+/// reports).
 fn proposal(s: &Suggestion) -> String {
-    let what = match s.r#type.as_str() {
-        "date" => "dates",
-        _ => "numbers",
-    };
-    format!(
-        "{} of its truth values are strings that read as {what}; compared as strings, equal {what} written differently count as wrong.",
-        super::format::percent(s.share)
-    )
+    crate::export::suggestions::Wording::of(s).proposal
 }
 
 /// The suggestions of SPEC §7.4 above the field table, each applied with

@@ -51,6 +51,11 @@ pub struct Config {
     /// How confidence is read and scored (SPEC §8).
     #[serde(default)]
     pub confidence: ConfidenceConfig,
+    /// Where the browser app is hosted (beyond SPEC §4; issue 32): an
+    /// `http://` or `https://` address ([`check_app_url`]) the HTML report
+    /// links to. Absent from the effective config when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app_url: Option<String>,
 }
 
 /// The `confidence` section (SPEC §8.1, §8.3–§8.4, §8.5), every default
@@ -521,6 +526,13 @@ fn check_layer(layer: &Value, defaults: &Value, prefix: &str) -> Result<(), Erro
             check_field_types(value)?;
             continue;
         }
+        if prefix.is_empty() && key == APP_URL {
+            match value {
+                Value::String(url) => check_app_url(url)?,
+                _ => return Err(app_url_error(value)),
+            };
+            continue;
+        }
         if path == "confidence.field_thresholds" {
             check_unit_map(&path, value)?;
             continue;
@@ -529,6 +541,7 @@ fn check_layer(layer: &Value, defaults: &Value, prefix: &str) -> Result<(), Erro
             let mut names: Vec<&str> = allowed.keys().map(|k| k.as_str()).collect();
             if prefix.is_empty() {
                 names.push(FIELD_WEIGHTS);
+                names.push(APP_URL);
             }
             return Err(Error::new(
                 ErrorKind::Config,
@@ -583,6 +596,42 @@ fn check_layer(layer: &Value, defaults: &Value, prefix: &str) -> Result<(), Erro
 
 /// The config key of [`Config::field_weights`].
 const FIELD_WEIGHTS: &str = "field_weights";
+/// The config key of [`Config::app_url`].
+const APP_URL: &str = "app_url";
+
+/// Checks an `app_url` (the config key, `--app-url`, Python's `app_url=`)
+/// and returns it: an absolute address whose scheme is `http` or `https`
+/// (any case), with a host (something before the first `/`, `?` or `#`
+/// after `//`), and no whitespace, control character or any of
+/// `"` `<` `>` `\` `` ` `` `{` `}` `|` `^` (which a URL never holds
+/// unencoded). Anything else — `javascript:`, `data:`, `file:`, a relative
+/// path — is an error naming the key. The report escapes it anyway.
+pub fn check_app_url(url: &str) -> Result<String, Error> {
+    let lower = url.to_ascii_lowercase();
+    let rest = ["https://", "http://"]
+        .iter()
+        .find_map(|scheme| lower.strip_prefix(scheme));
+    let host_ok = rest.is_some_and(|r| !r.is_empty() && !r.starts_with(['/', '?', '#']));
+    let chars_ok = !url
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || "\"<>\\`{}|^".contains(c));
+    if host_ok && chars_ok {
+        Ok(url.to_string())
+    } else {
+        Err(app_url_error(&Value::String(url.to_string())))
+    }
+}
+
+fn app_url_error(value: &Value) -> Error {
+    Error::new(
+        ErrorKind::Config,
+        format!(
+            "key `app_url` expects an http:// or https:// address of the fieldscope app, found {} {}",
+            type_name(value),
+            describe_json(value)
+        ),
+    )
+}
 const FIELD_TYPES: &str = "field_types";
 
 /// `field_types` (SPEC §7.1): an object mapping field paths to type names.
@@ -976,6 +1025,53 @@ mod tests {
             .unwrap();
         assert_eq!(c.string_match.method, MatchMethod::Cer);
         assert_eq!(c.zero_division, 1.0);
+    }
+
+    #[test]
+    fn app_url_is_an_http_address_and_absent_when_unset() {
+        assert!(Config::default().to_json().get("app_url").is_none());
+        let c = Config::from_json(&json!({"app_url": "https://example.org/fieldscope/"})).unwrap();
+        assert_eq!(
+            c.app_url.as_deref(),
+            Some("https://example.org/fieldscope/")
+        );
+        assert_eq!(
+            c.to_json()["app_url"],
+            json!("https://example.org/fieldscope/")
+        );
+        for ok in [
+            "http://localhost:8080",
+            "HTTPS://x.org/a?b=1#c",
+            "https://例え.jp/",
+        ] {
+            assert_eq!(check_app_url(ok).unwrap(), ok);
+        }
+        for bad in [
+            "javascript:alert(1)",
+            "data:text/html,x",
+            "file:///etc/passwd",
+            "/relative",
+            "https://",
+            "https:///path",
+            "http://a b",
+            "https://x.org/\"onmouseover=\"x",
+            "https://x.org/<script>",
+            "",
+        ] {
+            let e = check_app_url(bad).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::Config);
+            assert!(
+                e.message
+                    .starts_with("key `app_url` expects an http:// or https:// address"),
+                "{bad}: {}",
+                e.message
+            );
+        }
+        let e = Config::from_json(&json!({"app_url": 3})).unwrap_err();
+        assert_eq!(
+            e.message,
+            "key `app_url` expects an http:// or https:// address of the fieldscope app, found a number 3"
+        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! HTML export: the whole report as one self-contained static HTML5 page,
 //! for sharing with people who will open it in a browser or print it.
 //!
-//! Owns: the HTML layout — summary, warnings, the model comparison table
+//! Owns: the HTML layout — summary, warnings, the suggestions when there
+//! are some (`super::suggestions`), the model comparison table
 //! (macro over documents), the micro table with the hallucination and
 //! abstention rates, the accuracy-paradox explanation when accuracy and F1
 //! rank the models differently, the literature's metrics when the report
@@ -125,8 +126,10 @@ impl Inputs {
         }
     }
 
-    /// The summary's words: each file with its role (and model name).
-    fn describe(&self) -> String {
+    /// The summary's words: each file with its role (and model name),
+    /// then how to re-open it: in the app of the "App" line when the
+    /// config names `app_url`, else how to get the app.
+    fn describe(&self, app_url: Option<&str>) -> String {
         let files: Vec<String> = self
             .files
             .iter()
@@ -135,9 +138,15 @@ impl Inputs {
                 _ => format!("{} ({})", bdi(name), escape(role)),
             })
             .collect();
+        let reopen = match app_url {
+            Some(_) => {
+                "Drop this file onto the fieldscope app (the App line) to re-open the \
+                        evaluation."
+            }
+            None => GET_THE_APP,
+        };
         format!(
-            "embedded in this page with the settings ({}). Drop this file onto the fieldscope \
-             app to re-open the evaluation.",
+            "embedded in this page with the settings ({}). {reopen}",
             if files.is_empty() {
                 "a report bundle".to_string()
             } else {
@@ -145,6 +154,38 @@ impl Inputs {
             }
         )
     }
+}
+
+/// How to re-open embedded inputs when the report names no app
+/// (`app_url`): the app is static files anyone can build and host.
+const GET_THE_APP: &str = "Drop this file onto the fieldscope app to re-open the evaluation \
+     (the app is a folder of static files: <code>trunk build --release</code> in fieldscope's \
+     repository writes it to <code>dist/</code> for any static host; see \
+     <code>docs/browser-app.md</code>).";
+
+/// A link to the app at `url`, escaped as an attribute and as text; only
+/// the text when `url` is not an http or https address
+/// (`config::check_app_url`: a report read back from JSON was never
+/// checked).
+fn app_link(url: &str) -> String {
+    let text = escape(url);
+    if crate::eval::config::check_app_url(url).is_err() {
+        return text;
+    }
+    format!("<a href=\"{text}\" rel=\"noopener noreferrer\">{text}</a>")
+}
+
+/// The summary's "App" row when the config names `app_url`: where the app
+/// is and how to re-open this report there.
+fn app_row(url: &str, inputs: bool) -> String {
+    let how = if inputs {
+        "open it and drop this file onto its page to re-open the evaluation with its inputs \
+         and settings."
+    } else {
+        "the inputs are not embedded in this page; write the report with \
+         <code>--embed-inputs</code> (or open the input files there) to re-open the evaluation."
+    };
+    format!("<dt>App</dt><dd id=\"app\">{}: {how}</dd>\n", app_link(url))
 }
 
 /// Tables with more rows than this may break across printed pages (between
@@ -156,7 +197,7 @@ const NONE: &str = "—";
 
 /// The page's style: light on screen whatever the system theme, black on
 /// white in print. No `<` or `&` in it, so the page stays well-formed XML.
-const STYLE: &str = r#"
+pub(crate) const STYLE: &str = r#"
 :root { color-scheme: light; --ink: #1b1f24; --muted: #4f5863; --rule: #d5dae0; --head: #f1f4f7; --accent: #1d4f91; --warn: #fff6dc; --warn-rule: #c98f00; }
 * { box-sizing: border-box; }
 html { background: #ffffff; }
@@ -225,7 +266,6 @@ footer { margin-top: 3rem; color: var(--muted); font-size: 0.8rem; }
 /// charts of `parts` inlined in their own section (left out when there are
 /// none) and its inputs embedded. Ends with a newline.
 pub fn render(report: &Report, options: &ExportOptions, parts: &Parts) -> String {
-    let charts = parts.charts;
     let mut out = String::with_capacity(32 * 1024);
     out.push_str("<!DOCTYPE html>\n");
     out.push_str("<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n");
@@ -239,37 +279,45 @@ pub fn render(report: &Report, options: &ExportOptions, parts: &Parts) -> String
     out.push_str("<title>fieldscope report</title>\n<style>");
     out.push_str(STYLE);
     out.push_str("</style>\n</head>\n<body>\n");
+    push_body(&mut out, report, options, parts);
+    if let Some(inputs) = parts.inputs {
+        out.push_str(&inputs.element);
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
 
-    push_summary(&mut out, report, options, parts);
-    push_warnings(&mut out, report);
-    push_comparison(&mut out, report, options);
-    push_micro(&mut out, report, options);
-    push_paradox(&mut out, report, options);
-    push_bootstrap(&mut out, report, options);
-    push_literature(&mut out, report, options);
-    push_macro_fields(&mut out, report, options);
-    push_weighted_fields(&mut out, report, options);
-    push_document_scores(&mut out, report, options);
-    push_fields(&mut out, report, options);
-    push_sets(&mut out, report, options);
-    push_items(&mut out, report, options);
-    push_confidence(&mut out, report, options, parts.confidence);
-    super::comparison::push_html(&mut out, report);
-    push_charts(&mut out, charts);
+/// What the page's `<body>` shows, the embedded inputs aside: every
+/// section and the footer. Also the content of `super::fragment`'s
+/// notebook display.
+pub(crate) fn push_body(out: &mut String, report: &Report, options: &ExportOptions, parts: &Parts) {
+    let charts = parts.charts;
+    push_summary(out, report, options, parts);
+    push_warnings(out, report);
+    super::suggestions::push_html(out, report);
+    push_comparison(out, report, options);
+    push_micro(out, report, options);
+    push_paradox(out, report, options);
+    push_bootstrap(out, report, options);
+    push_literature(out, report, options);
+    push_macro_fields(out, report, options);
+    push_weighted_fields(out, report, options);
+    push_document_scores(out, report, options);
+    push_fields(out, report, options);
+    push_sets(out, report, options);
+    push_items(out, report, options);
+    push_confidence(out, report, options, parts.confidence);
+    super::comparison::push_html(out, report);
+    push_charts(out, charts);
     // Optional sections of `Parts` go here (each also in `section_list`).
-    push_definitions(&mut out, report);
-    push_configuration(&mut out, report);
+    push_definitions(out, report);
+    push_configuration(out, report);
 
     out.push_str(&format!(
         "<footer>Written by fieldscope {}. Every number is defined in the Definitions section \
          and in SPEC.md.</footer>\n",
         env!("CARGO_PKG_VERSION")
     ));
-    if let Some(inputs) = parts.inputs {
-        out.push_str(&inputs.element);
-    }
-    out.push_str("</body>\n</html>\n");
-    out
 }
 
 // ---------------------------------------------------------------------------
@@ -285,6 +333,9 @@ fn section_list(
     let mut list = Vec::new();
     if !report.warnings.is_empty() {
         list.push(("warnings", "Warnings"));
+    }
+    if !report.suggestions.is_empty() {
+        list.push(super::suggestions::SECTION);
     }
     list.push(("comparison", "Model comparison"));
     list.push(("micro", "Micro averages"));
@@ -349,11 +400,15 @@ fn push_summary(out: &mut String, report: &Report, options: &ExportOptions, part
     for (term, description) in rows {
         out.push_str(&format!("<dt>{term}</dt><dd>{description}</dd>\n"));
     }
+    let app_url = config_value(report, &["app_url"]).and_then(Value::as_str);
     if let Some(inputs) = parts.inputs {
         out.push_str(&format!(
             "<dt>Inputs</dt><dd id=\"inputs\">{}</dd>\n",
-            inputs.describe()
+            inputs.describe(app_url)
         ));
+    }
+    if let Some(url) = app_url {
+        out.push_str(&app_row(url, parts.inputs.is_some()));
     }
     out.push_str("</dl>\n");
     out.push_str("<nav class=\"contents\" aria-label=\"Contents\"><ol>\n");

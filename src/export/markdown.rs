@@ -5,7 +5,8 @@
 //! one-line caption before each saying exactly which average it shows, and
 //! the literature's metrics when the report has them (ANLS\*, nTED, Donut
 //! F1: one more caption and table), the report's warnings under a
-//! "Warnings" heading — and [`escape`], the
+//! "Warnings" heading, then SPEC §7.4's suggestions when there are some
+//! (`super::suggestions`) — and [`escape`], the
 //! one escaper for untrusted text. Numbers are printed by
 //! `Number::format` (in `mod.rs`) and never escaped.
 //!
@@ -133,6 +134,7 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
             out.push('\n');
         }
     }
+    super::suggestions::push_markdown(&mut out, report);
     out
 }
 
@@ -235,21 +237,29 @@ fn literature_caption(report: &Report, columns: &[LiteratureColumn]) -> String {
 }
 
 /// Makes untrusted text safe to put in a table cell or a list item, on one
-/// line, shown literally:
+/// line, shown literally — and readable as it is in a terminal, where
+/// Markdown is often read unrendered (issue 32: no `&lt;good&gt;` for a
+/// model named `<good>`):
 ///
 /// * the inline metacharacters `\` `` ` `` `*` `_` `[` `]` `|` `~` `$` get a
 ///   backslash (`|` as `\|` keeps the table's columns; `$` stops GitHub's
 ///   math);
-/// * `<`, `>`, `&` become `&lt;`, `&gt;`, `&amp;` (no raw HTML, no
-///   autolinks, no entity references);
+/// * a `<` that could open raw HTML or an autolink (followed by an ASCII
+///   letter, `/`, `!` or `?`) gets a backslash: `\<script>` is text in
+///   CommonMark and GFM (a backslash-escaped `<` never starts a tag, spec
+///   §2.4, example 308), and reads as `<script>`; any other `<` (`a < b`,
+///   `<3`) and every `>` stay as they are (a leading `>` aside, below);
+/// * an `&` that would form an entity or a character reference (`&amp;`,
+///   `&#38;`, `&#x26;`: `&`, a name or `#` number, `;`) becomes `&amp;`;
+///   any other `&` (`AT&T`, `a & b`) stays;
 /// * whitespace control characters (newlines, tabs) become spaces, and the
 ///   text is trimmed; other characters that would hide or reorder text
 ///   (control characters, bidirectional controls, zero-width space) become
 ///   a visible `[U+202E]` ([`super::show_hidden`]);
-/// * a leading `#`, `+`, `-` or `=`, and the `.` or `)` of a leading
+/// * a leading `#`, `+`, `-`, `=` or `>`, and the `.` or `)` of a leading
 ///   ordered-list marker (digits, then `.` or `)`, then a space or the end:
-///   `1. x`, `2)`), get a backslash so the text cannot open a heading or a
-///   list.
+///   `1. x`, `2)`), get a backslash so the text cannot open a heading, a
+///   list or a block quote.
 pub fn escape(text: &str) -> String {
     let one_line = super::show_hidden(text);
     let text = one_line.trim();
@@ -264,15 +274,15 @@ pub fn escape(text: &str) -> String {
 
     let mut out = String::with_capacity(text.len() + 8);
     for (i, c) in text.char_indices() {
+        let after = &text[i + c.len_utf8()..];
         match c {
             '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '$' => {
                 out.push('\\');
                 out.push(c);
             }
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '#' | '+' | '-' | '=' if i == 0 => {
+            '<' if opens_html(after) => out.push_str("\\<"),
+            '&' if forms_reference(after) => out.push_str("&amp;"),
+            '#' | '+' | '-' | '=' | '>' if i == 0 => {
                 out.push('\\');
                 out.push(c);
             }
@@ -286,6 +296,41 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// Whether a `<` followed by `after` could open raw HTML (a tag, a closing
+/// tag, a comment, a declaration, a processing instruction) or an autolink
+/// (a scheme starts with a letter): the next character is an ASCII
+/// letter, `/`, `!` or `?`.
+fn opens_html(after: &str) -> bool {
+    after
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?'))
+}
+
+/// Whether an `&` followed by `after` forms an entity or a numeric
+/// character reference as CommonMark reads them: a name (a letter, then up
+/// to 31 letters or digits), `#` and 1–7 digits, or `#x` and 1–6 hex
+/// digits, then `;`.
+fn forms_reference(after: &str) -> bool {
+    let b = after.as_bytes();
+    let run = |from: usize, max: usize, ok: fn(&u8) -> bool| {
+        let n = b[from.min(b.len())..]
+            .iter()
+            .take(max + 1)
+            .take_while(|c| ok(c))
+            .count();
+        (n >= 1 && n <= max && b.get(from + n) == Some(&b';')).then_some(n)
+    };
+    match b.first() {
+        Some(b'#') if matches!(b.get(1), Some(b'x' | b'X')) => {
+            run(2, 6, u8::is_ascii_hexdigit).is_some()
+        }
+        Some(b'#') => run(1, 7, u8::is_ascii_digit).is_some(),
+        Some(c) if c.is_ascii_alphabetic() => run(0, 32, u8::is_ascii_alphanumeric).is_some(),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::escape;
@@ -296,7 +341,7 @@ mod tests {
     /// metacharacter is left bare, a control character remains, or the
     /// text could open a block.
     fn unescape(text: &str) -> Option<String> {
-        let bare_start = text.starts_with(['#', '+', '-', '='])
+        let bare_start = text.starts_with(['#', '+', '-', '=', '>'])
             || text
                 .trim_start_matches(|c: char| c.is_ascii_digit())
                 .strip_prefix(['.', ')'])
@@ -310,24 +355,26 @@ mod tests {
         let mut out = String::new();
         let mut rest = text;
         while let Some(c) = rest.chars().next() {
-            let entity = [("&lt;", '<'), ("&gt;", '>'), ("&amp;", '&')]
-                .into_iter()
-                .find(|(e, _)| rest.starts_with(e));
-            if let Some((e, c)) = entity {
-                out.push(c);
-                rest = &rest[e.len()..];
+            let after = &rest[c.len_utf8()..];
+            if let Some(tail) = rest.strip_prefix("&amp;") {
+                out.push('&');
+                rest = tail;
             } else if c == '\\' {
-                let next = rest[1..].chars().next()?;
-                if !"\\`*_[]|~$#+-=.)".contains(next) {
+                let next = after.chars().next()?;
+                if !"\\`*_[]|~$#+-=.)<>".contains(next) {
                     return None;
                 }
                 out.push(next);
-                rest = &rest[1 + next.len_utf8()..];
-            } else if "`*_[]|~$<>&".contains(c) || c.is_control() {
+                rest = &after[next.len_utf8()..];
+            } else if "`*_[]|~$".contains(c)
+                || c.is_control()
+                || (c == '<' && super::opens_html(after))
+                || (c == '&' && super::forms_reference(after))
+            {
                 return None;
             } else {
                 out.push(c);
-                rest = &rest[c.len_utf8()..];
+                rest = after;
             }
         }
         Some(out)
@@ -342,7 +389,7 @@ mod tests {
         fn escaped_text_is_inert_and_reads_back(
             text in prop_oneof![
                 any::<String>(),
-                "[\\\\`*_\\[\\]|~$<>&#+=.)(!:a-z0-9 \t\r\n\u{0}é-]{0,40}",
+                "[\\\\`*_\\[\\]|~$<>&#+=.)(!?/;:a-z0-9 \t\r\n\u{0}é-]{0,40}",
             ]
         ) {
             prop_assert_eq!(unescape(&escape(&text)), Some(expected(&text)));
@@ -370,11 +417,25 @@ mod tests {
     }
 
     #[test]
-    fn html_is_entity_encoded() {
+    fn html_is_inert_and_readable() {
+        // A `<` that could open a tag gets a backslash; `>` and a lone `&`
+        // stay; an `&` forming a reference becomes `&amp;`.
         assert_eq!(
             escape("<script>alert('x')</script> & &amp;"),
-            "&lt;script&gt;alert('x')&lt;/script&gt; &amp; &amp;amp;"
+            "\\<script>alert('x')\\</script> & &amp;amp;"
         );
+        assert_eq!(escape("<good>"), "\\<good>");
+        assert_eq!(escape("a < b, <3, 2 > 1"), "a < b, <3, 2 > 1");
+        assert_eq!(
+            escape("<!-- x --> <?php <https://e.org> </b>"),
+            "\\<!-- x --> \\<?php \\<https://e.org> \\</b>"
+        );
+        assert_eq!(
+            escape("AT&T &#38; &#x26; &copy; &# &x;y &;"),
+            "AT&T &amp;#38; &amp;#x26; &amp;copy; &# &amp;x;y &;"
+        );
+        assert_eq!(escape("&#12345678;"), "&#12345678;");
+        assert_eq!(escape("> quote"), "\\> quote");
     }
 
     #[test]

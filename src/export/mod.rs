@@ -35,6 +35,7 @@ pub mod comparison;
 pub mod confidence;
 pub mod csv;
 pub mod embed;
+pub mod fragment;
 pub mod gate;
 pub mod html;
 pub mod json;
@@ -44,6 +45,7 @@ pub mod page;
 // SVG → PDF with embedded fonts (in the browser, only the export worker
 // calls it).
 pub mod pdf;
+pub mod suggestions;
 pub mod sweep;
 
 use crate::error::{Error, ErrorKind};

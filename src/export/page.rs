@@ -105,6 +105,27 @@ pub fn confidence_charts(report: &Report) -> Option<ConfidenceCharts> {
 /// The HTML report: one self-contained page (see [`super::html`]) with
 /// what `include` asks for.
 pub fn render(report: &Report, options: &ExportOptions, include: &HtmlInclude) -> String {
+    with_parts(report, include, |parts| {
+        html::render(report, options, parts)
+    })
+}
+
+/// The HTML report as a fragment for someone else's page (a notebook's
+/// output): the page's sections and charts inside one
+/// `<div class="fieldscope-report">` whose style applies only inside it
+/// (see [`super::fragment`]); inputs are never embedded in it.
+pub fn render_fragment(report: &Report, options: &ExportOptions, include: &HtmlInclude) -> String {
+    with_parts(report, include, |parts| {
+        super::fragment::render(report, options, parts)
+    })
+}
+
+/// Gathers what `include` asks for and lays it out with `layout`.
+fn with_parts(
+    report: &Report,
+    include: &HtmlInclude,
+    layout: impl FnOnce(&Parts) -> String,
+) -> String {
     let charts = if include.charts {
         report_charts(report)
     } else {
@@ -112,13 +133,9 @@ pub fn render(report: &Report, options: &ExportOptions, include: &HtmlInclude) -
     };
     let confidence = include.charts.then(|| confidence_charts(report)).flatten();
     let inputs = include.inputs.as_deref().map(html::Inputs::new);
-    html::render(
-        report,
-        options,
-        &Parts {
-            charts: &charts,
-            inputs: inputs.as_ref(),
-            confidence: confidence.as_ref(),
-        },
-    )
+    layout(&Parts {
+        charts: &charts,
+        inputs: inputs.as_ref(),
+        confidence: confidence.as_ref(),
+    })
 }

@@ -751,3 +751,174 @@ fn field_types_and_suggestions() {
         "{err}"
     );
 }
+
+/// Issue 32: the suggestions of SPEC §7.4 in the Markdown and HTML reports
+/// (as the app words them: what it changes, one line of config), and no
+/// such section when there are none.
+#[test]
+fn suggestions_in_markdown_and_html_reports() {
+    // Six truth values, all strings reading as numbers: share 6/6 = 100.0 %.
+    let truth = temp_file(
+        "sg_truth.jsonl",
+        br#"{"id":"1","amount":"10.0"}
+{"id":"2","amount":"2,500"}
+{"id":"3","amount":"7"}
+{"id":"4","amount":"12.5"}
+{"id":"5","amount":"$3"}
+{"id":"6","amount":"9"}
+"#,
+    );
+    let pred = temp_file("sg_pred.jsonl", br#"{"id":"1","amount":10}"#);
+    let (t, p) = (truth.display().to_string(), format!("m={}", pred.display()));
+    let sentence = "Treat amount as a number: 100.0 % of its truth values are strings that read \
+                    as numbers; compared as strings, equal numbers written differently count as \
+                    wrong. Config: ";
+    let (code, md, err) =
+        fieldscope(&["eval", "--truth", &t, "--pred", &p, "--format", "markdown"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(md.contains("\n## Suggestions\n\n"), "{md}");
+    assert!(
+        md.contains(&format!(
+            "- {sentence}{{\"field\\_types\":{{\"amount\":\"number\"}}}}\n"
+        )),
+        "{md}"
+    );
+    let (code, html, err) = fieldscope(&["eval", "--truth", &t, "--pred", &p, "--format", "html"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(html.contains("<li><a href=\"#suggestions\">Suggestions</a></li>"));
+    assert!(html.contains(
+        "<li>Treat <code>amount</code> as a number: 100.0 % of its truth values are strings \
+         that read as numbers; compared as strings, equal numbers written differently count \
+         as wrong. Config: <code>{&quot;field_types&quot;:{&quot;amount&quot;:&quot;number&quot;}}</code></li>"
+    ));
+    // Applied: no suggestion, no section.
+    for format in ["markdown", "html"] {
+        let (code, out, err) = fieldscope(&[
+            "eval",
+            "--truth",
+            &t,
+            "--pred",
+            &p,
+            "--field-type",
+            "amount=number",
+            "--format",
+            format,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!out.contains("Suggestions"), "{format}: {out}");
+    }
+}
+
+/// Issue 32: `--app-url URL` (config `app_url`) makes the HTML report link
+/// to the app and say how to re-open the report there; without it, a
+/// report with embedded inputs says how to get the app. Only http and
+/// https addresses are accepted (status 2 otherwise), and the address is
+/// escaped.
+#[test]
+fn app_url_links_the_report_to_the_app() {
+    let truth = temp_file("au_truth.jsonl", br#"{"id":"1","a":"x"}"#);
+    let pred = temp_file("au_pred.jsonl", br#"{"id":"1","a":"x"}"#);
+    let (t, p) = (truth.display().to_string(), format!("m={}", pred.display()));
+    let url = "https://example.org/fs/?a=1&b=2";
+    let args = ["eval", "--truth", &t, "--pred", &p, "--format", "html"];
+    let with = |extra: &[&str]| {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend_from_slice(extra);
+        fieldscope(&all)
+    };
+    let link = "<a href=\"https://example.org/fs/?a=1&amp;b=2\" rel=\"noopener noreferrer\">\
+                https://example.org/fs/?a=1&amp;b=2</a>";
+    let (code, html, err) = with(&["--app-url", url, "--embed-inputs"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(html.contains(&format!(
+        "<dt>App</dt><dd id=\"app\">{link}: open it and drop this file onto its page to \
+         re-open the evaluation with its inputs and settings.</dd>"
+    )));
+    assert!(html.contains(
+        "Drop this file onto the fieldscope app (the App line) to re-open the evaluation.</dd>"
+    ));
+    let (code, html, _) = with(&["--app-url", url]);
+    assert_eq!(code, 0);
+    assert!(html.contains(&format!(
+        "<dt>App</dt><dd id=\"app\">{link}: the inputs are not embedded in this page; write \
+         the report with <code>--embed-inputs</code> (or open the input files there) to \
+         re-open the evaluation.</dd>"
+    )));
+    // The config file's key does the same; the JSON report carries it.
+    let config = temp_file(
+        "au_config.json",
+        br#"{"app_url": "http://localhost:8080/"}"#,
+    );
+    let c = config.display().to_string();
+    let (code, json, _) = fieldscope(&["eval", "--truth", &t, "--pred", &p, "--config", &c]);
+    assert_eq!(code, 0);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(report["config"]["app_url"], "http://localhost:8080/");
+    // Without it: no App row, and the embedded inputs say how to get the app.
+    let (code, html, _) = with(&["--embed-inputs"]);
+    assert_eq!(code, 0);
+    assert!(!html.contains("<dt>App</dt>"));
+    assert!(html.contains(
+        "Drop this file onto the fieldscope app to re-open the evaluation (the app is a folder \
+         of static files: <code>trunk build --release</code> in fieldscope's repository writes \
+         it to <code>dist/</code> for any static host; see <code>docs/browser-app.md</code>)."
+    ));
+    let (_, plain, _) = with(&[]);
+    assert!(!plain.contains("app_url") && !plain.contains("<dt>App</dt>"));
+    for bad in [
+        "javascript:alert(1)",
+        "file:///etc/passwd",
+        "https://x/\"><b>",
+    ] {
+        let (code, out, err) = with(&["--app-url", bad]);
+        assert_eq!(code, 2, "{bad}");
+        assert_eq!(out, "");
+        assert!(
+            err.contains("--app-url: key `app_url` expects an http:// or https:// address"),
+            "{err}"
+        );
+    }
+}
+
+/// Issue 32: `docs/cli.md`'s usage block (its first code block) names
+/// every flag of `fieldscope eval --help`, and no flag `--help` lacks.
+#[test]
+fn the_usage_line_lists_every_flag() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cli.md"))
+        .expect("docs/cli.md");
+    let block = doc
+        .split("```")
+        .nth(1)
+        .expect("docs/cli.md opens with a code block");
+    let flags = |text: &str| -> std::collections::BTreeSet<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .filter(|w| w.starts_with("--") && w.len() > 2)
+            .map(str::to_string)
+            .collect()
+    };
+    let (code, help, _) = fieldscope(&["eval", "--help"]);
+    assert_eq!(code, 0);
+    // The options' own lines (`  -x, --flag <V>` or `      --flag`), not
+    // flags named in another flag's description.
+    let options: String = help
+        .lines()
+        .filter_map(|l| {
+            let t = l.trim_start();
+            let t = t.strip_prefix("-h, ").unwrap_or(t);
+            (t.starts_with("--") && l.starts_with("  ")).then(|| t.split_whitespace().next())
+        })
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut expected = flags(&options);
+    expected.remove("--help");
+    assert!(
+        expected.contains("--app-url") && expected.len() > 15,
+        "{expected:?}"
+    );
+    assert_eq!(
+        flags(block),
+        expected,
+        "docs/cli.md's usage block vs eval --help"
+    );
+}

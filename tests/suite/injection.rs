@@ -197,8 +197,16 @@ fn latex_escapes_every_special_character() {
 fn markdown_escapes_pipes_and_html() {
     let report = hostile_report();
     let md = render(&report, Format::Markdown, &ExportOptions::default());
-    assert!(!md.contains("<script>"), "HTML is escaped");
-    assert!(!md.contains("<img"), "HTML is escaped");
+    // Every `<` that could open a tag is backslash-escaped (inert in
+    // CommonMark and GFM, readable in a terminal).
+    assert!(md.contains("\\<script>"), "HTML is escaped");
+    assert!(md.contains("\\<img"), "HTML is escaped");
+    for (i, _) in md.match_indices('<') {
+        let next = md[i + 1..].chars().next();
+        if next.is_some_and(|c| c.is_ascii_alphabetic() || "/!?".contains(c)) {
+            assert!(md[..i].ends_with('\\'), "bare tag at {i}: {}", &md[i..]);
+        }
+    }
     // Every table row has as many cells as its header.
     for table in md.split("\n\n").filter(|b| b.starts_with('|')) {
         let count = |line: &str| line.replace("\\|", "").matches('|').count();
@@ -268,4 +276,31 @@ fn json_carries_the_exact_text() {
         .collect();
     assert!(fields.contains(&SCRIPT));
     assert!(fields.contains(&BIDI));
+}
+
+/// Issue 32: a report read back from JSON was never checked, so its
+/// `app_url` and suggestions may be payloads: the page and the notebook
+/// fragment show them as text (no `javascript:` link), Markdown escapes
+/// them.
+#[test]
+fn app_url_and_suggestions_from_a_hostile_report_stay_text() {
+    let mut report = hostile_report();
+    report.config["app_url"] = json!(JS_URL);
+    report.suggestions = vec![fieldscope::eval::report::Suggestion {
+        field: SCRIPT.into(),
+        r#type: "number".into(),
+        share: 1.0,
+        config: json!({"field_types": {SCRIPT: "number"}}),
+    }];
+    let options = ExportOptions::default();
+    let include = fieldscope::export::HtmlInclude::default();
+    let page = fieldscope::export::render_html(&report, &options, &include);
+    let fragment = fieldscope::export::page::render_fragment(&report, &options, &include);
+    for html in [&page, &fragment] {
+        assert_tags_are_ours(html);
+        assert!(html.contains("<dt>App</dt><dd id=\"app\">javascript:alert(1): "));
+        assert!(html.contains("<li>Treat <code>&lt;script&gt;alert(1)&lt;/script&gt;</code>"));
+    }
+    let md = render(&report, Format::Markdown, &options);
+    assert!(md.contains("- Treat \\<script>alert(1)\\</script> as a number: "));
 }
