@@ -254,6 +254,7 @@ pub fn render(report: &Report, options: &ExportOptions, parts: &Parts) -> String
     push_items(&mut out, report, options);
     push_confidence(&mut out, report, options, parts.confidence);
     super::comparison::push_html(&mut out, report);
+    super::audit::push_html(&mut out, report, options);
     push_charts(&mut out, charts);
     // Optional sections of `Parts` go here (each also in `section_list`).
     push_definitions(&mut out, report);
@@ -309,6 +310,9 @@ fn section_list(
     }
     if report.comparison.is_some() {
         list.push(super::comparison::SECTION);
+    }
+    if !report.suspected_truth_errors.is_empty() {
+        list.push(super::audit::SECTION);
     }
     if !parts.charts.is_empty() {
         list.push(("charts", "Charts"));

@@ -4,7 +4,8 @@
 //! documents, with M_total, |Pred|, |Truth| and cost), the micro table, a
 //! one-line caption before each saying exactly which average it shows, and
 //! the literature's metrics when the report has them (ANLS\*, nTED, Donut
-//! F1: one more caption and table), the report's warnings under a
+//! F1: one more caption and table), the suspected truth errors
+//! (`super::audit`, when there are any), the report's warnings under a
 //! "Warnings" heading — and [`escape`], the
 //! one escaper for untrusted text. Numbers are printed by
 //! `Number::format` (in `mod.rs`) and never escaped.
@@ -124,6 +125,8 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
             }
         }
     }
+
+    super::audit::push_markdown(&mut out, report, options);
 
     if !report.warnings.is_empty() {
         out.push_str("\n## Warnings\n\n");

@@ -31,6 +31,7 @@
 //! in [`render`]; the accepted names in error messages follow from
 //! [`Format::ALL`].
 
+pub mod audit;
 pub mod comparison;
 pub mod confidence;
 pub mod csv;
