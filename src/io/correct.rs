@@ -179,6 +179,9 @@ fn csv_spans(text: &str) -> Vec<(usize, usize)> {
     }
     let mut spans = Vec::new();
     for (k, &start) in starts.iter().enumerate().skip(1) {
+        // After a `\r\n` the reader may place a row at its `\n`.
+        let start =
+            start + (text[start..].len() - text[start..].trim_start_matches(['\r', '\n']).len());
         let end = starts.get(k + 1).copied().unwrap_or(text.len());
         let row_text = &text[start..end];
         let content = row_text.trim_end_matches(['\r', '\n']);
