@@ -130,6 +130,20 @@ def _document_spec(obj: Any, what: str) -> Optional[Tuple[str, str, Any]]:
     raise TypeError(f"{what}: expected a path or a dict, found {type(obj).__name__}")
 
 
+def _corrections_spec(obj: Any) -> Optional[Tuple[str, str, Any]]:
+    """Corrections (SPEC §9.3): a path to a JSON file or a list of dicts."""
+    if obj is None:
+        return None
+    if _is_path(obj):
+        name = _path_name(obj)
+        return ("path", name, name)
+    if isinstance(obj, (list, tuple)):
+        return ("value", "corrections", list(obj))
+    raise TypeError(
+        f"corrections: expected a path or a list of dicts, found {type(obj).__name__}"
+    )
+
+
 def _costs(costs: Optional[Dict[str, float]]) -> List[Tuple[str, float]]:
     if costs is None:
         return []
@@ -540,6 +554,39 @@ class Report:
 
         return reliability_frame(self._parsed())
 
+    def suspects_frame(self) -> "Any":
+        """The suspected truth errors (SPEC §9.3), one row each, in the
+        report's order (most support first, then the higher mean confidence,
+        then id and field).
+
+        A (document, field) slot is suspect when no model is exact or a true
+        negative there and at least max(2, ⌈agreement·M⌉) of the M models
+        (config ``audit.agreement``, default 0.5) agree on one present
+        value; an item field is named ``items[i].field`` (truth item i,
+        0-based). Fewer than two models: no row.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``id``, ``field``, ``truth`` (None when absent),
+            ``proposed``, ``models`` (a list of names), ``support`` (int64)
+            and ``mean_confidence`` (NaN when no supporter carries one).
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed.
+
+        Examples
+        --------
+        >>> s = report.suspects_frame()  # doctest: +SKIP
+        >>> corrections = [{"id": r.id, "field": r.field, "from": r.truth,
+        ...                 "to": r.proposed} for r in s.itertuples()]  # doctest: +SKIP
+        """
+        from fieldscope._frames import suspects_frame
+
+        return suspects_frame(self._parsed())
+
 
 class Sweep:
     """A threshold sweep: micro F1, micro accuracy, macro-document F1 and the
@@ -612,6 +659,7 @@ def evaluate(
     seed: int = 1,
     alpha: float = 0.05,
     metrics: Union[None, str, Iterable[str]] = None,
+    corrections: Union[None, str, "os.PathLike[str]", List[dict]] = None,
 ) -> Report:
     """Compare the ground truth with each model's predictions (SPEC §1–§5).
 
@@ -673,6 +721,13 @@ def evaluate(
     metrics : str or list of str, optional
         Also compute literature metrics: ``"anls_star"``, ``"nted"``,
         ``"donut_f1"``, or ``"all"``.
+    corrections : path or list of dict, optional
+        Corrections applied to the truth before evaluating (SPEC §9.3), as
+        ``fieldscope eval --corrections``: a JSON file or a list of
+        ``{"id", "field", "from", "to"}`` (``field`` with 0-based item
+        indices, ``items[1].qty``; ``from`` the truth's present value, or
+        None for an absent one). Each applied correction is a warning; one
+        that does not fit the truth raises ``InputError`` naming it.
 
     Returns
     -------
@@ -725,6 +780,7 @@ def evaluate(
         float(alpha),
         _metrics(metrics),
         schema_by=_schema_by(schema_by),
+        corrections=_corrections_spec(corrections),
     )
     _warn(native.warnings)
     return Report(native)

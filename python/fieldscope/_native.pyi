@@ -30,6 +30,7 @@ def evaluate(
     alpha: float,
     metrics: Optional[str],
     schema_by: Optional[str] = None,
+    corrections: Optional[Spec] = None,
 ) -> NativeReport: ...
 def sweep(
     truth: Spec,

@@ -53,6 +53,11 @@ impl AuditSlot {
     }
 }
 
+/// A slot: its path and, for an item field, the truth item's index.
+type SlotKey = (u32, Option<u32>);
+/// Each model's note at one slot, as (model, note), models in order.
+type Answers<'n> = Vec<(usize, &'n AuditSlot)>;
+
 /// The support a value needs among `models` models: max(2,
 /// ⌈agreement·M⌉) (SPEC §9.3; ⌈0.5·3⌉ = 2, ⌈0.5·5⌉ = 3). A product within
 /// 1e-9 of a whole number is that number (0.1·30 is 3.0000000000000004 in
@@ -99,7 +104,7 @@ pub fn document_suspects<'n>(
     }
     let need = required_support(comparer.config.audit.agreement, models);
     // Per slot, in slot order: each model's note (models in order).
-    let mut slots: BTreeMap<(u32, Option<u32>), Vec<(usize, &AuditSlot)>> = BTreeMap::new();
+    let mut slots: BTreeMap<SlotKey, Answers<'_>> = BTreeMap::new();
     for (m, list) in notes.into_iter().enumerate() {
         for slot in list {
             slots

@@ -925,7 +925,8 @@ fn all_resident<S: RecordSource>(
 
 /// The report of SPEC §5 from each model's counts: `models` are the
 /// models' names and costs (SPEC §3.6), `warnings` those of the passes
-/// before the comparison.
+/// before the comparison, `suspects` SPEC §9.3's (sorted here).
+#[allow(clippy::too_many_arguments)]
 fn build_report(
     runs: Vec<ModelRun<'_, '_>>,
     models: &[(String, Option<f64>)],
