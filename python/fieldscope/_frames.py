@@ -254,6 +254,9 @@ def suspects_frame(report: Dict[str, Any]) -> Any:
         for s in report.get("suspected_truth_errors") or []
     ]
     frame = pd.DataFrame(rows, columns=SUSPECT_COLUMNS)
+    # JSON values as they are (an absent truth is None, not NaN; 3 stays 3).
+    for column in ("truth", "proposed"):
+        frame[column] = pd.Series([r[column] for r in rows], dtype=object)
     frame["support"] = frame["support"].astype("int64")
     frame["mean_confidence"] = frame["mean_confidence"].astype("float64")
     return frame

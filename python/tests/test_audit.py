@@ -1,6 +1,7 @@
 """Suspected truth errors and corrections (SPEC §9.3) from Python.
 
-- ``suspects_frame()`` on a small dataset worked out by hand, equal to the
+- ``suspects_frame()`` on a small dataset worked out by hand (JSON values
+  kept as objects: an absent truth is None), equal to the
   JSON report's ``suspected_truth_errors`` row for row;
 - ``evaluate(..., corrections=...)`` with a list of dicts and with a file,
   equal to ``fieldscope eval --corrections`` byte for byte (JSON), each
@@ -27,9 +28,11 @@ TRUTH = [
 def model(total, qty, name_b, conf=None):
     a = {"id": "a", "total": total, "name": "Acme",
          "items": [{"qty": 1, "sku": "X"}, {"qty": qty, "sku": "Y"}]}  # fmt: skip
+    b = {"id": "b", "total": 5, "name": name_b}
     if conf is not None:
         a["_confidence"] = conf
-    return [a, {"id": "b", "total": 5, "name": name_b}]
+        b["_confidence"] = conf
+    return [a, b]
 
 
 MODELS = {

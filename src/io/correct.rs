@@ -179,12 +179,14 @@ fn csv_spans(text: &str) -> Vec<(usize, usize)> {
     }
     let mut spans = Vec::new();
     for (k, &start) in starts.iter().enumerate().skip(1) {
-        // After a `\r\n` the reader may place a row at its `\n`.
-        let start =
-            start + (text[start..].len() - text[start..].trim_start_matches(['\r', '\n']).len());
         let end = starts.get(k + 1).copied().unwrap_or(text.len());
-        let row_text = &text[start..end];
-        let content = row_text.trim_end_matches(['\r', '\n']);
+        let Some(row_text) = text.get(start..end) else {
+            continue;
+        };
+        // After a `\r\n` the reader may place a row at its `\n`.
+        let content = row_text.trim_start_matches(['\r', '\n']);
+        let start = end - content.len();
+        let content = content.trim_end_matches(['\r', '\n']);
         spans.push((start, start + content.len()));
     }
     spans

@@ -359,6 +359,41 @@ fn one_model_gives_an_empty_list_and_the_key_is_always_in_the_json() {
 }
 
 #[test]
+fn empty_files_and_absent_values_give_no_suspect() {
+    let c = Config::default();
+    // No truth document at all.
+    let r = run(
+        vec![],
+        vec![
+            ("m0", vec![json!({"id": "a", "x": 1})]),
+            ("m1", vec![json!({"id": "a", "x": 1})]),
+        ],
+        None,
+        &c,
+    );
+    assert!(r.suspected_truth_errors.is_empty());
+    // Empty predictions: every truth value missed by both, agreement on nothing.
+    let r = run(
+        vec![json!({"id": "a", "x": 1, "items": [{"q": 1}]})],
+        vec![("m0", vec![]), ("m1", vec![])],
+        None,
+        &c,
+    );
+    assert!(r.suspected_truth_errors.is_empty());
+    // Both empty, and everything absent on both sides (true negatives).
+    let r = run(
+        vec![json!({"id": "a", "x": null, "y": "N/A"})],
+        vec![
+            ("m0", vec![json!({"id": "a", "x": "NOT_FOUND"})]),
+            ("m1", vec![json!({"id": "a", "y": ""})]),
+        ],
+        None,
+        &c,
+    );
+    assert!(r.suspected_truth_errors.is_empty());
+}
+
+#[test]
 fn markdown_and_html_list_the_suspects_escaped() {
     let truth = vec![json!({"id": "<b>|x", "name": "A"})];
     let hostile = "*Zed* | <script>";
