@@ -743,7 +743,8 @@ fn audit_document(
     outs: &[DocOut],
     found: &mut Vec<Suspect>,
 ) {
-    if names.len() < 2 {
+    // A slot is suspect only where every model noted it.
+    if names.len() < 2 || outs.iter().any(|o| o.audit.is_empty()) {
         return;
     }
     let name = |path: u32| paths.table.name(path as usize).to_string();
