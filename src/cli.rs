@@ -32,6 +32,7 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+mod correct;
 mod shards;
 
 /// Exit status for success.
@@ -85,6 +86,11 @@ enum Command {
     Learn(shards::LearnArgs),
     /// Merge partial results (eval --partial) into the report one `eval` over all their documents writes, byte for byte.
     Merge(shards::MergeArgs),
+    /// Write the ground truth with corrections applied (SPEC §9.3), in the input's own shape: JSON array, id map, JSONL or CSV, untouched records byte for byte.
+    #[command(
+        after_help = "Example:\n  fieldscope correct --truth truth.jsonl --corrections corrections.json --out truth.corrected.jsonl\n\nThe corrections file is a JSON list of {\"id\", \"field\", \"from\", \"to\"}; see docs/truth-audit.md. `eval --corrections FILE` evaluates the same corrected truth."
+    )]
+    Correct(correct::CorrectArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -249,6 +255,10 @@ struct EvalArgs {
     /// With --partial: the fields learnt from every document by `fieldscope learn`.
     #[arg(long, value_name = "FILE", requires = "partial")]
     learned: Option<PathBuf>,
+
+    /// Apply corrections to the truth before evaluating (SPEC §9.3): a JSON list of {"id", "field", "from", "to"} (field with 0-based item indices, e.g. items[1].qty; from null for an absent truth). Each applied correction is a warning; a correction whose id, field or from does not fit the truth is an error.
+    #[arg(long, value_name = "FILE")]
+    corrections: Option<PathBuf>,
 }
 
 /// `--stream auto` streams JSONL files of this many bytes or more: below
@@ -414,6 +424,20 @@ pub fn run(
         Command::Figures(args) => args.input.jobs,
         Command::Learn(args) => args.input.jobs,
         Command::Merge(_) => Some(1),
+        Command::Correct(args) => {
+            return match correct::correct_command(args) {
+                Ok(warnings) => {
+                    for w in warnings {
+                        let _ = writeln!(stderr, "warning: {w}");
+                    }
+                    EXIT_OK
+                }
+                Err(e) => {
+                    let _ = writeln!(stderr, "error: {e}");
+                    EXIT_BAD_INPUT
+                }
+            }
+        }
     };
     let pool = match shards::pool(jobs) {
         Ok(pool) => pool,
@@ -437,7 +461,7 @@ pub fn run(
         Command::Figures(args) => (figures_command(&args, &mut messages), None),
         Command::Learn(args) => (shards::learn_command(&args), None),
         Command::Merge(args) => (shards::merge_command(&args, &mut messages), args.out),
-        Command::Synth(_) | Command::Gate(_) => (Ok(String::new()), None),
+        Command::Synth(_) | Command::Gate(_) | Command::Correct(_) => (Ok(String::new()), None),
     });
     let _ = stderr.write_all(&messages);
     match result {
@@ -868,12 +892,29 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
     if args.embed_inputs {
         check_embedded_size(&args.input)?;
     }
-    let (mut config, input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
+    let corrections = args
+        .corrections
+        .as_deref()
+        .map(correct::read_corrections)
+        .transpose()?;
+    if corrections.is_some() && (args.partial.is_some() || args.embed_inputs) {
+        return Err(Error::new(
+            ErrorKind::Usage,
+            "--corrections cannot be combined with --partial or --embed-inputs: write the corrected truth with `fieldscope correct` and give it as --truth",
+        ));
+    }
+    let (mut config, mut input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
     if let Some(url) = &args.app_url {
         config.app_url = Some(
             crate::eval::config::check_app_url(url)
                 .map_err(|e| Error::new(ErrorKind::Usage, format!("--app-url: {}", e.message)))?,
         );
+    }
+    let mut corrected = Vec::new();
+    if let Some(corrections) = &corrections {
+        let (truth, warnings) = correct::corrected_truth(&args.input.truth, corrections, &config)?;
+        input.truth = Source::Memory(truth);
+        corrected = warnings;
     }
     if let Some(path) = &args.partial {
         return shards::partial_command(args, path, &config, input);
@@ -907,8 +948,9 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         alpha: args.alpha,
         compare,
     };
-    let report =
+    let mut report =
         evaluate_report(input, &config, &options).map_err(|e| schema_error(&args.input, e))?;
+    report.warnings.splice(0..0, corrected);
     print_notes(&report, stderr);
     Ok(render_report_including(&report, format, &include))
 }

@@ -1,13 +1,16 @@
 //! Untrusted text made safe to show: the one rule for characters that hide
 //! or reorder text ([`is_hidden`]) and the one escaper for markup
-//! ([`html`] for HTML, [`xml`] for SVG and JUnit XML).
+//! ([`html`] for HTML, [`xml`] for SVG and JUnit XML) and [`markdown`].
 //!
-//! Owns: what counts as hidden, and markup escaping. Every output that
-//! writes user text into HTML or XML (the HTML report, the comparison and
-//! gate outputs, the charts) calls these; Markdown, LaTeX and CSV keep
-//! their own escapers beside their writers (`export::markdown::escape`,
-//! `export::latex::escape`, `export::csv`), each showing hidden characters
-//! by this rule. Depends on std only; never on the report or the exports.
+//! Owns: what counts as hidden ([`show_hidden`] shows it), markup
+//! escaping and Markdown escaping ([`markdown`]). Every output that writes
+//! user text into HTML, XML or Markdown (the reports, the comparison, gate,
+//! audit and suggestions sections, the charts) calls these; LaTeX and CSV
+//! keep their escapers beside their writers (`export::latex::escape`,
+//! `export::csv`), showing hidden characters by this rule. Depends on std
+//! only; never on the report or the exports.
+
+use std::borrow::Cow;
 
 /// Characters that would hide or reorder text when shown:
 ///
@@ -72,6 +75,120 @@ fn markup(text: &str, apostrophe: &str) -> String {
         }
     }
     out
+}
+
+/// Untrusted text with every whitespace control character (newline, tab,
+/// …) as a space and every other [hidden](is_hidden) character as a
+/// visible `[U+202E]`, so that a reader of an export sees it was there;
+/// the exporters escape the result for their format.
+pub fn show_hidden(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_hidden) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if c.is_control() && c.is_whitespace() => out.push(' '),
+            c if is_hidden(c) => out.push_str(&format!("[U+{:04X}]", c as u32)),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Makes untrusted text safe to put in a table cell or a list item, on one
+/// line, shown literally — and readable as it is in a terminal, where
+/// Markdown is often read unrendered (issue 32: no `&lt;good&gt;` for a
+/// model named `<good>`):
+///
+/// * the inline metacharacters `\` `` ` `` `*` `_` `[` `]` `|` `~` `$` get a
+///   backslash (`|` as `\|` keeps the table's columns; `$` stops GitHub's
+///   math);
+/// * a `<` that could open raw HTML or an autolink (followed by an ASCII
+///   letter, `/`, `!` or `?`) gets a backslash: `\<script>` is text in
+///   CommonMark and GFM (a backslash-escaped `<` never starts a tag, spec
+///   §2.4, example 308), and reads as `<script>`; any other `<` (`a < b`,
+///   `<3`) and every `>` stay as they are (a leading `>` aside, below);
+/// * an `&` that would form an entity or a character reference (`&amp;`,
+///   `&#38;`, `&#x26;`: `&`, a name or `#` number, `;`) becomes `&amp;`;
+///   any other `&` (`AT&T`, `a & b`) stays;
+/// * whitespace control characters (newlines, tabs) become spaces, and the
+///   text is trimmed; other characters that would hide or reorder text
+///   (control characters, bidirectional controls, zero-width space) become
+///   a visible `[U+202E]` ([`show_hidden`]);
+/// * a leading `#`, `+`, `-`, `=` or `>`, and the `.` or `)` of a leading
+///   ordered-list marker (digits, then `.` or `)`, then a space or the end:
+///   `1. x`, `2)`), get a backslash so the text cannot open a heading, a
+///   list or a block quote.
+pub fn markdown(text: &str) -> String {
+    let one_line = show_hidden(text);
+    let text = one_line.trim();
+
+    // Byte position of the `.`/`)` of a leading ordered-list marker.
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let bytes = text.as_bytes();
+    let list_marker_end = (digits > 0
+        && matches!(bytes.get(digits), Some(b'.' | b')'))
+        && matches!(bytes.get(digits + 1), None | Some(b' ')))
+    .then_some(digits);
+
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, c) in text.char_indices() {
+        let after = &text[i + c.len_utf8()..];
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '$' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '<' if opens_html(after) => out.push_str("\\<"),
+            '&' if forms_reference(after) => out.push_str("&amp;"),
+            '#' | '+' | '-' | '=' | '>' if i == 0 => {
+                out.push('\\');
+                out.push(c);
+            }
+            '.' | ')' if Some(i) == list_marker_end => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether a `<` followed by `after` could open raw HTML (a tag, a closing
+/// tag, a comment, a declaration, a processing instruction) or an autolink
+/// (a scheme starts with a letter): the next character is an ASCII
+/// letter, `/`, `!` or `?`.
+pub(crate) fn opens_html(after: &str) -> bool {
+    after
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?'))
+}
+
+/// Whether an `&` followed by `after` forms an entity or a numeric
+/// character reference as CommonMark reads them: a name (a letter, then up
+/// to 31 letters or digits), `#` and 1–7 digits, or `#x` and 1–6 hex
+/// digits, then `;`.
+pub(crate) fn forms_reference(after: &str) -> bool {
+    let b = after.as_bytes();
+    let run = |from: usize, max: usize, ok: fn(&u8) -> bool| {
+        let n = b[from.min(b.len())..]
+            .iter()
+            .take(max + 1)
+            .take_while(|c| ok(c))
+            .count();
+        (n >= 1 && n <= max && b.get(from + n) == Some(&b';')).then_some(n)
+    };
+    match b.first() {
+        Some(b'#') if matches!(b.get(1), Some(b'x' | b'X')) => {
+            run(2, 6, u8::is_ascii_hexdigit).is_some()
+        }
+        Some(b'#') => run(1, 7, u8::is_ascii_digit).is_some(),
+        Some(c) if c.is_ascii_alphabetic() => run(0, 32, u8::is_ascii_alphanumeric).is_some(),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -131,6 +131,20 @@ def _document_spec(obj: Any, what: str) -> Optional[Tuple[str, str, Any]]:
     raise TypeError(f"{what}: expected a path or a dict, found {type(obj).__name__}")
 
 
+def _corrections_spec(obj: Any) -> Optional[Tuple[str, str, Any]]:
+    """Corrections (SPEC §9.3): a path to a JSON file or a list of dicts."""
+    if obj is None:
+        return None
+    if _is_path(obj):
+        name = _path_name(obj)
+        return ("path", name, name)
+    if isinstance(obj, (list, tuple)):
+        return ("value", "corrections", list(obj))
+    raise TypeError(
+        f"corrections: expected a path or a list of dicts, found {type(obj).__name__}"
+    )
+
+
 def _costs(costs: Optional[Dict[str, float]]) -> List[Tuple[str, float]]:
     if costs is None:
         return []
@@ -607,6 +621,39 @@ class Report:
 
         return reliability_frame(self._parsed())
 
+    def suspects_frame(self) -> "Any":
+        """The suspected truth errors (SPEC §9.3), one row each, in the
+        report's order (most support first, then the higher mean confidence,
+        then id and field).
+
+        A (document, field) slot is suspect when no model is exact or a true
+        negative there and at least max(2, ⌈agreement·M⌉) of the M models
+        (config ``audit.agreement``, default 0.5) agree on one present
+        value; an item field is named ``items[i].field`` (truth item i,
+        0-based). Fewer than two models: no row.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``id``, ``field``, ``truth`` (None when absent),
+            ``proposed``, ``models`` (a list of names), ``support`` (int64)
+            and ``mean_confidence`` (NaN when no supporter carries one).
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed.
+
+        Examples
+        --------
+        >>> s = report.suspects_frame()  # doctest: +SKIP
+        >>> corrections = [{"id": r.id, "field": r.field, "from": r.truth,
+        ...                 "to": r.proposed} for r in s.itertuples()]  # doctest: +SKIP
+        """
+        from fieldscope._frames import suspects_frame
+
+        return suspects_frame(self._parsed())
+
 
 class Sweep:
     """A threshold sweep: micro F1, micro accuracy, macro-document F1 and the
@@ -681,6 +728,7 @@ def evaluate(
     metrics: Union[None, str, Iterable[str]] = None,
     app_url: Optional[str] = None,
     apply_suggestions: bool = False,
+    corrections: Union[None, str, "os.PathLike[str]", List[dict]] = None,
 ) -> Report:
     """Compare the ground truth with each model's predictions (SPEC §1–§5).
 
@@ -753,6 +801,13 @@ def evaluate(
         the config's ``field_types`` and return that report (its
         ``applied_suggestions`` list them). The same as passing each
         suggestion's ``config`` in ``config=``.
+    corrections : path or list of dict, optional
+        Corrections applied to the truth before evaluating (SPEC §9.3), as
+        ``fieldscope eval --corrections``: a JSON file or a list of
+        ``{"id", "field", "from", "to"}`` (``field`` with 0-based item
+        indices, ``items[1].qty``; ``from`` the truth's present value, or
+        None for an absent one). Each applied correction is a warning; one
+        that does not fit the truth raises ``InputError`` naming it.
 
     Returns
     -------
@@ -806,6 +861,7 @@ def evaluate(
     layer: Dict[str, Any] = {}
     if _app_url(app_url) is not None:
         layer["app_url"] = app_url
+    corrections_spec = _corrections_spec(corrections)
 
     def once(layer: Dict[str, Any]) -> Any:
         return _native.evaluate(
@@ -817,6 +873,7 @@ def evaluate(
             _metrics(metrics),
             schema_by=_schema_by(schema_by),
             layer=json.dumps(layer) if layer else None,
+            corrections=corrections_spec,
         )
 
     native = once(layer)

@@ -234,3 +234,29 @@ def reliability_frame(report: Dict[str, Any]) -> Any:
             )
     columns = ["model", "bin", "low", "high", "count", "accuracy", "mean_confidence"]
     return pd.DataFrame(rows, columns=columns).set_index(["model", "bin"])
+
+
+SUSPECT_COLUMNS = ["id", "field", "truth", "proposed", "models", "support", "mean_confidence"]
+
+
+def suspects_frame(report: Dict[str, Any]) -> Any:
+    pd = _pandas()
+    rows = [
+        {
+            "id": s["id"],
+            "field": s["field"],
+            "truth": s["truth"],
+            "proposed": s["proposed"],
+            "models": list(s["models"]),
+            "support": s["support"],
+            "mean_confidence": _float(s["mean_confidence"]),
+        }
+        for s in report.get("suspected_truth_errors") or []
+    ]
+    frame = pd.DataFrame(rows, columns=SUSPECT_COLUMNS)
+    # JSON values as they are (an absent truth is None, not NaN; 3 stays 3).
+    for column in ("truth", "proposed"):
+        frame[column] = pd.Series([r[column] for r in rows], dtype=object)
+    frame["support"] = frame["support"].astype("int64")
+    frame["mean_confidence"] = frame["mean_confidence"].astype("float64")
+    return frame

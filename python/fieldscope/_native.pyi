@@ -33,6 +33,7 @@ def evaluate(
     metrics: Optional[str],
     schema_by: Optional[str] = None,
     layer: Optional[str] = None,
+    corrections: Optional[Spec] = None,
 ) -> NativeReport: ...
 def sweep(
     truth: Spec,

@@ -362,9 +362,62 @@ impl NativeSweep {
     }
 }
 
+/// Corrections (SPEC §9.3) as `("path", name, path)` or `("value", what,
+/// list)`: the corrections file's name (`<corrections>` for a list) and
+/// its corrections.
+fn load_corrections(
+    py: Python<'_>,
+    spec: &Bound<'_, PyAny>,
+) -> PyResult<(String, Vec<fieldscope::eval::corrections::Correction>)> {
+    let (value, file) = load_document(py, spec)?;
+    let name = file.unwrap_or_else(|| "<corrections>".to_string());
+    let list = fieldscope::eval::corrections::parse_corrections(&name, &value)
+        .map_err(|e| to_py(py, e))?;
+    Ok((name, list))
+}
+
+/// The truth with corrections applied, as `eval --corrections` reads it:
+/// a file (or its bytes) corrected in its own shape and parsed again
+/// (`io::correct_bytes`), records given as values corrected in place
+/// (`eval::corrections::correct_records`); and the warnings, one per
+/// correction applied.
+fn corrected_truth(
+    py: Python<'_>,
+    spec: &Bound<'_, PyAny>,
+    loaded: DocFile,
+    corrections: &(String, Vec<fieldscope::eval::corrections::Correction>),
+    config: &Config,
+) -> PyResult<(DocFile, Vec<String>)> {
+    let (kind, name, payload): (String, String, Bound<'_, PyAny>) = spec.extract()?;
+    let bytes = match kind.as_str() {
+        "path" => {
+            let path: PathBuf = payload.extract()?;
+            Some(detached(py, || read_file(&path))?)
+        }
+        "bytes" => Some(payload.cast::<PyBytes>()?.as_bytes().to_vec()),
+        _ => None,
+    };
+    let (file, list) = (&corrections.0, &corrections.1);
+    detached(py, move || match bytes {
+        Some(bytes) => {
+            let c = fieldscope::io::correct_bytes(&name, &bytes, list, file, config)?;
+            Ok((fieldscope::io::parse_docs(&name, &c.bytes)?, c.warnings))
+        }
+        None => {
+            let mut records = loaded.to_records();
+            let (_, warnings) =
+                fieldscope::eval::corrections::correct_records(&mut records, list, file, config)?;
+            let doc = DocFile::from_records(&records).map_err(|e| {
+                Error::new(ErrorKind::Input, e.to_string()).in_file(records.name.clone())
+            })?;
+            Ok((doc, warnings))
+        }
+    })
+}
+
 /// `fieldscope eval`: the report of `truth` against each model.
 #[pyfunction]
-#[pyo3(signature = (truth, models, schema, config, preset, costs, details, bootstrap, seed, alpha, metrics, schema_by=None, layer=None))]
+#[pyo3(signature = (truth, models, schema, config, preset, costs, details, bootstrap, seed, alpha, metrics, schema_by=None, layer=None, corrections=None))]
 #[allow(clippy::too_many_arguments)]
 fn evaluate(
     py: Python<'_>,
@@ -381,8 +434,10 @@ fn evaluate(
     metrics: Option<&str>,
     schema_by: Option<&str>,
     layer: Option<&str>,
+    corrections: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<NativeReport> {
     guard(|| {
+        let corrections = corrections.map(|c| load_corrections(py, c)).transpose()?;
         let metrics = match metrics {
             Some(list) => Metrics::parse(list).map_err(|e| to_py(py, e))?,
             None => Metrics::default(),
@@ -397,14 +452,22 @@ fn evaluate(
         };
         let Loaded {
             config,
-            input,
+            mut input,
             schema_file,
         } = load_with(
             py, truth, models, schema, config, preset, costs, schema_by, layer,
         )?;
-        let report = detached(py, move || {
+        let mut applied = Vec::new();
+        if let Some(corrections) = &corrections {
+            let loaded = std::mem::take(&mut input.truth);
+            let (doc, warnings) = corrected_truth(py, truth, loaded, corrections, &config)?;
+            input.truth = doc;
+            applied = warnings;
+        }
+        let mut report = detached(py, move || {
             evaluate_report(input, &config, &options).map_err(|e| schema_error(&schema_file, e))
         })?;
+        report.warnings.splice(0..0, applied);
         Ok(NativeReport { report })
     })
 }

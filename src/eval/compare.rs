@@ -17,7 +17,7 @@ use serde_json::Value;
 use std::cell::OnceCell;
 
 /// How the values of a field are compared (SPEC §2.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ValueType {
     /// Normalised strings under `string_match.method` (exact / partial /
     /// incorrect).

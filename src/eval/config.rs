@@ -56,6 +56,24 @@ pub struct Config {
     /// links to. Absent from the effective config when unset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub app_url: Option<String>,
+    /// Suspected truth errors (SPEC §9.3).
+    #[serde(default)]
+    pub audit: AuditConfig,
+}
+
+/// The `audit` section (SPEC §9.3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditConfig {
+    /// The share of the M models that must agree on one present value for
+    /// a (document, field) to be suspect: at least max(2, ⌈agreement·M⌉)
+    /// models. Default 0.5; between 0 and 1.
+    pub agreement: f64,
+}
+
+impl Default for AuditConfig {
+    fn default() -> Self {
+        AuditConfig { agreement: 0.5 }
+    }
 }
 
 /// The `confidence` section (SPEC §8.1, §8.3–§8.4, §8.5), every default
@@ -349,7 +367,8 @@ pub fn default_json() -> Value {
             "min_pairs": 20,
             "straight_through": 0.95,
             "field_thresholds": {}
-        }
+        },
+        "audit": {"agreement": 0.5}
     })
 }
 
@@ -881,6 +900,7 @@ impl Config {
                 self.confidence.straight_through,
                 1.0,
             ),
+            ("audit.agreement", self.audit.agreement, 1.0),
             (
                 "document_extraction_score.weights.numeric_precision",
                 self.document_extraction_score.weights.numeric_precision,
@@ -1128,5 +1148,33 @@ mod tests {
         let c = Config::from_json(&json!({"id_field": "doc"})).unwrap();
         assert_eq!(c.id_field.as_deref(), Some("doc"));
         assert!(Config::from_json(&json!({"id_field": 3})).is_err());
+    }
+
+    #[test]
+    fn audit_agreement_defaults_to_a_half_and_is_checked() {
+        assert_eq!(Config::default().audit.agreement, 0.5);
+        assert_eq!(
+            Config::default().to_json()["audit"],
+            json!({"agreement": 0.5})
+        );
+        let c = Config::from_json(&json!({"audit": {"agreement": 0.75}})).unwrap();
+        assert_eq!(c.audit.agreement, 0.75);
+        let e = Config::from_json(&json!({"audit": {"agreement": 1.5}})).unwrap_err();
+        assert_eq!(
+            e.message,
+            "key `audit.agreement` expects a number between 0 and 1, found 1.5"
+        );
+        let e = Config::from_json(&json!({"audit": {"agree": 0.5}})).unwrap_err();
+        assert!(
+            e.message.contains("unknown key `audit.agree`"),
+            "{}",
+            e.message
+        );
+        let e = Config::from_json(&json!({"audit": {"agreement": "half"}})).unwrap_err();
+        assert!(
+            e.message.contains("`audit.agreement` expects a number"),
+            "{}",
+            e.message
+        );
     }
 }

@@ -42,7 +42,7 @@ use crate::eval::items::F1Grid;
 use crate::eval::model::{DocFile, RecordFile};
 use crate::eval::pace::{run_now, should_stop, NoPause, Pace};
 use crate::eval::paths::{read_schema, Ignored, PathCache, PathTable, SchemaInfo};
-use crate::eval::report::{ModelReport, Report, Suggestion};
+use crate::eval::report::{ModelReport, Report, Suggestion, Suspect};
 use crate::eval::source::{same_records, RecordSource};
 use crate::eval::validate::ForestValidator;
 use serde_json::Value;
@@ -701,7 +701,10 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
     let mut runs: Vec<ModelRun<'_, '_>> = (0..models.len())
         .map(|m| ModelRun::new(paths, config, m, details, documents))
         .collect();
+    let model_names: Vec<String> = models.iter().map(|(name, _, _)| name.clone()).collect();
+    let mut suspects = Vec::new();
     let mut sink = |_: usize, id: &str, outs: &mut [DocOut]| -> Result<(), Error> {
+        audit_document(comparer, paths, id, &model_names, outs, &mut suspects);
         for (run, out) in runs.iter_mut().zip(outs) {
             run.absorb(id, out)?;
         }
@@ -724,10 +727,36 @@ async fn compare_paced<S: RecordSource, V: ValidityOracle>(
         &names,
         warnings.clone(),
         suggestions.clone(),
+        suspects,
         config,
         documents,
         oracle.provisional(),
     )))
+}
+
+/// SPEC §9.3 at one document: the suspects among every model's notes
+/// (`outs`, in model order), appended to `found`.
+fn audit_document(
+    comparer: &Comparer<'_>,
+    paths: &Paths,
+    id: &str,
+    names: &[String],
+    outs: &[DocOut],
+    found: &mut Vec<Suspect>,
+) {
+    // A slot is suspect only where every model noted it.
+    if names.len() < 2 || outs.iter().any(|o| o.audit.is_empty()) {
+        return;
+    }
+    let name = |path: u32| paths.table.name(path as usize).to_string();
+    crate::eval::audit::document_suspects(
+        comparer,
+        id,
+        names,
+        outs.iter().map(|o| o.audit.as_slice()),
+        &name,
+        found,
+    );
 }
 
 /// What every document's comparison shares: the paths, the comparer and
@@ -755,6 +784,7 @@ impl<'p, 'c> Pass<'p, 'c> {
             paths: self.paths,
             comparer: self.comparer,
             details: self.details,
+            audit: self.fields.len() >= 2,
         }
     }
 }
@@ -897,16 +927,19 @@ fn all_resident<S: RecordSource>(
 
 /// The report of SPEC §5 from each model's counts: `models` are the
 /// models' names and costs (SPEC §3.6), `warnings` those of the passes
-/// before the comparison.
+/// before the comparison, `suspects` SPEC §9.3's (sorted here).
+#[allow(clippy::too_many_arguments)]
 fn build_report(
     runs: Vec<ModelRun<'_, '_>>,
     models: &[(String, Option<f64>)],
     mut warnings: Vec<String>,
     suggestions: Vec<Suggestion>,
+    mut suspects: Vec<Suspect>,
     config: &Config,
     documents: usize,
     provisional: bool,
 ) -> Report {
+    crate::eval::audit::sort_suspects(&mut suspects);
     let mut reports = Vec::with_capacity(models.len());
     for (run, (name, cost)) in runs.into_iter().zip(models) {
         let mut report = run.finish(&mut warnings, name, provisional);
@@ -943,6 +976,7 @@ fn build_report(
         suggestions,
         documents,
         models: reports,
+        suspected_truth_errors: suspects,
         bootstrap: None,
         comparison: None,
     }

@@ -25,16 +25,20 @@
 //! * [`confidence_input`] — SPEC §8.1: confidences checked, and read
 //!   beside the fields; [`confidence`] — SPEC §8.3–§8.4: the scores over
 //!   (confidence, correct) pairs.
+//! * [`audit`] — SPEC §9.3: suspected truth errors, where the models
+//!   agree with each other and not with the truth.
 //! * [`pace`] — where a long evaluation lets its caller wait or stop it.
 //! * [`source`] — how the evaluation reads a file's records: resident in a
 //!   forest, or one at a time from wherever an implementation keeps them.
 
 pub mod assign;
+pub mod audit;
 pub mod bootstrap;
 pub mod compare;
 pub mod confidence;
 pub mod confidence_input;
 pub mod config;
+pub mod corrections;
 pub mod counts;
 pub mod dataset;
 pub mod distance;

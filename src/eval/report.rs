@@ -24,6 +24,10 @@ pub struct Report {
     /// Number of ground-truth documents.
     pub documents: usize,
     pub models: Vec<ModelReport>,
+    /// Suspected truth errors (SPEC §9.3): always present, empty with
+    /// fewer than two models or when no (document, field) is suspect.
+    #[serde(default)]
+    pub suspected_truth_errors: Vec<Suspect>,
     /// Bootstrap intervals and paired tests, when asked for (`--bootstrap`;
     /// not part of SPEC §5, so absent from the default report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -33,6 +37,23 @@ pub struct Report {
     /// the default report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comparison: Option<Box<Comparison>>,
+}
+
+/// One suspected truth error (SPEC §9.3): at document `id`, `field`
+/// (`items[i].field` for the slot of truth item i, 0-based), the truth
+/// (`null` when absent, §1.4) and the value `proposed` by the `models`
+/// (names in model order) that support it; `support` is their number and
+/// `mean_confidence` the mean of their confidences (over the supporters
+/// that carry one; `null` when none does).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Suspect {
+    pub id: String,
+    pub field: String,
+    pub truth: serde_json::Value,
+    pub proposed: serde_json::Value,
+    pub models: Vec<String>,
+    pub support: usize,
+    pub mean_confidence: Option<f64>,
 }
 
 /// One suggestion (SPEC §7.4): treat `field` as `type` (`"number"` or

@@ -308,6 +308,7 @@ pub(crate) fn push_body(out: &mut String, report: &Report, options: &ExportOptio
     push_items(out, report, options);
     push_confidence(out, report, options, parts.confidence);
     super::comparison::push_html(out, report);
+    super::audit::push_html(out, report, options);
     push_charts(out, charts);
     // Optional sections of `Parts` go here (each also in `section_list`).
     push_definitions(out, report);
@@ -361,6 +362,9 @@ fn section_list(
     }
     if report.comparison.is_some() {
         list.push(super::comparison::SECTION);
+    }
+    if !report.suspected_truth_errors.is_empty() {
+        list.push(super::audit::SECTION);
     }
     if !parts.charts.is_empty() {
         list.push(("charts", "Charts"));

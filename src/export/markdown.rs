@@ -4,7 +4,8 @@
 //! documents, with M_total, |Pred|, |Truth| and cost), the micro table, a
 //! one-line caption before each saying exactly which average it shows, and
 //! the literature's metrics when the report has them (ANLS\*, nTED, Donut
-//! F1: one more caption and table), the report's warnings under a
+//! F1: one more caption and table), the suspected truth errors
+//! (`super::audit`, when there are any), the report's warnings under a
 //! "Warnings" heading, then SPEC §7.4's suggestions when there are some
 //! (`super::suggestions`) — and [`escape`], the
 //! one escaper for untrusted text. Numbers are printed by
@@ -16,6 +17,7 @@ use super::{
     convention_clause, documents_phrase, literature_columns, literature_sentence, ExportOptions,
     LiteratureColumn, MacroF1, Number,
 };
+pub use crate::escape::markdown as escape;
 use crate::eval::report::{ModelReport, Report};
 
 /// What a missing cost reads as.
@@ -125,6 +127,8 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
             }
         }
     }
+
+    super::audit::push_markdown(&mut out, report, options);
 
     if !report.warnings.is_empty() {
         out.push_str("\n## Warnings\n\n");
@@ -236,101 +240,6 @@ fn literature_caption(report: &Report, columns: &[LiteratureColumn]) -> String {
     )
 }
 
-/// Makes untrusted text safe to put in a table cell or a list item, on one
-/// line, shown literally — and readable as it is in a terminal, where
-/// Markdown is often read unrendered (issue 32: no `&lt;good&gt;` for a
-/// model named `<good>`):
-///
-/// * the inline metacharacters `\` `` ` `` `*` `_` `[` `]` `|` `~` `$` get a
-///   backslash (`|` as `\|` keeps the table's columns; `$` stops GitHub's
-///   math);
-/// * a `<` that could open raw HTML or an autolink (followed by an ASCII
-///   letter, `/`, `!` or `?`) gets a backslash: `\<script>` is text in
-///   CommonMark and GFM (a backslash-escaped `<` never starts a tag, spec
-///   §2.4, example 308), and reads as `<script>`; any other `<` (`a < b`,
-///   `<3`) and every `>` stay as they are (a leading `>` aside, below);
-/// * an `&` that would form an entity or a character reference (`&amp;`,
-///   `&#38;`, `&#x26;`: `&`, a name or `#` number, `;`) becomes `&amp;`;
-///   any other `&` (`AT&T`, `a & b`) stays;
-/// * whitespace control characters (newlines, tabs) become spaces, and the
-///   text is trimmed; other characters that would hide or reorder text
-///   (control characters, bidirectional controls, zero-width space) become
-///   a visible `[U+202E]` ([`super::show_hidden`]);
-/// * a leading `#`, `+`, `-`, `=` or `>`, and the `.` or `)` of a leading
-///   ordered-list marker (digits, then `.` or `)`, then a space or the end:
-///   `1. x`, `2)`), get a backslash so the text cannot open a heading, a
-///   list or a block quote.
-pub fn escape(text: &str) -> String {
-    let one_line = super::show_hidden(text);
-    let text = one_line.trim();
-
-    // Byte position of the `.`/`)` of a leading ordered-list marker.
-    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
-    let bytes = text.as_bytes();
-    let list_marker_end = (digits > 0
-        && matches!(bytes.get(digits), Some(b'.' | b')'))
-        && matches!(bytes.get(digits + 1), None | Some(b' ')))
-    .then_some(digits);
-
-    let mut out = String::with_capacity(text.len() + 8);
-    for (i, c) in text.char_indices() {
-        let after = &text[i + c.len_utf8()..];
-        match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '$' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '<' if opens_html(after) => out.push_str("\\<"),
-            '&' if forms_reference(after) => out.push_str("&amp;"),
-            '#' | '+' | '-' | '=' | '>' if i == 0 => {
-                out.push('\\');
-                out.push(c);
-            }
-            '.' | ')' if Some(i) == list_marker_end => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// Whether a `<` followed by `after` could open raw HTML (a tag, a closing
-/// tag, a comment, a declaration, a processing instruction) or an autolink
-/// (a scheme starts with a letter): the next character is an ASCII
-/// letter, `/`, `!` or `?`.
-fn opens_html(after: &str) -> bool {
-    after
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?'))
-}
-
-/// Whether an `&` followed by `after` forms an entity or a numeric
-/// character reference as CommonMark reads them: a name (a letter, then up
-/// to 31 letters or digits), `#` and 1–7 digits, or `#x` and 1–6 hex
-/// digits, then `;`.
-fn forms_reference(after: &str) -> bool {
-    let b = after.as_bytes();
-    let run = |from: usize, max: usize, ok: fn(&u8) -> bool| {
-        let n = b[from.min(b.len())..]
-            .iter()
-            .take(max + 1)
-            .take_while(|c| ok(c))
-            .count();
-        (n >= 1 && n <= max && b.get(from + n) == Some(&b';')).then_some(n)
-    };
-    match b.first() {
-        Some(b'#') if matches!(b.get(1), Some(b'x' | b'X')) => {
-            run(2, 6, u8::is_ascii_hexdigit).is_some()
-        }
-        Some(b'#') => run(1, 7, u8::is_ascii_digit).is_some(),
-        Some(c) if c.is_ascii_alphabetic() => run(0, 32, u8::is_ascii_alphanumeric).is_some(),
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::escape;
@@ -368,8 +277,8 @@ mod tests {
                 rest = &after[next.len_utf8()..];
             } else if "`*_[]|~$".contains(c)
                 || c.is_control()
-                || (c == '<' && super::opens_html(after))
-                || (c == '&' && super::forms_reference(after))
+                || (c == '<' && crate::escape::opens_html(after))
+                || (c == '&' && crate::escape::forms_reference(after))
             {
                 return None;
             } else {

@@ -31,6 +31,7 @@
 //! in [`render`]; the accepted names in error messages follow from
 //! [`Format::ALL`].
 
+pub mod audit;
 pub mod comparison;
 pub mod confidence;
 pub mod csv;
@@ -50,7 +51,6 @@ pub mod sweep;
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::report::{LiteratureReport, Report, Scores};
-use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -596,26 +596,7 @@ pub fn bootstrap_confidence_caption(t: &BootstrapTable) -> String {
     )
 }
 
-pub use crate::escape::is_hidden;
-
-/// Untrusted text with every whitespace control character (newline, tab,
-/// …) as a space and every other [hidden](is_hidden) character as a
-/// visible `[U+202E]`, so that a reader of an export sees it was there;
-/// the exporters escape the result for their format.
-pub fn show_hidden(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_hidden) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            c if c.is_control() && c.is_whitespace() => out.push(' '),
-            c if is_hidden(c) => out.push_str(&format!("[U+{:04X}]", c as u32)),
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
+pub use crate::escape::{is_hidden, show_hidden};
 
 #[cfg(test)]
 mod tests {

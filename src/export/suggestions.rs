@@ -62,7 +62,7 @@ impl Wording {
 /// Appends the HTML section (after the warnings) when the report has
 /// suggestions; nothing otherwise.
 pub fn push_html(out: &mut String, report: &Report) {
-    use super::html::escape;
+    use crate::escape::html as escape;
     if report.suggestions.is_empty() {
         return;
     }
@@ -87,7 +87,7 @@ pub fn push_html(out: &mut String, report: &Report) {
 /// Appends the Markdown section ("## Suggestions", one list item each)
 /// when the report has suggestions; nothing otherwise.
 pub fn push_markdown(out: &mut String, report: &Report) {
-    use super::markdown::escape;
+    use crate::escape::markdown as escape;
     if report.suggestions.is_empty() {
         return;
     }

@@ -70,6 +70,7 @@
 //! (`1e400`) and nesting deeper than serde_json's limit of 128 get plain
 //! messages.
 
+mod correct;
 mod csv;
 mod json;
 mod jsonl_index;
@@ -81,6 +82,7 @@ use crate::error::{Error, ErrorKind};
 use crate::eval::model::{DocFile, RecordFile};
 use crate::eval::pace::{run_now, NoPause, Pace};
 
+pub use correct::{correct_bytes, Corrected};
 pub use jsonl_index::JsonlIndex;
 pub use text::{decode_text, nfc_value};
 

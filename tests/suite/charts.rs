@@ -95,6 +95,7 @@ fn model(name: &str, fields: Vec<FieldReport>, items: Option<ItemsReport>) -> Mo
 fn report(models: Vec<ModelReport>) -> Report {
     Report {
         fieldscope_report: 1,
+        suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
         config: eval::config::default_json(),
         warnings: Vec::new(),

@@ -176,6 +176,7 @@ fn three_models() -> Report {
     let hostile_tex = "=cmd() \\input{x} {50% of $5} #1 ^~ [draft]";
     Report {
         fieldscope_report: 1,
+        suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
         config: json!({"preset": "standard", "incorrect_counts_as": ["fp", "fn"], "macro_f1": "harmonic"}),
         warnings: vec![
@@ -262,6 +263,7 @@ fn single_model() -> Report {
     });
     Report {
         fieldscope_report: 1,
+        suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
         config: json!({"preset": "not-found", "incorrect_counts_as": ["fp"], "macro_f1": "mean"}),
         warnings: vec![],
@@ -275,6 +277,7 @@ fn single_model() -> Report {
 fn empty() -> Report {
     Report {
         fieldscope_report: 1,
+        suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
         config: json!({}),
         warnings: vec![],

@@ -82,6 +82,7 @@ fn hostile_report() -> Report {
         .collect();
     Report {
         fieldscope_report: 1,
+        suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
         config: json!({
             "preset": SCRIPT,
@@ -532,6 +533,7 @@ fn cli_format_html_prints_the_report() {
 fn empty_report_still_renders_a_well_formed_page() {
     let report = Report {
         fieldscope_report: 1,
+        suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
         config: json!({}),
         warnings: vec![],
@@ -555,6 +557,7 @@ proptest::proptest! {
         let c = counts(1, 0, 1, 0, 0, 1);
         let report = Report {
             fieldscope_report: 1,
+            suspected_truth_errors: Vec::new(),
             suggestions: Vec::new(),
             config: json!({"preset": name.clone()}),
             warnings: vec![name.clone()],

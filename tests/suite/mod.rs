@@ -1,5 +1,6 @@
 //! Test modules (one integration binary).
 mod architecture;
+mod audit;
 mod cases;
 mod charts;
 mod cli;

@@ -114,12 +114,35 @@ fn every_case_gives_the_same_report_on_1_2_3_and_8_threads() {
 }
 
 /// `synth` data of `documents` invoices, in memory.
+/// The truth is given errors the models do not share (SPEC §9.3's
+/// suspected truth errors then appear in every report these tests
+/// compare): every fourth document's `total` plus 1000 and its first
+/// item's quantity plus 7, and the next document's `currency` absent.
 fn synth_data(documents: usize, seed: u64) -> fieldscope::synth::SynthData {
-    generate(&SynthOptions {
+    let mut data = generate(&SynthOptions {
         documents,
         seed,
         ..SynthOptions::default()
-    })
+    });
+    let mut truth = String::new();
+    for (i, line) in data.truth_jsonl.lines().enumerate() {
+        let mut record: Value = serde_json::from_str(line).unwrap();
+        if i % 4 == 1 {
+            if let Some(total) = record["total"].as_f64() {
+                record["total"] = serde_json::json!(total + 1000.0);
+            }
+            if let Some(q) = record.pointer("/items/0/quantity").and_then(Value::as_f64) {
+                record["items"][0]["quantity"] = serde_json::json!(q + 7.0);
+            }
+        }
+        if i % 4 == 2 {
+            record["currency"] = Value::Null;
+        }
+        truth.push_str(&record.to_string());
+        truth.push('\n');
+    }
+    data.truth_jsonl = truth;
+    data
 }
 
 /// A records file parsed from `text`.
@@ -203,6 +226,8 @@ fn synth_data_gives_the_same_report_for_every_jobs_count_held_and_streamed() {
         let report = same_for_every_run(&base, &["--details", "--bootstrap", "40"], &runs);
         let report: Value = serde_json::from_str(&report).unwrap();
         assert_eq!(report["documents"], 250);
+        let suspects = report["suspected_truth_errors"].as_array().unwrap();
+        assert!(suspects.len() > 50, "{} suspects", suspects.len());
         assert_eq!(
             report["models"][0]["document_details"]
                 .as_array()
@@ -419,6 +444,7 @@ fn the_library_merges_partial_bytes_without_files() {
     let named: Vec<(&str, &[u8])> = partials.iter().map(|p| ("part", p.as_slice())).collect();
     let merged = merge_partials(&named, &MergeOptions::default()).unwrap();
     let single = evaluate_owned(input(&data.truth_jsonl, all), &config, false).unwrap();
+    assert!(!single.suspected_truth_errors.is_empty());
     assert!(serde_json::to_string(&merged).unwrap() == serde_json::to_string(&single).unwrap());
     assert_eq!(merged.documents, 40);
 }

@@ -17,9 +17,9 @@
 
 use super::shard::DocOut;
 use super::{
-    build_report, compare_pass, into_doc_files, learn_paced, settle_schemas, Comparer, Docs,
-    EvalInput, IntoDocFile, Learnt, ModelRun, Pass, PathInfo, Paths, Progress, COMPARE_FLATTENING,
-    LEARN,
+    audit_document, build_report, compare_pass, into_doc_files, learn_paced, settle_schemas,
+    Comparer, Docs, EvalInput, IntoDocFile, Learnt, ModelRun, Pass, PathInfo, Paths, Progress,
+    COMPARE_FLATTENING, LEARN,
 };
 use crate::error::{Error, ErrorKind};
 use crate::eval::bootstrap::{bootstrap_report, BootstrapOptions};
@@ -646,6 +646,7 @@ pub fn merge_partials(partials: &[(&str, &[u8])], options: &MergeOptions) -> Res
     let mut runs: Vec<ModelRun<'_, '_>> = (0..learned.models.len())
         .map(|m| ModelRun::new(&paths, &config, m, tallies, documents))
         .collect();
+    let mut suspects = Vec::new();
     let mut d = 0;
     for (i, r) in readers.iter_mut().enumerate() {
         let mut k = 0;
@@ -678,6 +679,14 @@ pub fn merge_partials(partials: &[(&str, &[u8])], options: &MergeOptions) -> Res
                     format!("document {id:?}: not one result per model"),
                 ));
             }
+            audit_document(
+                &comparer,
+                &paths,
+                &id,
+                &learned.models,
+                &outs,
+                &mut suspects,
+            );
             for (run, out) in runs.iter_mut().zip(&mut outs) {
                 run.absorb(&id, out).map_err(|e| e.in_file(r.name))?;
             }
@@ -704,6 +713,7 @@ pub fn merge_partials(partials: &[(&str, &[u8])], options: &MergeOptions) -> Res
         &names,
         learned.warnings.clone(),
         suggestions,
+        suspects,
         &config,
         documents,
         false,

@@ -14,6 +14,7 @@ use super::several::OwnSchema;
 use super::several_paths::own_field_set;
 use super::shard::{DocOut, Event, SetEvent, SetSums};
 use crate::error::{Error, ErrorKind};
+use crate::eval::audit::AuditSlot;
 use crate::eval::compare::{Comparer, Side, ValueType};
 use crate::eval::config::Config;
 use crate::eval::counts::{
@@ -101,6 +102,9 @@ pub(super) struct Recorder<'p, 'c> {
     pub(super) comparer: &'p Comparer<'c>,
     /// Keep each compared value (`document_details`).
     pub(super) details: bool,
+    /// Note the slots SPEC §9.3's audit may find suspect (two models or
+    /// more).
+    pub(super) audit: bool,
 }
 
 impl Recorder<'_, '_> {
@@ -135,6 +139,22 @@ impl Recorder<'_, '_> {
                 .map(|(cer, rate)| (cer.edits as u64, cer.len as u64, rate)),
             confidence,
         });
+        // SPEC §9.3: a slot of the truth (a scalar, or a field of truth
+        // item i) that is neither exact nor a true negative.
+        let truth_slot = slots.0.is_some() || slots.1.is_none();
+        if self.audit && truth_slot && AuditSlot::notes(c.outcome) {
+            let pred = p.filter(|l| l.present);
+            out.audit.push(AuditSlot {
+                path: id as u32,
+                item: slots.0.map(|i| i as u32),
+                truth: t
+                    .filter(|l| l.present)
+                    .map_or(Value::Null, |l| l.value.to_value()),
+                pred: pred.map(|l| l.value.to_value()),
+                as_truth: pred.map_or(ty, |l| self.paths.value_type_in(own, id, Some(l.value))),
+                confidence,
+            });
+        }
         if ty == ValueType::Number && t.is_some_and(|l| l.present) {
             out.numeric_total += 1;
             out.numeric_exact += u64::from(c.outcome == Outcome::Exact);

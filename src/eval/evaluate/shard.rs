@@ -30,6 +30,7 @@ use super::{
     RecordSource, Sink, Truth, ValidityOracle,
 };
 use crate::error::{Error, ErrorKind};
+use crate::eval::audit::AuditSlot;
 use crate::eval::report::{FieldDetail, ItemTally, Outcome};
 use crate::eval::tree::{Forest, NodeId};
 use serde::{Deserialize, Serialize};
@@ -110,6 +111,11 @@ pub(crate) struct DocOut {
     pub uncovered: bool,
     /// The compared values (empty unless details were asked for).
     pub fields: Vec<FieldDetail>,
+    /// The slots SPEC §9.3's audit may find suspect: those whose outcome
+    /// is neither `exact` nor `true_negative` (noted only with two
+    /// models or more).
+    #[serde(default)]
+    pub audit: Vec<AuditSlot>,
     /// With several schemas (SPEC §7.2; never in a partial result): the
     /// rows of the document's own field set (its scalar, set and item
     /// fields), and whether it holds an item list.
@@ -130,6 +136,7 @@ impl DocOut {
         self.numeric_total = 0;
         self.uncovered = false;
         self.fields.clear();
+        self.audit.clear();
         self.own_rows.clear();
         self.own_items = false;
     }

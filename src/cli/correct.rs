@@ -1,0 +1,92 @@
+//! `fieldscope correct` and `eval --corrections` (SPEC §9.3): a truth file
+//! with a list of corrections applied.
+//!
+//! Owns: the `correct` subcommand's arguments, reading a corrections file
+//! and the corrected truth as `eval` evaluates it. Applying and writing
+//! are `eval::corrections`'s and `io::correct`'s: `eval --corrections`
+//! evaluates exactly the bytes `correct` writes.
+
+use super::{display_name, read_file};
+use crate::error::{Error, ErrorKind};
+use crate::eval::config::Config;
+use crate::eval::corrections::{parse_corrections, Correction};
+use crate::eval::{ConfigBuilder, DocFile};
+use crate::io::{correct_bytes, parse_docs, parse_json_value};
+use std::path::{Path, PathBuf};
+
+/// `fieldscope correct`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct CorrectArgs {
+    /// Ground-truth file: .json (array, or object mapping id → record), .jsonl or .csv.
+    #[arg(long, value_name = "FILE")]
+    pub truth: PathBuf,
+
+    /// Corrections: a JSON list of {"id", "field", "from", "to"} (field with 0-based item indices, e.g. items[1].qty; from null for an absent truth).
+    #[arg(long, value_name = "FILE")]
+    pub corrections: PathBuf,
+
+    /// The corrected truth file to write, in the input's shape (untouched records byte for byte).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+
+    /// Metrics configuration (for `id_field` and `absent_values`, as `eval` reads them).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// A corrections file's name and its corrections.
+pub fn read_corrections(path: &Path) -> Result<(String, Vec<Correction>), Error> {
+    let name = display_name(path);
+    let value = parse_json_value(&name, &read_file(path)?)?;
+    let list = parse_corrections(&name, &value)?;
+    Ok((name, list))
+}
+
+/// The truth file at `truth` with `corrections` applied: its bytes (in
+/// its own shape) and the warnings listing each correction applied.
+pub fn corrected_bytes(
+    truth: &Path,
+    corrections: &(String, Vec<Correction>),
+    config: &Config,
+) -> Result<(Vec<u8>, Vec<String>), Error> {
+    let name = display_name(truth);
+    let corrected = correct_bytes(
+        &name,
+        &read_file(truth)?,
+        &corrections.1,
+        &corrections.0,
+        config,
+    )?;
+    Ok((corrected.bytes, corrected.warnings))
+}
+
+/// The corrected truth as `eval --corrections` evaluates it: the bytes
+/// `correct` would write, parsed as the truth file.
+pub fn corrected_truth(
+    truth: &Path,
+    corrections: &(String, Vec<Correction>),
+    config: &Config,
+) -> Result<(DocFile, Vec<String>), Error> {
+    let (bytes, warnings) = corrected_bytes(truth, corrections, config)?;
+    Ok((parse_docs(&display_name(truth), &bytes)?, warnings))
+}
+
+/// `fieldscope correct`: writes the corrected truth; the warnings (one
+/// per correction applied) are returned for standard error.
+pub fn correct_command(args: &CorrectArgs) -> Result<Vec<String>, Error> {
+    let mut builder = ConfigBuilder::new();
+    if let Some(path) = &args.config {
+        let value = parse_json_value(&display_name(path), &read_file(path)?)?;
+        builder = builder
+            .layer(&value)
+            .map_err(|e| e.in_file(display_name(path)))?;
+    }
+    let config = builder.build()?;
+    let corrections = read_corrections(&args.corrections)?;
+    let (bytes, warnings) = corrected_bytes(&args.truth, &corrections, &config)?;
+    std::fs::write(&args.out, bytes).map_err(|e| {
+        Error::new(ErrorKind::Io, format!("cannot write the file: {e}"))
+            .in_file(display_name(&args.out))
+    })?;
+    Ok(warnings)
+}
