@@ -51,6 +51,23 @@ pub struct Config {
     /// How confidence is read and scored (SPEC §8).
     #[serde(default)]
     pub confidence: ConfidenceConfig,
+    /// The error analysis (SPEC §9.1).
+    #[serde(default)]
+    pub errors: ErrorsConfig,
+}
+
+/// The `errors` section (SPEC §9.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorsConfig {
+    /// A wrong value whose string similarity (§2.2) reaches this is a
+    /// `near_miss`. Default 0.8.
+    pub near_miss: f64,
+}
+
+impl Default for ErrorsConfig {
+    fn default() -> Self {
+        ErrorsConfig { near_miss: 0.8 }
+    }
 }
 
 /// The `confidence` section (SPEC §8.1, §8.3–§8.4, §8.5), every default
@@ -344,7 +361,8 @@ pub fn default_json() -> Value {
             "min_pairs": 20,
             "straight_through": 0.95,
             "field_thresholds": {}
-        }
+        },
+        "errors": {"near_miss": 0.8}
     })
 }
 
@@ -832,6 +850,7 @@ impl Config {
                 self.confidence.straight_through,
                 1.0,
             ),
+            ("errors.near_miss", self.errors.near_miss, 1.0),
             (
                 "document_extraction_score.weights.numeric_precision",
                 self.document_extraction_score.weights.numeric_precision,

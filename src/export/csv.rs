@@ -177,6 +177,7 @@ mod tests {
         let field = FieldReport {
             field: "-delta".to_string(),
             counts: Default::default(),
+            errors: Default::default(),
             precision: -0.5,
             recall: 0.0,
             f1: 0.0,

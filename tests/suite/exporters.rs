@@ -5,7 +5,8 @@
 //! of comparing; read the diff before committing it.
 
 use fieldscope::eval::report::{
-    Counts, FieldAverage, FieldReport, ItemsReport, ModelReport, PartialScores, Report, Scores,
+    Counts, ErrorCounts, FieldAverage, FieldReport, ItemsReport, ModelReport, PartialScores,
+    Report, Scores,
 };
 use fieldscope::export::{self, ExportOptions, Format};
 use serde_json::json;
@@ -103,11 +104,26 @@ fn harmonic(p: f64, r: f64) -> f64 {
     }
 }
 
+/// Error types (SPEC §9.1) consistent with counts `c`: partial values are
+/// near misses, incorrect ones half scale (rounded down), half wrong.
+pub fn errors_of(c: Counts) -> ErrorCounts {
+    ErrorCounts {
+        format: 0,
+        scale: c.incorrect / 2,
+        swapped: 0,
+        near_miss: c.partial,
+        wrong: c.incorrect - c.incorrect / 2,
+        missed: c.missed,
+        spurious: c.spurious,
+    }
+}
+
 pub fn field(name: &str, c: Counts, cer: Option<f64>, mean_cer: Option<f64>) -> FieldReport {
     let s = micro(c, false);
     FieldReport {
         field: name.to_string(),
         counts: c,
+        errors: errors_of(c),
         precision: s.precision,
         recall: s.recall,
         f1: s.f1,
@@ -134,6 +150,11 @@ pub fn model(
         name: name.to_string(),
         cost,
         counts: c,
+        // The fields' rows add up to the model's counts; so do the errors.
+        errors: fields.iter().fold(ErrorCounts::default(), |mut e, f| {
+            e += f.errors;
+            e
+        }),
         truth_count: c.exact + c.partial + c.incorrect + c.missed,
         pred_count: c.exact + c.partial + c.incorrect + c.spurious,
         m_total: c.exact as f64 + 0.5 * c.partial as f64,
