@@ -35,6 +35,7 @@ pub mod comparison;
 pub mod confidence;
 pub mod csv;
 pub mod embed;
+pub mod errors;
 pub mod gate;
 pub mod html;
 pub mod json;
