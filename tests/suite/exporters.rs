@@ -150,11 +150,7 @@ pub fn model(
         name: name.to_string(),
         cost,
         counts: c,
-        // The fields' rows add up to the model's counts; so do the errors.
-        errors: fields.iter().fold(ErrorCounts::default(), |mut e, f| {
-            e += f.errors;
-            e
-        }),
+        errors: errors_of(c),
         truth_count: c.exact + c.partial + c.incorrect + c.missed,
         pred_count: c.exact + c.partial + c.incorrect + c.spurious,
         m_total: c.exact as f64 + 0.5 * c.partial as f64,
@@ -388,7 +384,8 @@ fn markdown_rows_have_as_many_cells_as_the_header() {
         .filter(|l| l.starts_with('|'))
         .map(cell_borders)
         .collect();
-    assert_eq!(widths, [9, 9, 9, 9, 9, 6, 6, 6, 6, 6]);
+    // The comparison table, the micro table, the error types (SPEC §9.1).
+    assert_eq!(widths, [9, 9, 9, 9, 9, 6, 6, 6, 6, 6, 9, 9, 9, 9, 9]);
 }
 
 #[test]
@@ -396,10 +393,9 @@ fn csv_reads_back_with_the_same_numbers_and_neutralised_text() {
     let report = three_models();
     let text = export::csv::render(&report, &ExportOptions::default());
     let mut reader = csv::Reader::from_reader(text.as_bytes());
-    assert_eq!(
-        reader.headers().unwrap().iter().collect::<Vec<_>>(),
-        export::csv::HEADER
-    );
+    let mut header = export::csv::HEADER.to_vec();
+    header.extend(export::errors::CSV_HEADER.map(|(name, _)| name));
+    assert_eq!(reader.headers().unwrap().iter().collect::<Vec<_>>(), header);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     let fields: usize = report.models.iter().map(|m| m.fields.len()).sum();
     assert_eq!(rows.len(), fields);
@@ -413,6 +409,10 @@ fn csv_reads_back_with_the_same_numbers_and_neutralised_text() {
             assert_eq!(cells[10].parse::<f64>().unwrap(), field.f1);
             assert_eq!(cells[12].parse::<f64>().ok(), field.cer);
             assert_eq!(cells[13].parse::<f64>().ok(), field.mean_cer);
+            // SPEC §9.1: format, scale, swapped, near miss, wrong.
+            let errors: Vec<u64> = (14..19).map(|i| cells[i].parse().unwrap()).collect();
+            let e = field.errors;
+            assert_eq!(errors, [e.format, e.scale, e.swapped, e.near_miss, e.wrong]);
         }
     }
 }
@@ -466,7 +466,7 @@ proptest::proptest! {
     ) {
         let text = export::markdown::render(&named(&model_name, "f"), &ExportOptions::default());
         let widths: Vec<usize> = text.lines().filter(|l| l.starts_with('|')).map(cell_borders).collect();
-        proptest::prop_assert_eq!(widths, vec![9, 9, 9, 6, 6, 6]);
+        proptest::prop_assert_eq!(widths, vec![9, 9, 9, 6, 6, 6, 9, 9, 9]);
     }
 }
 
