@@ -79,11 +79,12 @@ impl ErrorType {
 }
 
 /// Another present field's truth that a prediction may belong to
-/// (`swapped`): a key the caller names it by, how that field is compared,
-/// and its truth value.
+/// (`swapped`): a key the caller names it by, its name (the per-field
+/// table's), how that field is compared, and its truth value.
 #[derive(Debug, Clone, Copy)]
 pub struct Candidate<'s, K> {
     pub key: K,
+    pub name: &'s str,
     pub ty: ValueType,
     pub truth: Side<'s>,
 }
@@ -95,8 +96,8 @@ pub struct Candidate<'s, K> {
 /// 1. `format` ([`is_format`]);
 /// 2. `scale` ([`is_scale`]);
 /// 3. `swapped`: `p` is an exact match (§2.3, under that field's
-///    comparison) for the truth of one of `others` — the first such, whose
-///    key is returned beside;
+///    comparison) for the truth of one of `others` — the one first by name
+///    (the first given among equal names), whose key is returned beside;
 /// 4. `near_miss`: `similarity` (§2.2, of the normalised texts) ≥
 ///    `errors.near_miss`;
 /// 5. `wrong`.
@@ -114,10 +115,16 @@ pub fn classify<'s, K>(
     if is_scale(comparer, t, p) {
         return (ErrorType::Scale, None);
     }
-    if let Some(c) = others
-        .into_iter()
-        .find(|c| comparer.is_exact(c.ty, &c.truth, p))
-    {
+    let mut belongs: Option<Candidate<'s, K>> = None;
+    for c in others {
+        if belongs.as_ref().is_some_and(|b| b.name <= c.name) {
+            continue;
+        }
+        if comparer.is_exact(c.ty, &c.truth, p) {
+            belongs = Some(c);
+        }
+    }
+    if let Some(c) = belongs {
         return (ErrorType::Swapped, Some(c.key));
     }
     if similarity >= comparer.config.errors.near_miss {
@@ -156,7 +163,7 @@ pub fn is_format(comparer: &Comparer<'_>, ty: ValueType, t: &Side<'_>, p: &Side<
         }
         _ => {}
     }
-    letters_and_digits(&t.value.text()) == letters_and_digits(&p.value.text())
+    letters(&t.value.text()).eq(letters(&p.value.text()))
 }
 
 /// A date in both orders (ISO 8601 and `D.M.YYYY` read the same in both).
@@ -177,6 +184,11 @@ fn date_readings(s: &Side<'_>) -> [Option<chrono::NaiveDate>; 2] {
 /// assert_eq!(letters_and_digits("Ørsted A/S ②"), "ørstedas②");
 /// ```
 pub fn letters_and_digits(s: &str) -> String {
+    letters(s).collect()
+}
+
+/// [`letters_and_digits`] as an iterator (compared without a copy).
+fn letters(s: &str) -> impl Iterator<Item = char> + '_ {
     s.chars()
         .filter(|&c| {
             matches!(
@@ -192,7 +204,6 @@ pub fn letters_and_digits(s: &str) -> String {
             )
         })
         .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// `scale` (SPEC §9.1 rule 2): both sides read as non-zero numbers (§2.1's

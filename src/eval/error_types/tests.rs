@@ -57,6 +57,7 @@ fn typed(
     let cmp = c.compare_present(ty, &t.side(), &p.side());
     let cands = held.iter().map(|(key, ty, h)| Candidate {
         key: *key,
+        name: key,
         ty: *ty,
         truth: h.side(),
     });
@@ -260,13 +261,17 @@ fn swapped_names_the_field_and_comes_before_near_miss() {
         &[("net", Number, json!(110))],
     );
     assert_eq!(got, (ErrorType::Swapped, Some("net")));
-    // The first candidate that matches is the one named.
+    // The candidate first by name is the one named, whatever the order.
     let (_, got) = typed(
         &cfg,
         Text,
         json!("Acme"),
         json!("Globex"),
-        &[("a", Text, json!("Globex")), ("b", Text, json!("Globex"))],
+        &[
+            ("c", Text, json!("Initech")),
+            ("b", Text, json!("Globex")),
+            ("a", Text, json!("Globex")),
+        ],
     );
     assert_eq!(got, (ErrorType::Swapped, Some("a")));
 }

@@ -107,6 +107,14 @@ pub(super) enum Others<'x, 'a> {
     None,
 }
 
+/// Where [`Others`]' leaves are looked up.
+#[derive(Clone, Copy)]
+enum Source<'x, 'a> {
+    Document(&'x FlatDoc<'a>),
+    Item(&'x Item<'x, 'a>),
+    None,
+}
+
 /// Compares the (document, field) pairs of one document for one model and
 /// notes, in the order it compares them, what each contributes
 /// ([`DocOut`]); [`ModelRun::absorb`] then adds it to the model's counts.
@@ -185,55 +193,41 @@ impl Recorder<'_, '_> {
     /// The error type of a partial or incorrect pair of field `id` (SPEC
     /// §9.1), and for `swapped` the field the prediction belongs to: the
     /// first by name among `others` whose truth it matches exactly.
-    fn error_type(
-        &self,
-        own: Option<&OwnSchema>,
+    fn error_type<'x>(
+        &'x self,
+        own: Option<&'x OwnSchema>,
         id: PathId,
         ty: ValueType,
         (t, p): (&Side<'_>, &Side<'_>),
         similarity: Option<f64>,
-        others: Others<'_, '_>,
+        others: Others<'x, '_>,
     ) -> (ErrorType, Option<PathId>) {
         let paths = self.paths;
-        fn candidate<'s>(
-            (paths, own): (&Paths, Option<&OwnSchema>),
-            other: PathId,
-            leaf: &'s Leaf<'_>,
-            text: &'s str,
-        ) -> Option<(PathId, ValueType, Side<'s>)> {
-            let ty = paths.value_type_in(own, other, Some(leaf.value));
-            leaf.side(text).map(|truth| (other, ty, truth))
-        }
-        let mut found: Vec<(PathId, ValueType, Side<'_>)> = match others {
-            Others::Document(ids, doc) => ids
-                .iter()
-                .filter(|&&o| o != id && paths.kind_in(own, o) == Kind::Scalar)
-                .filter_map(|&o| {
-                    doc.get(o)
-                        .and_then(|l| candidate((paths, own), o, l, doc.text.as_str()))
-                })
-                .collect(),
-            Others::Item(ids, item) => ids
-                .iter()
-                .filter(|&&o| o != id)
-                .filter_map(|&o| {
-                    item.get(o)
-                        .and_then(|l| candidate((paths, own), o, l, item.text))
-                })
-                .collect(),
-            Others::None => Vec::new(),
+        let candidate = |(other, leaf, text): (PathId, &'x Leaf<'_>, &'x str)| {
+            leaf.side(text).map(|truth| Candidate {
+                key: other,
+                name: paths.table.name(other),
+                ty: paths.value_type_in(own, other, Some(leaf.value)),
+                truth,
+            })
         };
-        found.sort_by(|a, b| paths.table.name(a.0).cmp(paths.table.name(b.0)));
-        classify(
-            self.comparer,
-            ty,
-            t,
-            p,
-            similarity.unwrap_or(0.0),
-            found
-                .into_iter()
-                .map(|(key, ty, truth)| Candidate { key, ty, truth }),
-        )
+        let (ids, source): (&[PathId], Source<'_, '_>) = match others {
+            Others::Document(ids, doc) => (ids, Source::Document(doc)),
+            Others::Item(ids, item) => (ids, Source::Item(item)),
+            Others::None => (&[], Source::None),
+        };
+        let found = ids
+            .iter()
+            .filter(|&&o| o != id)
+            .filter_map(|&o| match source {
+                Source::Document(doc) if paths.kind_in(own, o) == Kind::Scalar => {
+                    doc.get(o).map(|l| (o, l, doc.text.as_str()))
+                }
+                Source::Item(item) => item.get(o).map(|l| (o, l, item.text)),
+                _ => None,
+            })
+            .filter_map(candidate);
+        classify(self.comparer, ty, t, p, similarity.unwrap_or(0.0), found)
     }
 
     /// Compares document `truth` with one model's prediction `pred`
