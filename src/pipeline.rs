@@ -243,6 +243,8 @@ pub fn figure_files_and_report(
             .map(|(model, c)| (format!("{}_{}", c.id, model + 1), c)),
     );
     figures.extend(charts::risk_coverage(&report, &chart_options).map(named));
+    // SPEC §9.1: the error types per model.
+    figures.push(named(charts::error_types(&report, &chart_options)));
     for param in SweepParam::ALL {
         let s = sweep(&input, config, param, &options.values)?;
         figures.extend(

@@ -592,6 +592,49 @@ class Report:
             raise ValueError(f"level: {level!r}; expected None, 'model' or 'field'")
         return confidence_frame(self._parsed(), level)
 
+    def errors_frame(self, level: str = "model") -> "Any":
+        """The error types (SPEC §9.1): why values are not right, one row
+        per model or per (model, field), as the JSON report's ``errors``.
+
+        Each value whose truth and prediction are both present and that is
+        not exact is the first of ``format`` (the same value in another
+        number or date convention, or the same letters and digits),
+        ``scale`` (off by 10^k, 1 ≤ |k| ≤ 6), ``swapped`` (another field's
+        truth), ``near_miss`` (string similarity ≥ config
+        ``errors.near_miss``, default 0.8), ``wrong``; ``missed`` and
+        ``spurious`` are the outcome counts of those names.
+
+        Parameters
+        ----------
+        level : {"model", "field"}, default "model"
+            ``"model"``: one row per model, indexed by ``model``.
+            ``"field"``: one row per row of each model's per-field table,
+            indexed by (``model``, ``field``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Integer columns ``format``, ``scale``, ``swapped``,
+            ``near_miss``, ``wrong``, ``missed``, ``spurious``.
+
+        Raises
+        ------
+        ValueError
+            An unknown ``level``.
+        ImportError
+            pandas is not installed.
+
+        Examples
+        --------
+        >>> report.errors_frame()[["format", "scale", "swapped"]]  # doctest: +SKIP
+        >>> report.errors_frame("field").query("swapped > 0")  # doctest: +SKIP
+        """
+        from fieldscope._frames import ERROR_LEVELS, errors_frame
+
+        if level not in ERROR_LEVELS:
+            raise ValueError(f"level: {level!r}; expected 'model' or 'field'")
+        return errors_frame(self._parsed(), level)
+
     def reliability_frame(self) -> "Any":
         """The reliability bins (SPEC §8.3): one row per (model, bin) for
         each model with confidences, as its ``confidence.bins``.

@@ -5,6 +5,9 @@ frame is asked for."""
 from typing import Any, Dict, List
 
 COUNTS = ("exact", "partial", "incorrect", "missed", "spurious", "true_negative")
+# SPEC §9.1, in the report's key order.
+ERRORS = ("format", "scale", "swapped", "near_miss", "wrong", "missed", "spurious")
+ERROR_LEVELS = ("model", "field")
 SCORES = ("precision", "recall", "f1", "accuracy")
 LITERATURE = ("anls_star", "nted", "donut_f1")
 RATES = (
@@ -214,6 +217,25 @@ def confidence_frame(report: Dict[str, Any], level: Any) -> Any:
     # Every row has pairs; a field row has no straight-through documents.
     frame["pairs"] = frame["pairs"].astype("int64")
     return frame
+
+
+def errors_frame(report: Dict[str, Any], level: str) -> Any:
+    """SPEC §9.1: each model's ``errors`` (level "model", indexed by model)
+    or each row of its per-field table's ``errors`` (level "field", indexed
+    by model and field), the counts as they are in the JSON report."""
+    pd = _pandas()
+    if level == "model":
+        rows = [{"model": m["name"], **m["errors"]} for m in report["models"]]
+        index = ["model"]
+    else:
+        rows = [
+            {"model": m["name"], "field": f["field"], **f["errors"]}
+            for m in report["models"]
+            for f in m["fields"]
+        ]
+        index = ["model", "field"]
+    frame = pd.DataFrame(rows, columns=[*index, *ERRORS])
+    return frame.astype({e: "int64" for e in ERRORS}).set_index(index)
 
 
 def reliability_frame(report: Dict[str, Any]) -> Any:

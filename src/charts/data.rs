@@ -9,7 +9,7 @@
 
 use super::text::{fixed, sanitize};
 use super::Average;
-use crate::eval::report::{Counts, ModelReport, Report};
+use crate::eval::report::{Counts, ErrorType, ModelReport, Report};
 
 /// A value axis.
 #[derive(Clone, Debug, PartialEq)]
@@ -109,6 +109,8 @@ pub struct Stacked {
     pub categories: Vec<String>,
     pub rows: Vec<StackedRow>,
     pub axis: Axis,
+    /// What a bar with a total of 0 says instead.
+    pub empty: &'static str,
 }
 
 /// One model's stacked bar.
@@ -363,28 +365,67 @@ pub fn outcome_distribution(report: &Report) -> Stacked {
             .models
             .iter()
             .enumerate()
-            .map(|(i, m)| {
-                let counts = outcome_counts(&m.counts);
-                let total: u64 = counts.iter().sum();
-                let shares = counts
-                    .iter()
-                    .map(|&c| {
-                        if total == 0 {
-                            0.0
-                        } else {
-                            c as f64 / total as f64
-                        }
-                    })
-                    .collect();
-                StackedRow {
-                    label: model_label(m, i),
-                    counts: counts.to_vec(),
-                    total,
-                    shares,
-                }
-            })
+            .map(|(i, m)| stacked_row(model_label(m, i), outcome_counts(&m.counts).to_vec()))
             .collect(),
         axis: Axis::unit("Share of compared pairs (0–1)"),
+        empty: "no compared values",
+    }
+}
+
+/// One stacked bar: its counts, their total and each count's share of it
+/// (all 0 when the total is 0).
+fn stacked_row(label: String, counts: Vec<u64>) -> StackedRow {
+    let total: u64 = counts.iter().sum();
+    let shares = counts
+        .iter()
+        .map(|&c| {
+            if total == 0 {
+                0.0
+            } else {
+                c as f64 / total as f64
+            }
+        })
+        .collect();
+    StackedRow {
+        label,
+        counts,
+        total,
+        shares,
+    }
+}
+
+/// Each model's errors (SPEC §9.1) by type, as shares of all its errors,
+/// in the report's key order.
+pub fn error_types(report: &Report) -> Stacked {
+    Stacked {
+        categories: ErrorType::ALL.map(|e| e.name().replace('_', " ")).to_vec(),
+        rows: report
+            .models
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let counts = ErrorType::ALL.map(|e| m.errors.get(e)).to_vec();
+                stacked_row(model_label(m, i), counts)
+            })
+            .collect(),
+        axis: Axis::unit("Share of errors (0–1)"),
+        empty: "no errors",
+    }
+}
+
+pub fn error_words(report: &Report) -> Words {
+    let near_miss = report.config["errors"]["near_miss"].as_f64().unwrap_or(0.8);
+    Words {
+        title: "Error types per model".to_string(),
+        caption: format!(
+            "Every value a model got wrong, by error type (SPEC §9.1), as a share of its \
+             errors (n = number of errors): format (the same value in another number or date \
+             convention, or the same letters and digits); scale (off by a power of ten, 10 to \
+             1,000,000 either way); swapped (another field's true value); near miss (string \
+             similarity at least {near_miss}); wrong (otherwise); missed (truth present, no \
+             prediction); spurious (prediction without truth). Counts pooled over all \
+             documents and fields."
+        ),
     }
 }
 

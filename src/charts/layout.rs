@@ -277,13 +277,20 @@ pub struct StackedLayout {
     pub notes: Vec<Label>,
 }
 
+/// [`stacked_in`] with the outcomes' colours ([`OUTCOMES`]).
 pub fn stacked(data: &Stacked, m: &Metrics) -> StackedLayout {
+    stacked_in(data, m, &OUTCOMES)
+}
+
+/// Stacked bars, category i in `colors[i]` (cycled).
+pub fn stacked_in(data: &Stacked, m: &Metrics, colors: &[Rgb]) -> StackedLayout {
+    let color = |i: usize| colors[i % colors.len().max(1)];
     let w = f64::from(m.width);
     let entries: Vec<(String, Mark)> = data
         .categories
         .iter()
         .enumerate()
-        .map(|(i, s)| (s.clone(), Mark::Box(OUTCOMES[i % OUTCOMES.len()])))
+        .map(|(i, s)| (s.clone(), Mark::Box(color(i))))
         .collect();
     let (legend, legend_h) = legend(&entries, m.pad, m.pad, w - 2.0 * m.pad, m);
     let names: Vec<&str> = data.rows.iter().map(|r| r.label.as_str()).collect();
@@ -313,7 +320,7 @@ pub fn stacked(data: &Stacked, m: &Metrics) -> StackedLayout {
             notes.push(Label {
                 x: x0 + 4.0,
                 y: y + t / 2.0,
-                text: fit("no compared values", x1 - x0 - 8.0, m.small),
+                text: fit(data.empty, x1 - x0 - 8.0, m.small),
             });
         } else {
             let mut cum = 0.0;
@@ -335,7 +342,7 @@ pub fn stacked(data: &Stacked, m: &Metrics) -> StackedLayout {
                     y0: y,
                     x1: b,
                     y1: y + t,
-                    color: OUTCOMES[i % OUTCOMES.len()],
+                    color: color(i),
                     text,
                 });
             }

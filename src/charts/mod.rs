@@ -168,6 +168,19 @@ pub fn outcome_distribution(report: &Report, o: &ChartOptions) -> Chart {
     chart("outcome_distribution", words, l.width, l.height, svg)
 }
 
+/// One stacked bar per model: its errors (SPEC §9.1) by type, as shares
+/// of all its errors, with percentages on segments wide enough and the
+/// number of errors at the end.
+pub fn error_types(report: &Report, o: &ChartOptions) -> Chart {
+    let m = Metrics::new(o);
+    let words = data::error_words(report);
+    let l = layout::stacked_in(&data::error_types(report), &m, &style::ERRORS);
+    let svg = draw::svg(l.width, l.height, &words.title, |area| {
+        draw::stacked(area, &l, &m)
+    });
+    chart("error_types", words, l.width, l.height, svg)
+}
+
 /// Fields (rows) × models (columns), each cell the field's strict F1 with
 /// its value printed to two decimals; the chart grows with the fields.
 pub fn field_f1_heatmap(report: &Report, o: &ChartOptions) -> Chart {

@@ -98,6 +98,20 @@ pub const SERIES: [Rgb; 8] = [
 /// outline, so the order survives greyscale printing.
 pub const OUTCOMES: [Rgb; 6] = [BLACK, BLUE, REDDISH_PURPLE, ORANGE, YELLOW, WHITE];
 
+/// The seven error types of SPEC §9.1 in report order: the five that
+/// split a wrong value in the colours the outcomes leave free (sky blue,
+/// bluish green, blue, reddish purple, vermillion), then missed and
+/// spurious in their outcome colours (orange, yellow).
+pub const ERRORS: [Rgb; 7] = [
+    SKY_BLUE,
+    BLUISH_GREEN,
+    BLUE,
+    REDDISH_PURPLE,
+    VERMILLION,
+    ORANGE,
+    YELLOW,
+];
+
 /// The sequential scale of the heatmap: a very light blue tint at 0 (so
 /// that a 0 still reads as a filled cell), sky blue at 0.8, blue at 1 —
 /// one hue family, monotone in lightness (L* 97 → 70 → 46), with more of

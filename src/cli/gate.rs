@@ -23,7 +23,7 @@ pub struct GateArgs {
     #[command(flatten)]
     pub(super) input: InputArgs,
 
-    /// A threshold: [MODEL:]METRIC OP NUMBER, OP one of >=, >, <=, <; METRIC a path into the JSON report's model object (micro.f1, macro_documents.recall, hallucination_rate, cer, items.f1, fields[total].f1, …). Without MODEL: every model but the baseline. Repeatable.
+    /// A threshold: [MODEL:]METRIC OP NUMBER, OP one of >=, >, <=, <, ==; METRIC a path into the JSON report's model object (micro.f1, macro_documents.recall, hallucination_rate, cer, items.f1, fields[total].f1, errors.scale, …). Without MODEL: every model but the baseline. Repeatable.
     #[arg(long = "require", value_name = "EXPR")]
     requires: Vec<String>,
 

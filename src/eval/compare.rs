@@ -100,8 +100,9 @@ impl Side<'_> {
             .get_or_init(|| char_signature(self.norm))
     }
 
+    /// The value read as a number (§2.1) and its rounded millionths.
     #[inline(always)]
-    fn number(&self) -> Option<(f64, f64)> {
+    pub(crate) fn number(&self) -> Option<(f64, f64)> {
         match self.readings.number.get() {
             Some(&number) => number,
             None => self.read_number(),

@@ -59,6 +59,9 @@ pub struct Config {
     /// Suspected truth errors (SPEC §9.3).
     #[serde(default)]
     pub audit: AuditConfig,
+    /// The error analysis (SPEC §9.1).
+    #[serde(default)]
+    pub errors: ErrorsConfig,
 }
 
 /// The `audit` section (SPEC §9.3).
@@ -73,6 +76,20 @@ pub struct AuditConfig {
 impl Default for AuditConfig {
     fn default() -> Self {
         AuditConfig { agreement: 0.5 }
+    }
+}
+
+/// The `errors` section (SPEC §9.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorsConfig {
+    /// A wrong value whose string similarity (§2.2) reaches this is a
+    /// `near_miss`. Default 0.8.
+    pub near_miss: f64,
+}
+
+impl Default for ErrorsConfig {
+    fn default() -> Self {
+        ErrorsConfig { near_miss: 0.8 }
     }
 }
 
@@ -368,7 +385,8 @@ pub fn default_json() -> Value {
             "straight_through": 0.95,
             "field_thresholds": {}
         },
-        "audit": {"agreement": 0.5}
+        "audit": {"agreement": 0.5},
+        "errors": {"near_miss": 0.8}
     })
 }
 
@@ -901,6 +919,7 @@ impl Config {
                 1.0,
             ),
             ("audit.agreement", self.audit.agreement, 1.0),
+            ("errors.near_miss", self.errors.near_miss, 1.0),
             (
                 "document_extraction_score.weights.numeric_precision",
                 self.document_extraction_score.weights.numeric_precision,

@@ -12,6 +12,7 @@
 //! * [`normalize`] — SPEC §1.4, §2.1: absent values, strings, numbers, dates.
 //! * [`distance`] — SPEC §2.2: Levenshtein, similarity, CER counts.
 //! * [`compare`] — SPEC §2.3: the outcome of one pair.
+//! * [`error_types`] — SPEC §9.1: why an outcome is not exact.
 //! * [`counts`] — SPEC §3.1–§3.2: counts and every ratio from them.
 //! * [`sets`] — SPEC §3.3 (M1); [`items`] — SPEC §3.4 (M3).
 //! * [`evaluate`] — the whole pass; [`report`] — SPEC §5's structs.
@@ -42,6 +43,7 @@ pub mod corrections;
 pub mod counts;
 pub mod dataset;
 pub mod distance;
+pub mod error_types;
 pub mod evaluate;
 pub mod gate;
 pub mod intervals;
@@ -70,5 +72,5 @@ pub use evaluate::{
     schema_validity_by, EvalInput, ModelInput, NamedSchema, SchemaValidity,
 };
 pub use model::{DocFile, DocRecord, Record, RecordFile};
-pub use report::{Counts, ModelReport, Outcome, Report, Scores};
+pub use report::{Counts, ErrorCounts, ErrorType, ModelReport, Outcome, Report, Scores};
 pub use source::{RecordInfo, RecordSource};

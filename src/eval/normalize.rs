@@ -191,10 +191,7 @@ pub fn parse_number_str(s: &str) -> Option<f64> {
 
 /// [`parse_number_str`] by the separator rules, for any text.
 fn parse_number_by_rules(s: &str) -> Option<f64> {
-    let cleaned: String = s
-        .chars()
-        .filter(|c| !c.is_whitespace() && !is_currency_symbol(*c))
-        .collect();
+    let cleaned = without_spaces_and_currency(s);
     let last_dot = cleaned.rfind('.');
     let last_comma = cleaned.rfind(',');
     let plain: String = match (last_dot, last_comma) {
@@ -225,6 +222,89 @@ fn parse_number_by_rules(s: &str) -> Option<f64> {
         (None, None) => cleaned,
     };
     if !is_decimal_literal(&plain) {
+        return None;
+    }
+    plain.parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+/// The text of a number without its white space and currency symbols
+/// (SPEC §2.1).
+fn without_spaces_and_currency(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_whitespace() && !is_currency_symbol(*c))
+        .collect()
+}
+
+/// Every number a value reads as under any of SPEC §2.1's conventions
+/// (SPEC §9.1's `format`): a JSON number as itself; a string as
+/// [`parse_number_str`] reads it, and with `.` and then `,` as the decimal
+/// separator, the other one a thousands separator only between digit
+/// groups of exactly three digits ([`grouped_reading`]). At most three
+/// readings, possibly equal; none when the value is not a number or a
+/// string.
+///
+/// ```
+/// use fieldscope::eval::normalize::number_readings_str;
+/// assert_eq!(number_readings_str("1.500"), vec![1.5, 1.5, 1500.0]);
+/// assert_eq!(number_readings_str("1363.26"), vec![1363.26, 1363.26]);
+/// assert_eq!(number_readings_str("1,50"), vec![1.5, 1.5]);
+/// ```
+pub fn number_readings_json(value: Json<'_>) -> Vec<f64> {
+    match value.json_type() {
+        JsonType::Number => value
+            .as_f64()
+            .filter(|x| x.is_finite())
+            .into_iter()
+            .collect(),
+        JsonType::String => number_readings_str(value.as_str().unwrap_or_default()),
+        _ => Vec::new(),
+    }
+}
+
+/// The string case of [`number_readings_json`].
+pub fn number_readings_str(s: &str) -> Vec<f64> {
+    let cleaned = without_spaces_and_currency(s);
+    [
+        parse_number_str(s),
+        grouped_reading(&cleaned, '.', ','),
+        grouped_reading(&cleaned, ',', '.'),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// `cleaned` read with `decimal` as the decimal separator (at most once)
+/// and `thousands` as a thousands separator only in the integer part and
+/// only between digit groups of exactly three digits (the first group,
+/// before any separator, has one to three): `[+-]? groups [decimal
+/// digits]`. `None` for any other text.
+fn grouped_reading(cleaned: &str, decimal: char, thousands: char) -> Option<f64> {
+    let unsigned = cleaned.trim_start_matches(['+', '-']);
+    let sign = &cleaned[..cleaned.len() - unsigned.len()];
+    if sign.len() > 1 {
+        return None;
+    }
+    let (int, frac) = match unsigned.split_once(decimal) {
+        Some((i, f)) => (i, Some(f)),
+        None => (unsigned, None),
+    };
+    let digits = |x: &str| x.bytes().all(|b| b.is_ascii_digit());
+    if frac.is_some_and(|f| !digits(f)) {
+        return None;
+    }
+    let groups: Vec<&str> = int.split(thousands).collect();
+    let grouped = match groups.as_slice() {
+        [one] => digits(one),
+        [first, rest @ ..] => {
+            (1..=3).contains(&first.len())
+                && digits(first)
+                && rest.iter().all(|g| g.len() == 3 && digits(g))
+        }
+        [] => false,
+    };
+    let plain = format!("{sign}{}.{}", groups.concat(), frac.unwrap_or_default());
+    if !grouped || groups.concat().len() + frac.map_or(0, str::len) == 0 {
         return None;
     }
     plain.parse::<f64>().ok().filter(|x| x.is_finite())

@@ -122,6 +122,60 @@ pub struct Counts {
     pub true_negative: u64,
 }
 
+/// Error-type counts (SPEC §9.1), in the report's key order. `missed`
+/// and `spurious` are the outcome counts of the same names; the other five
+/// split `partial` + `incorrect`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorCounts {
+    pub format: u64,
+    pub scale: u64,
+    pub swapped: u64,
+    pub near_miss: u64,
+    pub wrong: u64,
+    pub missed: u64,
+    pub spurious: u64,
+}
+
+/// The error type of one outcome that is not `exact` or `true_negative`
+/// (SPEC §9.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorType {
+    Format,
+    Scale,
+    Swapped,
+    NearMiss,
+    Wrong,
+    Missed,
+    Spurious,
+}
+
+impl ErrorType {
+    /// Every error type, in the order of the report's `errors`.
+    pub const ALL: [ErrorType; 7] = [
+        ErrorType::Format,
+        ErrorType::Scale,
+        ErrorType::Swapped,
+        ErrorType::NearMiss,
+        ErrorType::Wrong,
+        ErrorType::Missed,
+        ErrorType::Spurious,
+    ];
+
+    /// The snake_case name used in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorType::Format => "format",
+            ErrorType::Scale => "scale",
+            ErrorType::Swapped => "swapped",
+            ErrorType::NearMiss => "near_miss",
+            ErrorType::Wrong => "wrong",
+            ErrorType::Missed => "missed",
+            ErrorType::Spurious => "spurious",
+        }
+    }
+}
+
 /// Precision, recall, F1 and accuracy under one average (SPEC §3.1, §3.2).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Scores {
@@ -157,6 +211,9 @@ pub struct ModelReport {
     /// SPEC §3.6; `null` when no cost was given.
     pub cost: Option<f64>,
     pub counts: Counts,
+    /// SPEC §9.1: the error types of the model's outcomes.
+    #[serde(default)]
+    pub errors: ErrorCounts,
     /// |Truth| = COR + PAR + INC + MIS.
     pub truth_count: u64,
     /// |Pred| = COR + PAR + INC + SPU.
@@ -383,6 +440,9 @@ fn requested<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<f64
 pub struct FieldReport {
     pub field: String,
     pub counts: Counts,
+    /// SPEC §9.1: the error types of the field's outcomes.
+    #[serde(default)]
+    pub errors: ErrorCounts,
     pub precision: f64,
     pub recall: f64,
     pub f1: f64,
@@ -449,6 +509,14 @@ pub struct FieldDetail {
     pub truth: serde_json::Value,
     pub prediction: serde_json::Value,
     pub outcome: Outcome,
+    /// SPEC §9.1: the outcome's error type; `null` for `exact` and
+    /// `true_negative` outcomes and for set fields (whose errors are
+    /// counted element by element).
+    #[serde(default)]
+    pub error_type: Option<ErrorType>,
+    /// SPEC §9.1: for a `swapped` value, the field whose truth it matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub belongs_to: Option<String>,
     /// String similarity of the normalised values (strings only).
     pub similarity: Option<f64>,
     /// CER (present truth values of scalar and item fields only).

@@ -2,7 +2,9 @@
 //!
 //! Owns: the CSV layout — the header `model,field,exact,partial,incorrect,
 //! missed,spurious,true_negative,precision,recall,f1,accuracy,cer,mean_cer`
-//! (and, when some model has confidences, [`CONFIDENCE_HEADER`]'s columns),
+//! then the error types of SPEC §9.1 (`error_format`, `error_scale`,
+//! `error_swapped`, `error_near_miss`, `error_wrong`: `export::errors`), and,
+//! when some model has confidences, [`CONFIDENCE_HEADER`]'s columns,
 //! numbers at full precision (the shortest text that reads back as the same
 //! `f64`), `null` as an empty cell — and [`neutralise`], the one escaper,
 //! which defuses spreadsheet formulas in untrusted text. Quoting is the
@@ -60,6 +62,7 @@ pub const CONFIDENCE_HEADER: [&str; 7] = [
 fn write(writer: &mut ::csv::Writer<Vec<u8>>, report: &Report) -> ::csv::Result<()> {
     let confidence = report.models.iter().any(|m| m.confidence.is_some());
     let mut header: Vec<&str> = HEADER.to_vec();
+    header.extend(super::errors::CSV_HEADER.map(|(name, _)| name));
     if confidence {
         header.extend(CONFIDENCE_HEADER);
     }
@@ -68,6 +71,11 @@ fn write(writer: &mut ::csv::Writer<Vec<u8>>, report: &Report) -> ::csv::Result<
         let name = neutralise(&model.name);
         for field in &model.fields {
             let mut cells: Vec<Cow<'_, str>> = row(&name, field).into();
+            cells.extend(
+                super::errors::CSV_HEADER
+                    .iter()
+                    .map(|&(_, e)| number(field.errors.get(e))),
+            );
             if confidence {
                 let f = model
                     .confidence
@@ -177,6 +185,7 @@ mod tests {
         let field = FieldReport {
             field: "-delta".to_string(),
             counts: Default::default(),
+            errors: Default::default(),
             precision: -0.5,
             recall: 0.0,
             f1: 0.0,

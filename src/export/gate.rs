@@ -192,6 +192,7 @@ pub fn markdown(report: &GateReport, options: &ExportOptions) -> String {
                         Op::Gt => "\\>",
                         Op::Le => "≤",
                         Op::Lt => "\\<",
+                        Op::Eq => "=",
                     }),
                     c.threshold.unwrap_or(f64::NAN)
                 ),

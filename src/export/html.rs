@@ -7,8 +7,9 @@
 //! abstention rates, the accuracy-paradox explanation when accuracy and F1
 //! rank the models differently, the literature's metrics when the report
 //! carries them, macro over fields, the document-level
-//! scores, one per-field table per model, set fields, line items, the
-//! confidence section when a model has confidences (SPEC §8: the tables of
+//! scores, one per-field table per model, set fields, line items, "Where
+//! it fails" (SPEC §9.1: the error-type tables of `super::errors` and their
+//! chart when given), the confidence section when a model has confidences (SPEC §8: the tables of
 //! `super::confidence`, with the charts of [`ConfidenceCharts`] when
 //! given), the bootstrap intervals when the report has them, the charts it is given,
 //! the definitions of every metric, the effective configuration and, when
@@ -75,6 +76,9 @@ pub struct Parts<'a> {
     /// tables are shown whenever a model has confidences, these only when
     /// given).
     pub confidence: Option<&'a ConfidenceCharts>,
+    /// The stacked bar chart of error types per model in the "Where it
+    /// fails" section (SPEC §9.1; the section's tables are always shown).
+    pub errors: Option<&'a HtmlChart>,
 }
 
 /// The charts of the "Confidence" section, made by `super::page`.
@@ -306,6 +310,7 @@ pub(crate) fn push_body(out: &mut String, report: &Report, options: &ExportOptio
     push_fields(out, report, options);
     push_sets(out, report, options);
     push_items(out, report, options);
+    push_errors(out, report, options, parts.errors);
     push_confidence(out, report, options, parts.confidence);
     super::comparison::push_html(out, report);
     super::audit::push_html(out, report, options);
@@ -357,6 +362,7 @@ fn section_list(
     list.push(("fields", "Per-field results"));
     list.push(("sets", "Set fields"));
     list.push(("items", "Line items"));
+    list.push(("errors", "Where it fails"));
     if has_confidence(report) {
         list.push(("confidence", "Confidence"));
     }
@@ -937,6 +943,72 @@ fn push_figure(out: &mut String, id: &str, chart: &HtmlChart) {
         escape(chart.title.trim_end_matches('.')),
         escape(&chart.caption)
     ));
+}
+
+/// SPEC §9.1: "Where it fails" — the error types per model (the columns
+/// of `super::errors`, as in Markdown and LaTeX), the stacked bar chart
+/// when given, and per model and field when the report has document
+/// details.
+fn push_errors(
+    out: &mut String,
+    report: &Report,
+    options: &ExportOptions,
+    chart: Option<&HtmlChart>,
+) {
+    use super::errors::{caption, field_rows, model_rows, COLUMNS, FIELD_CAPTION};
+    open_section(out, "errors", "Where it fails", true);
+    out.push_str(
+        "<p>Why values are wrong: a value in another format, off by a power of ten, or \
+         belonging to another field is a different problem from a wrong value or a missing \
+         one.</p>\n",
+    );
+    let columns = |rows: &[Vec<String>]| -> Vec<Column> {
+        COLUMNS
+            .iter()
+            .enumerate()
+            .map(|(j, (header, _, _))| {
+                Column::new(escape(header), rows.iter().map(|c| c[j].clone()).collect())
+            })
+            .collect()
+    };
+    let rows = model_rows(report, options);
+    let names: Vec<String> = rows.iter().map(|(name, _)| escape(name)).collect();
+    let cells: Vec<Vec<String>> = rows.into_iter().map(|(_, cells)| cells).collect();
+    push_table(
+        out,
+        "wide",
+        &escape(&caption(report)),
+        "Model",
+        &names,
+        columns(&cells),
+    );
+    if let Some(chart) = chart {
+        push_figure(out, "errors-chart", chart);
+    }
+    if let Some(rows) = field_rows(report, options) {
+        for (index, model) in report.models.iter().enumerate() {
+            let mine: Vec<_> = rows.iter().filter(|(m, _, _)| *m == model.name).collect();
+            if mine.is_empty() {
+                continue;
+            }
+            out.push_str(&format!(
+                "<h3 id=\"errors-{}\">{}</h3>\n",
+                index + 1,
+                escape(&model.name)
+            ));
+            let names: Vec<String> = mine.iter().map(|(_, field, _)| escape(field)).collect();
+            let cells: Vec<Vec<String>> = mine.iter().map(|(_, _, c)| c.clone()).collect();
+            push_table(
+                out,
+                "",
+                &escape(FIELD_CAPTION),
+                "Field",
+                &names,
+                columns(&cells),
+            );
+        }
+    }
+    out.push_str("</section>\n");
 }
 
 fn has_confidence(report: &Report) -> bool {

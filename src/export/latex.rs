@@ -303,7 +303,52 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
             );
         }
     }
+
+    // Error types (SPEC §9.1).
+    push_errors(&mut out, report, options, &names);
     out
+}
+
+/// The error-type tables (SPEC §9.1): per model, and per model and field
+/// when the report has document details.
+fn push_errors(out: &mut String, report: &Report, options: &ExportOptions, names: &[String]) {
+    use super::errors::{caption, field_rows, model_rows, COLUMNS, FIELD_CAPTION};
+    let header: Vec<&str> = COLUMNS.iter().map(|(_, latex, _)| *latex).collect();
+    let columns = |rows: Vec<Vec<String>>| -> Vec<Column> {
+        (0..COLUMNS.len())
+            .map(|i| Column {
+                cells: rows.iter().map(|cells| cells[i].clone()).collect(),
+                best: None,
+            })
+            .collect()
+    };
+    out.push('\n');
+    let rows = model_rows(report, options);
+    push_table(
+        out,
+        &escape(&caption(report)),
+        "tab:fieldscope-errors",
+        &format!("l{}", "r".repeat(COLUMNS.len())),
+        &format!("Model & {}", header.join(" & ")),
+        names,
+        columns(rows.into_iter().map(|(_, cells)| cells).collect()),
+    );
+    if let Some(rows) = field_rows(report, options) {
+        out.push('\n');
+        let labels: Vec<String> = rows
+            .iter()
+            .map(|(model, field, _)| format!("{} & {}", escape(model), escape(field)))
+            .collect();
+        push_table(
+            out,
+            &escape(FIELD_CAPTION),
+            "tab:fieldscope-errors-fields",
+            &format!("ll{}", "r".repeat(COLUMNS.len())),
+            &format!("Model & Field & {}", header.join(" & ")),
+            &labels,
+            columns(rows.into_iter().map(|(_, _, cells)| cells).collect()),
+        );
+    }
 }
 
 /// A bootstrap table: per model "estimate [low, high]" (the interval in

@@ -129,6 +129,7 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
     }
 
     super::audit::push_markdown(&mut out, report, options);
+    push_errors(&mut out, report, options);
 
     if !report.warnings.is_empty() {
         out.push_str("\n## Warnings\n\n");
@@ -140,6 +141,34 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
     }
     super::suggestions::push_markdown(&mut out, report);
     out
+}
+
+/// The error-type tables (SPEC §9.1): per model, and per model and field
+/// when the report has document details.
+fn push_errors(out: &mut String, report: &Report, options: &ExportOptions) {
+    use super::errors::{caption, field_rows, model_rows, COLUMNS, FIELD_CAPTION};
+    let headers: String = COLUMNS.iter().map(|(h, _, _)| format!(" {h} |")).collect();
+    let rules = " ---: |".repeat(COLUMNS.len());
+    out.push('\n');
+    out.push_str(&escape(&caption(report)));
+    out.push_str(&format!("\n\n| Model |{headers}\n| :--- |{rules}\n"));
+    for (name, cells) in model_rows(report, options) {
+        let mut row = vec![escape(&name)];
+        row.extend(cells);
+        push_row(out, &row);
+    }
+    if let Some(rows) = field_rows(report, options) {
+        out.push('\n');
+        out.push_str(&escape(FIELD_CAPTION));
+        out.push_str(&format!(
+            "\n\n| Model | Field |{headers}\n| :--- | :--- |{rules}\n"
+        ));
+        for (name, field, cells) in rows {
+            let mut row = vec![escape(&name), escape(&field)];
+            row.extend(cells);
+            push_row(out, &row);
+        }
+    }
 }
 
 /// A bootstrap table: its caption, then per model "estimate [low, high]"

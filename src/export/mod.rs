@@ -36,6 +36,7 @@ pub mod comparison;
 pub mod confidence;
 pub mod csv;
 pub mod embed;
+pub mod errors;
 pub mod fragment;
 pub mod gate;
 pub mod html;
@@ -165,7 +166,8 @@ pub struct TextExport {
     /// A [`Format`] name.
     pub format: String,
     /// The report (its `document_details` are not needed: no table or
-    /// chart shows them).
+    /// chart shows them; only whether there were any, which asks for the
+    /// per-field error tables of SPEC §9.1, `export::errors`).
     pub report: Report,
     /// What the HTML report includes (ignored by the other formats).
     #[serde(default)]
@@ -174,7 +176,9 @@ pub struct TextExport {
 
 impl TextExport {
     /// The request for `report` in `format`: the report without its
-    /// document details (they would only make the message longer).
+    /// document details (they would only make the message longer), so the
+    /// export is what `fieldscope eval --format` writes without
+    /// `--details`.
     pub fn new(format: Format, report: &Report, include: HtmlInclude) -> TextExport {
         let mut report = report.clone();
         for m in &mut report.models {
@@ -629,10 +633,15 @@ mod tests {
         };
         let options = ExportOptions::default();
         assert!(report.models.iter().all(|m| m.document_details.is_some()));
+        // What the CLI writes without --details.
+        let mut plain = report.clone();
+        for m in &mut plain.models {
+            m.document_details = None;
+        }
         for format in Format::ALL {
             let direct = match format {
-                Format::Html => render_html(&report, &options, &include),
-                _ => render(&report, format, &options),
+                Format::Html => render_html(&plain, &options, &include),
+                _ => render(&plain, format, &options),
             };
             let request = TextExport::new(format, &report, include.clone());
             assert!(request

@@ -9,7 +9,8 @@
 //! Owns: which charts the report shows and how they are drawn
 //! ([`chart_options`]: full width at [`CHART_FONT_PT`], the per-field
 //! heatmap split so each chart fits a printed page; the confidence charts,
-//! [`confidence_charts`], in their own section), and turning the
+//! [`confidence_charts`], and the error types' chart (SPEC §9.1) in their
+//! own sections), and turning the
 //! inputs to embed into the page's inert data ([`super::embed`]). What the
 //! report's tables show follows from the report itself: the bootstrap
 //! table when it has `bootstrap`, the literature table when its models have
@@ -132,10 +133,13 @@ fn with_parts(
         Vec::new()
     };
     let confidence = include.charts.then(|| confidence_charts(report)).flatten();
+    let errors = (include.charts && !report.models.is_empty())
+        .then(|| html_chart(charts::error_types(report, &chart_options())));
     let inputs = include.inputs.as_deref().map(html::Inputs::new);
     layout(&Parts {
         charts: &charts,
         inputs: inputs.as_ref(),
         confidence: confidence.as_ref(),
+        errors: errors.as_ref(),
     })
 }

@@ -9,7 +9,7 @@
 //! half the bytes; the compared field's name in every value, a fifth of
 //! the rest. Pure; depends on serde and the report types.
 
-use crate::eval::report::{Counts, DocumentDetail, FieldDetail, Outcome};
+use crate::eval::report::{Counts, DocumentDetail, ErrorType, FieldDetail, Outcome};
 use rustc_hash::FxHashMap;
 use serde::ser::SerializeTuple;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -21,7 +21,8 @@ use serde_json::Value;
 type Document = (String, bool, bool, bool, [u64; 6], [f64; 4], Vec<Field>);
 /// A compared value as sent: field (its index in the part's names),
 /// truth_item, pred_item, truth, prediction, outcome (index in
-/// [`Outcome::ALL`]), similarity, cer, confidence.
+/// [`Outcome::ALL`]), similarity, cer, confidence, error type (index in
+/// [`ErrorType::ALL`], SPEC §9.1), belongs_to (index in the names).
 type Field = (
     u32,
     Option<usize>,
@@ -32,6 +33,8 @@ type Field = (
     Option<f64>,
     Option<f64>,
     Option<f64>,
+    Option<u8>,
+    Option<u32>,
 );
 
 /// Each field name of a part, numbered in the order first compared.
@@ -89,6 +92,11 @@ impl Serialize for FieldsOut<'_> {
                 f.similarity,
                 f.cer,
                 f.confidence,
+                f.error_type
+                    .map(|e| ErrorType::ALL.iter().position(|&x| x == e).unwrap_or(0) as u8),
+                f.belongs_to
+                    .as_deref()
+                    .map(|b| self.1.get(b).copied().unwrap_or(0)),
             )
         }))
     }
@@ -106,10 +114,12 @@ pub fn serialize<S: Serializer>(
     let mut listed: Vec<&str> = Vec::new();
     let fields = details.iter().flatten().flatten().flat_map(|d| &d.fields);
     for f in fields {
-        names.entry(&f.field).or_insert_with(|| {
-            listed.push(&f.field);
-            (listed.len() - 1) as u32
-        });
+        for name in std::iter::once(&f.field).chain(&f.belongs_to) {
+            names.entry(name).or_insert_with(|| {
+                listed.push(name);
+                (listed.len() - 1) as u32
+            });
+        }
     }
     (listed, ModelsOut(details, &names)).serialize(serializer)
 }
@@ -160,14 +170,38 @@ fn document<E: serde::de::Error>(d: Document, names: &[String]) -> Result<Docume
 }
 
 fn field<E: serde::de::Error>(f: Field, names: &[String]) -> Result<FieldDetail, E> {
-    let (name, truth_item, pred_item, truth, prediction, outcome, similarity, cer, confidence) = f;
+    let (
+        name,
+        truth_item,
+        pred_item,
+        truth,
+        prediction,
+        outcome,
+        similarity,
+        cer,
+        confidence,
+        error_type,
+        belongs_to,
+    ) = f;
     let outcome = *Outcome::ALL
         .get(outcome as usize)
         .ok_or_else(|| E::custom(format!("no outcome {outcome}")))?;
-    let field = names
-        .get(name as usize)
-        .ok_or_else(|| E::custom(format!("no field {name}")))?
-        .clone();
+    let name_of = |i: u32| {
+        names
+            .get(i as usize)
+            .cloned()
+            .ok_or_else(|| E::custom(format!("no field {i}")))
+    };
+    let field = name_of(name)?;
+    let error_type = error_type
+        .map(|e| {
+            ErrorType::ALL
+                .get(usize::from(e))
+                .copied()
+                .ok_or_else(|| E::custom(format!("no error type {e}")))
+        })
+        .transpose()?;
+    let belongs_to = belongs_to.map(name_of).transpose()?;
     Ok(FieldDetail {
         field,
         truth_item,
@@ -175,6 +209,8 @@ fn field<E: serde::de::Error>(f: Field, names: &[String]) -> Result<FieldDetail,
         truth,
         prediction,
         outcome,
+        error_type,
+        belongs_to,
         similarity,
         cer,
         confidence,
@@ -203,6 +239,8 @@ mod tests {
                 None,
                 cer,
                 None,
+                Some(2),
+                Some(0),
             )
         };
         for (i, outcome) in Outcome::ALL.into_iter().enumerate() {
@@ -212,10 +250,20 @@ mod tests {
                 (detail.field.as_str(), detail.outcome, detail.cer),
                 ("total", outcome, Some(0.5))
             );
+            assert_eq!(
+                (detail.error_type, detail.belongs_to.as_deref()),
+                (Some(ErrorType::Swapped), Some("total"))
+            );
         }
         assert_eq!(
             field::<Error>(sent(6), &names).unwrap_err().to_string(),
             "no outcome 6"
+        );
+        let mut bad = sent(0);
+        bad.9 = Some(7);
+        assert_eq!(
+            field::<Error>(bad, &names).unwrap_err().to_string(),
+            "no error type 7"
         );
         let mut unnamed = sent(0);
         unnamed.0 = 1;

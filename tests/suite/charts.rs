@@ -30,6 +30,7 @@ fn field(name: &str, c: Counts, f1: f64, cer: Option<f64>) -> FieldReport {
     FieldReport {
         field: name.to_string(),
         counts: c,
+        errors: super::exporters::errors_of(c),
         precision: f1,
         recall: f1,
         f1,
@@ -45,6 +46,7 @@ fn model(name: &str, fields: Vec<FieldReport>, items: Option<ItemsReport>) -> Mo
         name: name.to_string(),
         cost: None,
         counts: c,
+        errors: super::exporters::errors_of(c),
         truth_count: 10,
         pred_count: 11,
         m_total: 7.5,

@@ -93,6 +93,7 @@ fn json_report_of_the_example() {
             "name",
             "cost",
             "counts",
+            "errors",
             "truth_count",
             "pred_count",
             "m_total",

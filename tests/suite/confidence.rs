@@ -438,12 +438,13 @@ fn csv_confidence_columns() {
     let csv = render(&report, Format::Csv, &ExportOptions::default());
     let mut lines = csv.lines();
     assert!(lines.next().unwrap().ends_with(
-        ",mean_cer,confidence_pairs,confidence_accuracy,mean_confidence,confidence_ece,confidence_auroc,recommended_threshold,threshold_coverage"
+        ",mean_cer,error_format,error_scale,error_swapped,error_near_miss,error_wrong,confidence_pairs,confidence_accuracy,mean_confidence,confidence_ece,confidence_auroc,recommended_threshold,threshold_coverage"
     ));
     let date = csv.lines().find(|l| l.starts_with("m,date,")).unwrap();
     // date: pairs 0.8 (wrong), 0.4 and 0.99 (right): accuracy 2/3, mean
     // 2.19 / 3, ECE (0.8 + 0.6 + 0.01) / 3, AUROC 1/2, no threshold.
-    let cells: Vec<&str> = date.split(',').skip(14).collect();
+    // After the 14 per-field columns and the 5 error types (SPEC §9.1).
+    let cells: Vec<&str> = date.split(',').skip(19).collect();
     assert_eq!(
         (cells[0], cells[4], cells[5], cells[6]),
         ("3", "0.5", "", "0")

@@ -5,7 +5,8 @@
 //! of comparing; read the diff before committing it.
 
 use fieldscope::eval::report::{
-    Counts, FieldAverage, FieldReport, ItemsReport, ModelReport, PartialScores, Report, Scores,
+    Counts, ErrorCounts, FieldAverage, FieldReport, ItemsReport, ModelReport, PartialScores,
+    Report, Scores,
 };
 use fieldscope::export::{self, ExportOptions, Format};
 use serde_json::json;
@@ -103,11 +104,26 @@ fn harmonic(p: f64, r: f64) -> f64 {
     }
 }
 
+/// Error types (SPEC §9.1) consistent with counts `c`: partial values are
+/// near misses, incorrect ones half scale (rounded down), half wrong.
+pub fn errors_of(c: Counts) -> ErrorCounts {
+    ErrorCounts {
+        format: 0,
+        scale: c.incorrect / 2,
+        swapped: 0,
+        near_miss: c.partial,
+        wrong: c.incorrect - c.incorrect / 2,
+        missed: c.missed,
+        spurious: c.spurious,
+    }
+}
+
 pub fn field(name: &str, c: Counts, cer: Option<f64>, mean_cer: Option<f64>) -> FieldReport {
     let s = micro(c, false);
     FieldReport {
         field: name.to_string(),
         counts: c,
+        errors: errors_of(c),
         precision: s.precision,
         recall: s.recall,
         f1: s.f1,
@@ -134,6 +150,7 @@ pub fn model(
         name: name.to_string(),
         cost,
         counts: c,
+        errors: errors_of(c),
         truth_count: c.exact + c.partial + c.incorrect + c.missed,
         pred_count: c.exact + c.partial + c.incorrect + c.spurious,
         m_total: c.exact as f64 + 0.5 * c.partial as f64,
@@ -370,7 +387,8 @@ fn markdown_rows_have_as_many_cells_as_the_header() {
         .filter(|l| l.starts_with('|'))
         .map(cell_borders)
         .collect();
-    assert_eq!(widths, [9, 9, 9, 9, 9, 6, 6, 6, 6, 6]);
+    // The comparison table, the micro table, the error types (SPEC §9.1).
+    assert_eq!(widths, [9, 9, 9, 9, 9, 6, 6, 6, 6, 6, 9, 9, 9, 9, 9]);
 }
 
 #[test]
@@ -378,10 +396,9 @@ fn csv_reads_back_with_the_same_numbers_and_neutralised_text() {
     let report = three_models();
     let text = export::csv::render(&report, &ExportOptions::default());
     let mut reader = csv::Reader::from_reader(text.as_bytes());
-    assert_eq!(
-        reader.headers().unwrap().iter().collect::<Vec<_>>(),
-        export::csv::HEADER
-    );
+    let mut header = export::csv::HEADER.to_vec();
+    header.extend(export::errors::CSV_HEADER.map(|(name, _)| name));
+    assert_eq!(reader.headers().unwrap().iter().collect::<Vec<_>>(), header);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     let fields: usize = report.models.iter().map(|m| m.fields.len()).sum();
     assert_eq!(rows.len(), fields);
@@ -395,6 +412,10 @@ fn csv_reads_back_with_the_same_numbers_and_neutralised_text() {
             assert_eq!(cells[10].parse::<f64>().unwrap(), field.f1);
             assert_eq!(cells[12].parse::<f64>().ok(), field.cer);
             assert_eq!(cells[13].parse::<f64>().ok(), field.mean_cer);
+            // SPEC §9.1: format, scale, swapped, near miss, wrong.
+            let errors: Vec<u64> = (14..19).map(|i| cells[i].parse().unwrap()).collect();
+            let e = field.errors;
+            assert_eq!(errors, [e.format, e.scale, e.swapped, e.near_miss, e.wrong]);
         }
     }
 }
@@ -448,7 +469,7 @@ proptest::proptest! {
     ) {
         let text = export::markdown::render(&named(&model_name, "f"), &ExportOptions::default());
         let widths: Vec<usize> = text.lines().filter(|l| l.starts_with('|')).map(cell_borders).collect();
-        proptest::prop_assert_eq!(widths, vec![9, 9, 9, 6, 6, 6]);
+        proptest::prop_assert_eq!(widths, vec![9, 9, 9, 6, 6, 6, 9, 9, 9]);
     }
 }
 

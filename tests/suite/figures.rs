@@ -283,9 +283,10 @@ fn media_box(pdf: &[u8]) -> Vec<f64> {
 
 /// The example has line items, so all six report charts and two charts of
 /// each of the three sweeps are written.
-const EXPECTED: [&str; 12] = [
+const EXPECTED: [&str; 13] = [
     "metric_bars",
     "outcome_distribution",
+    "error_types",
     "field_f1_heatmap",
     "pred_vs_truth",
     "cer_distribution",

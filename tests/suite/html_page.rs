@@ -137,8 +137,9 @@ fn the_app_and_the_cli_write_the_same_html_report() {
     let figures = cli.matches("<figure id=\"chart-").count();
     assert_eq!(figures, 6);
     // And, since the example carries confidences (SPEC §8), three
-    // reliability diagrams and the risk–coverage chart.
-    assert_eq!(cli.matches("<svg width=\"672\"").count(), 10);
+    // reliability diagrams and the risk–coverage chart; and the error
+    // types' chart (SPEC §9.1).
+    assert_eq!(cli.matches("<svg width=\"672\"").count(), 11);
     assert!(!cli.contains("class=\"refused\""));
     // No chart text is below 8 pt at print size (the page prints a chart at
     // its own size: 672 px are narrower than a page's text).

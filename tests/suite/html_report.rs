@@ -227,6 +227,7 @@ fn example_is_well_formed_inert_and_in_the_promised_order() {
             "fields",
             "sets",
             "items",
+            "errors",
             "charts",
             "definitions",
             "configuration"

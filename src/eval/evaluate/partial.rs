@@ -39,8 +39,9 @@ use std::collections::{HashMap, HashSet};
 /// The version of the partial-result and learned-fields formats; a file
 /// of another version is refused.
 /// Format 2: [`PathFacts::tally`] and [`PartialHeader::tallies`] (SPEC
-/// §7.4's suggestions).
-pub const PARTIAL_FORMAT: u32 = 2;
+/// §7.4's suggestions). Format 3: each comparison's error type (SPEC
+/// §9.1).
+pub const PARTIAL_FORMAT: u32 = 3;
 
 /// This build's version, carried by every partial and learned file.
 const VERSION: &str = env!("CARGO_PKG_VERSION");

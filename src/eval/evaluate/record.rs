@@ -22,11 +22,12 @@ use crate::eval::counts::{
     items_summary, macro_over_documents, macro_over_fields, mean, numeric_precision,
     partial_scores, ratio, strict_scores,
 };
+use crate::eval::error_types::{classify, Candidate};
 use crate::eval::items::{match_items, partial_credit, F1Grid, Item};
 use crate::eval::paths::{Kind, Leaf, PathId};
 use crate::eval::report::{
-    Counts, DocumentDetail, DocumentTally, FieldDetail, FieldReport, ItemTally, ModelReport,
-    Outcome, Scores, SetReport,
+    Counts, DocumentDetail, DocumentTally, ErrorCounts, ErrorType, FieldDetail, FieldReport,
+    ItemTally, ModelReport, Outcome, Scores, SetReport,
 };
 use crate::eval::sets::{set_scores, SetCounts};
 use crate::eval::tree::{Json, JsonType};
@@ -37,6 +38,8 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Default)]
 pub(super) struct FieldAcc {
     pub(super) counts: Counts,
+    /// SPEC §9.1.
+    pub(super) errors: ErrorCounts,
     pub(super) cer_edits: u64,
     pub(super) cer_len: u64,
     pub(super) cer_sum: f64,
@@ -93,6 +96,27 @@ pub(super) fn set_display_outcome(c: &SetCounts) -> Outcome {
     }
 }
 
+/// Where a value that is not exact may belong instead (SPEC §9.1's
+/// `swapped`): the other scalar fields of the truth document, or the other
+/// fields of the truth item.
+#[derive(Clone, Copy)]
+pub(super) enum Others<'x, 'a> {
+    /// The document's top-level paths (only its scalar fields are taken).
+    Document(&'x [PathId], &'x FlatDoc<'a>),
+    /// The item fields of the list and the truth item.
+    Item(&'x [PathId], &'x Item<'x, 'a>),
+    /// No truth to belong to (the truth side is absent).
+    None,
+}
+
+/// Where [`Others`]' leaves are looked up.
+#[derive(Clone, Copy)]
+enum Source<'x, 'a> {
+    Document(&'x FlatDoc<'a>),
+    Item(&'x Item<'x, 'a>),
+    None,
+}
+
 /// Compares the (document, field) pairs of one document for one model and
 /// notes, in the order it compares them, what each contributes
 /// ([`DocOut`]); [`ModelRun::absorb`] then adds it to the model's counts.
@@ -119,6 +143,7 @@ impl Recorder<'_, '_> {
         t: Option<(&Leaf<'_>, &str)>,
         p: Option<(&Leaf<'_>, &str)>,
         slots: (Option<usize>, Option<usize>),
+        others: Others<'_, '_>,
         out: &mut DocOut,
     ) {
         let ty = self.paths.value_type_in(own, id, t.map(|(l, _)| l.value));
@@ -127,6 +152,15 @@ impl Recorder<'_, '_> {
             p.and_then(|(l, text)| l.side(text)),
         );
         let c = self.comparer.compare_sides(ty, ts.as_ref(), ps.as_ref());
+        // SPEC §9.1: only partial and incorrect outcomes (both sides
+        // present, rare) are classified; the others are named by outcome.
+        let (error, belongs_to) = match (c.outcome, &ts, &ps) {
+            (Outcome::Partial | Outcome::Incorrect, Some(ts), Some(ps)) => {
+                let (e, to) = self.error_type(own, id, ty, (ts, ps), c.similarity, others);
+                (Some(e), to)
+            }
+            _ => (None, None),
+        };
         let (t, p) = (t.map(|(l, _)| l), p.map(|(l, _)| l));
         let confidence = p.and_then(|l| l.confidence);
         out.uncovered |= p.is_some_and(|l| l.present) && confidence.is_none();
@@ -138,6 +172,7 @@ impl Recorder<'_, '_> {
                 .zip(c.cer_rate)
                 .map(|(cer, rate)| (cer.edits as u64, cer.len as u64, rate)),
             confidence,
+            error,
         });
         // SPEC §9.3: a slot of the truth (a scalar, or a field of truth
         // item i) that is neither exact nor a true negative.
@@ -167,11 +202,53 @@ impl Recorder<'_, '_> {
                 truth: t.map_or(Value::Null, |l| l.value.to_value()),
                 prediction: p.map_or(Value::Null, |l| l.value.to_value()),
                 outcome: c.outcome,
+                error_type: error.or(ErrorType::of_outcome(c.outcome)),
+                belongs_to: belongs_to.map(|b| self.paths.table.name(b).to_string()),
                 similarity: c.similarity,
                 cer: c.cer_rate,
                 confidence,
             });
         }
+    }
+
+    /// The error type of a partial or incorrect pair of field `id` (SPEC
+    /// §9.1), and for `swapped` the field the prediction belongs to: the
+    /// first by name among `others` whose truth it matches exactly.
+    fn error_type<'x>(
+        &'x self,
+        own: Option<&'x OwnSchema>,
+        id: PathId,
+        ty: ValueType,
+        (t, p): (&Side<'_>, &Side<'_>),
+        similarity: Option<f64>,
+        others: Others<'x, '_>,
+    ) -> (ErrorType, Option<PathId>) {
+        let paths = self.paths;
+        let candidate = |(other, leaf, text): (PathId, &'x Leaf<'_>, &'x str)| {
+            leaf.side(text).map(|truth| Candidate {
+                key: other,
+                name: paths.table.name(other),
+                ty: paths.value_type_in(own, other, Some(leaf.value)),
+                truth,
+            })
+        };
+        let (ids, source): (&[PathId], Source<'_, '_>) = match others {
+            Others::Document(ids, doc) => (ids, Source::Document(doc)),
+            Others::Item(ids, item) => (ids, Source::Item(item)),
+            Others::None => (&[], Source::None),
+        };
+        let found = ids
+            .iter()
+            .filter(|&&o| o != id)
+            .filter_map(|&o| match source {
+                Source::Document(doc) if paths.kind_in(own, o) == Kind::Scalar => {
+                    doc.get(o).map(|l| (o, l, doc.text.as_str()))
+                }
+                Source::Item(item) => item.get(o).map(|l| (o, l, item.text)),
+                _ => None,
+            })
+            .filter_map(candidate);
+        classify(self.comparer, ty, t, p, similarity.unwrap_or(0.0), found)
     }
 
     /// Compares document `truth` with one model's prediction `pred`
@@ -226,6 +303,7 @@ impl Recorder<'_, '_> {
                     t.map(|l| (l, truth.text.as_str())),
                     p.map(|l| (l, pred.text.as_str())),
                     (None, None),
+                    Others::Document(&plan.top, truth),
                     out,
                 ),
                 Kind::Set => {
@@ -260,6 +338,8 @@ impl Recorder<'_, '_> {
                             truth: t.map_or(Value::Null, Json::to_value),
                             prediction: p.map_or(Value::Null, Json::to_value),
                             outcome: set_display_outcome(&sc),
+                            error_type: None,
+                            belongs_to: None,
                             similarity: None,
                             cer: None,
                             confidence,
@@ -297,6 +377,7 @@ impl Recorder<'_, '_> {
                                 ti[x.truth].get(s).map(|l| (l, ti[x.truth].text)),
                                 pi[x.pred].get(s).map(|l| (l, pi[x.pred].text)),
                                 (Some(x.truth), Some(x.pred)),
+                                Others::Item(sub, &ti[x.truth]),
                                 out,
                             );
                         }
@@ -309,6 +390,7 @@ impl Recorder<'_, '_> {
                                 item.get(s).map(|l| (l, item.text)),
                                 None,
                                 (Some(i), None),
+                                Others::None,
                                 out,
                             );
                         }
@@ -321,6 +403,7 @@ impl Recorder<'_, '_> {
                                 None,
                                 item.get(s).map(|l| (l, item.text)),
                                 (None, Some(j)),
+                                Others::None,
                                 out,
                             );
                         }
@@ -341,6 +424,8 @@ pub(super) struct ModelRun<'p, 'c> {
     /// Keep per-document details and tallies.
     pub(super) details: bool,
     pub(super) acc: Vec<FieldAcc>,
+    /// SPEC §9.1: the model's error types.
+    pub(super) errors: ErrorCounts,
     /// With details: this document's counts per field (indexed by path).
     pub(super) doc_fields: Option<Vec<Counts>>,
     pub(super) numeric_exact: u64,
@@ -391,6 +476,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             config,
             details,
             acc: vec![FieldAcc::default(); paths.table.len()],
+            errors: ErrorCounts::default(),
             doc_fields: details.then(|| vec![Counts::default(); paths.table.len()]),
             numeric_exact: 0,
             numeric_total: 0,
@@ -422,6 +508,12 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                 format!("document {id:?}: a count names a field that was not learnt"),
             )
         };
+        let bad_event = || {
+            Error::new(
+                ErrorKind::Input,
+                format!("document {id:?}: a partial or incorrect outcome has no error type"),
+            )
+        };
         self.valid.push(out.valid);
         self.has_prediction.push(out.has_prediction);
         self.confidence.absorb(out);
@@ -449,6 +541,12 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             let a = self.acc.get_mut(path).ok_or_else(bad)?;
             a.counts.record(e.outcome);
             counts.record(e.outcome);
+            if let Some(error) = e.error.or(ErrorType::of_outcome(e.outcome)) {
+                a.errors.record(error);
+                self.errors.record(error);
+            } else if matches!(e.outcome, Outcome::Partial | Outcome::Incorrect) {
+                return Err(bad_event());
+            }
             if let Some(d) = &mut self.doc_fields {
                 d[path].record(e.outcome);
             }
@@ -467,7 +565,17 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                 pred_len,
             };
             let oc = sc.outcome_counts();
-            self.acc.get_mut(path).ok_or_else(bad)?.counts += oc;
+            // SPEC §9.1: a set field's missed and spurious elements keep
+            // their names; it has no partial or incorrect outcome.
+            let errors = ErrorCounts {
+                missed: oc.missed,
+                spurious: oc.spurious,
+                ..ErrorCounts::default()
+            };
+            self.errors += errors;
+            let a = self.acc.get_mut(path).ok_or_else(bad)?;
+            a.counts += oc;
+            a.errors += errors;
             counts += oc;
             if let Some(d) = &mut self.doc_fields {
                 d[path] += oc;
@@ -552,6 +660,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             config,
             details,
             acc,
+            errors,
             doc_fields: _,
             numeric_exact,
             numeric_total,
@@ -624,6 +733,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             field_reports.push(FieldReport {
                 field: paths.table.name(id).to_string(),
                 counts: a.counts,
+                errors: a.errors,
                 precision: s.precision,
                 recall: s.recall,
                 f1: s.f1,
@@ -720,6 +830,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             name: name.to_string(),
             cost: None,
             counts: total,
+            errors,
             truth_count: total.truth_count(),
             pred_count: total.pred_count(),
             m_total: total.credit(),

@@ -31,7 +31,7 @@ use super::{
 };
 use crate::error::{Error, ErrorKind};
 use crate::eval::audit::AuditSlot;
-use crate::eval::report::{FieldDetail, ItemTally, Outcome};
+use crate::eval::report::{ErrorType, FieldDetail, ItemTally, Outcome};
 use crate::eval::tree::{Forest, NodeId};
 use serde::{Deserialize, Serialize};
 
@@ -46,15 +46,25 @@ pub(crate) struct Event {
     pub cer: Option<(u64, u64, f64)>,
     /// The prediction's confidence (SPEC §8.2: with it, a pair).
     pub confidence: Option<f64>,
+    /// SPEC §9.1: the error type of a `partial` or `incorrect` outcome
+    /// (`None` for the others, whose error type is their outcome's name).
+    pub error: Option<ErrorType>,
 }
 
-/// An [`Event`] as stored: `[path, outcome code, cer, confidence]`.
+/// An [`Event`] as stored: `[path, outcome code, cer, confidence, error
+/// type code]`.
 #[derive(Serialize, Deserialize)]
-struct EventTuple(u32, u8, Option<(u64, u64, f64)>, Option<f64>);
+struct EventTuple(u32, u8, Option<(u64, u64, f64)>, Option<f64>, Option<u8>);
 
 impl From<Event> for EventTuple {
     fn from(e: Event) -> Self {
-        EventTuple(e.path, outcome_code::of(e.outcome), e.cer, e.confidence)
+        EventTuple(
+            e.path,
+            outcome_code::of(e.outcome),
+            e.cer,
+            e.confidence,
+            e.error.map(error_code::of),
+        )
     }
 }
 
@@ -67,6 +77,7 @@ impl TryFrom<EventTuple> for Event {
             outcome: outcome_code::outcome(t.1)?,
             cer: t.2,
             confidence: t.3,
+            error: t.4.map(error_code::error).transpose()?,
         })
     }
 }
@@ -165,6 +176,23 @@ mod outcome_code {
         ALL.get(usize::from(code))
             .copied()
             .ok_or_else(|| format!("unknown outcome code {code}"))
+    }
+}
+
+/// An error type as one small number in a partial result: its place in
+/// [`ErrorType::ALL`].
+mod error_code {
+    use crate::eval::report::ErrorType;
+
+    pub fn of(e: ErrorType) -> u8 {
+        ErrorType::ALL.iter().position(|x| *x == e).unwrap_or(0) as u8
+    }
+
+    pub fn error(code: u8) -> Result<ErrorType, String> {
+        ErrorType::ALL
+            .get(usize::from(code))
+            .copied()
+            .ok_or_else(|| format!("unknown error type code {code}"))
     }
 }
 

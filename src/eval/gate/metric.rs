@@ -254,6 +254,9 @@ pub enum Op {
     Le,
     #[serde(rename = "<")]
     Lt,
+    /// `==`: for counts, such as `errors.scale == 0` (SPEC §9.1).
+    #[serde(rename = "==")]
+    Eq,
 }
 
 impl Op {
@@ -264,6 +267,7 @@ impl Op {
             Op::Gt => value > threshold,
             Op::Le => value <= threshold,
             Op::Lt => value < threshold,
+            Op::Eq => value == threshold,
         }
     }
 
@@ -273,6 +277,7 @@ impl Op {
             Op::Gt => ">",
             Op::Le => "<=",
             Op::Lt => "<",
+            Op::Eq => "==",
         }
     }
 }
@@ -297,22 +302,24 @@ impl Requirement {
     pub fn parse(text: &str) -> Result<Requirement, Error> {
         let bad = |why: String| usage(format!("--require `{text}`: {why}"));
         let t = text.trim();
-        let Some(at) = t.rfind(['<', '>']) else {
-            return Err(bad(
-                "no comparison: expected [MODEL:]METRIC OP NUMBER with OP one of >=, >, <=, <"
+        let (order, equal) = (t.rfind(['<', '>']), t.rfind("=="));
+        let (at, op_end, op) = match (order, equal) {
+            (_, Some(e)) if order.is_none_or(|o| e > o + 1) => (e, e + 2, Op::Eq),
+            (Some(at), _) => match (&t[at..at + 1], t[at + 1..].starts_with('=')) {
+                (">", true) => (at, at + 2, Op::Ge),
+                (">", false) => (at, at + 1, Op::Gt),
+                ("<", true) => (at, at + 2, Op::Le),
+                _ => (at, at + 1, Op::Lt),
+            },
+            (None, _) => return Err(bad(
+                "no comparison: expected [MODEL:]METRIC OP NUMBER with OP one of >=, >, <=, <, =="
                     .into(),
-            ));
-        };
-        let (op_end, op) = match (&t[at..at + 1], t[at + 1..].starts_with('=')) {
-            (">", true) => (at + 2, Op::Ge),
-            (">", false) => (at + 1, Op::Gt),
-            ("<", true) => (at + 2, Op::Le),
-            _ => (at + 1, Op::Lt),
+            )),
         };
         let number = t[op_end..].trim();
         if number.starts_with('=') {
             return Err(bad(
-                "`==` and `=` are not comparisons here; use >=, >, <= or <".into(),
+                "`=` is not a comparison here; use >=, >, <=, < or ==".into()
             ));
         }
         let threshold: f64 = number
@@ -589,10 +596,22 @@ mod tests {
         assert_eq!(r.metric.to_string(), "fields[a:b].recall");
         assert_eq!((r.op, r.threshold), (Op::Gt, 0.1));
         assert_eq!(Requirement::parse("micro.f1<=1").unwrap().op, Op::Le);
+        // `==` for counts (SPEC §9.1's error types).
+        let r = Requirement::parse("good:errors.scale == 0").unwrap();
+        assert_eq!(r.metric.to_string(), "errors.scale");
+        assert_eq!(
+            (r.model.as_deref(), r.op, r.threshold),
+            (Some("good"), Op::Eq, 0.0)
+        );
+        let r = Requirement::parse("fields[a==b].errors.wrong==2").unwrap();
+        assert_eq!(r.metric.to_string(), "fields[a==b].errors.wrong");
+        assert_eq!((r.op, r.threshold), (Op::Eq, 2.0));
+        assert!(Op::Eq.holds(0.0, 0.0) && !Op::Eq.holds(1.0, 0.0));
         for bad in [
             "micro.f1",
             "micro.f1 >= x",
-            "micro.f1 == 0.5",
+            "micro.f1 = 0.5",
+            "micro.f1 >== 0.5",
             ">= 0.5",
             ":micro.f1 >= 0.5",
             "micro.f1 >= inf",
