@@ -172,6 +172,10 @@ struct InputArgs {
     #[arg(long = "schema-by", value_name = "KEY")]
     schema_by: Option<String>,
 
+    /// Slice the documents by KEY (SPEC §9.2): a top-level truth key, or `_items` (number of truth items), `_fields` (present truth fields), `_schema` (with several schemas). Repeatable, or a comma-separated list; beats the config file's `slice_by`. Adds the report's `slices` key (each model's micro scores per slice, weak slices found by a bootstrap test) and a weak-slices table in markdown, latex, csv and html.
+    #[arg(long = "slice-by", value_name = "KEY")]
+    slice_by: Vec<String>,
+
     /// Metrics configuration (metrics_config.json, SPEC §4).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -480,6 +484,26 @@ fn sweep_command(args: &SweepArgs, stderr: &mut dyn Write) -> Result<String, Err
     Ok(render_sweep(&report, format))
 }
 
+/// `--slice-by KEY` (repeatable, each a comma-separated list): the keys,
+/// trimmed, in the order given; an empty one is a usage error.
+fn slice_keys(flags: &[String]) -> Result<Vec<String>, Error> {
+    flags
+        .iter()
+        .flat_map(|f| f.split(','))
+        .map(|k| {
+            let k = k.trim();
+            if k.is_empty() {
+                Err(Error::new(
+                    ErrorKind::Usage,
+                    "--slice-by: expected a top-level truth key or _items, _fields, _schema (a comma-separated list or the flag repeated)",
+                ))
+            } else {
+                Ok(k.to_string())
+            }
+        })
+        .collect()
+}
+
 /// `--values 0,0.1,0.5` (default 0, 0.05, …, 1): every item a
 /// non-negative number.
 fn parse_values(list: Option<&str>) -> Result<Vec<f64>, Error> {
@@ -665,6 +689,9 @@ fn load_inputs_with<S: Send>(
             ));
         }
         builder = builder.layer(&serde_json::json!({ "schema_by": key.trim() }))?;
+    }
+    if !args.slice_by.is_empty() {
+        builder = builder.layer(&serde_json::json!({ "slice_by": slice_keys(&args.slice_by)? }))?;
     }
     if let Some(name) = &args.preset {
         builder = builder.preset(
@@ -962,6 +989,9 @@ fn embedded_bundle<S>(args: &InputArgs, models: &[ModelInput<S>]) -> Result<Stri
     }
     if let Some(key) = &args.schema_by {
         settings.insert("schema_by".into(), key.trim().into());
+    }
+    if !args.slice_by.is_empty() {
+        settings.insert("slice_by".into(), slice_keys(&args.slice_by)?.into());
     }
     Ok(Session::of_files(read, settings).to_bundle())
 }

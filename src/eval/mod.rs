@@ -25,6 +25,8 @@
 //! * [`confidence_input`] — SPEC §8.1: confidences checked, and read
 //!   beside the fields; [`confidence`] — SPEC §8.3–§8.4: the scores over
 //!   (confidence, correct) pairs.
+//! * [`slices`] — SPEC §9.2: slices of the documents, each model's scores
+//!   per slice, weak-slice discovery.
 //! * [`pace`] — where a long evaluation lets its caller wait or stop it.
 //! * [`source`] — how the evaluation reads a file's records: resident in a
 //!   forest, or one at a time from wherever an implementation keeps them.
@@ -49,6 +51,7 @@ pub mod pace;
 pub mod paths;
 pub mod report;
 pub mod sets;
+pub mod slices;
 pub mod source;
 pub mod suggest;
 pub mod sweep;

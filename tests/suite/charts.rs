@@ -102,6 +102,7 @@ fn report(models: Vec<ModelReport>) -> Report {
         models,
         bootstrap: None,
         comparison: None,
+        slices: None,
     }
 }
 

@@ -226,6 +226,7 @@ fn three_models() -> Report {
         ],
         bootstrap: None,
         comparison: None,
+        slices: None,
     }
 }
 
@@ -269,6 +270,7 @@ fn single_model() -> Report {
         models: vec![m],
         bootstrap: None,
         comparison: None,
+        slices: None,
     }
 }
 
@@ -282,6 +284,7 @@ fn empty() -> Report {
         models: vec![],
         bootstrap: None,
         comparison: None,
+        slices: None,
     }
 }
 
