@@ -254,6 +254,7 @@ pub fn render(report: &Report, options: &ExportOptions, parts: &Parts) -> String
     push_items(&mut out, report, options);
     push_confidence(&mut out, report, options, parts.confidence);
     super::comparison::push_html(&mut out, report);
+    push_where_it_fails(&mut out, report, options);
     push_charts(&mut out, charts);
     // Optional sections of `Parts` go here (each also in `section_list`).
     push_definitions(&mut out, report);
@@ -310,6 +311,9 @@ fn section_list(
     if report.comparison.is_some() {
         list.push(super::comparison::SECTION);
     }
+    if report.slices.is_some() {
+        list.push(super::slices::WHERE_IT_FAILS);
+    }
     if !parts.charts.is_empty() {
         list.push(("charts", "Charts"));
     }
@@ -360,6 +364,22 @@ fn push_summary(out: &mut String, report: &Report, options: &ExportOptions, part
         out.push_str(&format!("<li><a href=\"#{id}\">{heading}</a></li>\n"));
     }
     out.push_str("</ol></nav>\n</header>\n");
+}
+
+/// SPEC §9's "Where it fails" section, when the report has one of its
+/// parts: the slices (§9.2, `export::slices::push_html`). Each part is
+/// its own function, so further parts (§9.1's error types) join here.
+fn push_where_it_fails(out: &mut String, report: &Report, options: &ExportOptions) {
+    if report.slices.is_none() {
+        return;
+    }
+    let (id, heading) = super::slices::WHERE_IT_FAILS;
+    open_section(out, id, heading, false);
+    super::slices::push_html(out, report, options);
+    out.push_str(
+        "</section>
+",
+    );
 }
 
 fn push_warnings(out: &mut String, report: &Report) {

@@ -22,12 +22,12 @@
 //! (B + 1)`. Every model is resampled with the same draws (a paired
 //! design, as the statistics' bootstrap does).
 //!
-//! **Seeds.** The slice at position `j` in key and value order (tested
-//! or not) has its own generator, seeded `seed + j` (wrapping; `seed` the
+//! **Seeds.** Each slice has its own generator, seeded
+//! [`named_seed`]`(seed, key + "\0" + value's JSON text)` (`seed` the
 //! statistics' default, 1), so a slice's p-value depends neither on the
-//! other slices nor on how many threads test them: the slices are tested
-//! in parallel on the caller's rayon pool (native only), one thread on
-//! wasm32, with the same numbers.
+//! other slices (nor on the other keys of `slice_by`) nor on how many
+//! threads test them: the slices are tested in parallel on the caller's
+//! rayon pool (native only), one thread on wasm32, with the same numbers.
 //!
 //! **Cost.** Per tested slice and resample, `n` draws and, per model,
 //! `n` weighted sums of six `u64`s: O(S · B · n · M) integer work, no
@@ -35,7 +35,7 @@
 //! documents × 3 models × 50 slices × 1,000 resamples).
 
 use super::Slice;
-use crate::eval::bootstrap::{draw_weights, BootstrapOptions};
+use crate::eval::bootstrap::{draw_weights, named_seed, BootstrapOptions};
 use crate::eval::config::Config;
 use crate::eval::counts::strict_scores;
 use crate::eval::report::Counts;
@@ -84,11 +84,13 @@ pub fn test_slices(
     settings: &Settings,
     config: &Config,
 ) -> Vec<Vec<Option<Tested>>> {
-    let work = |(j, slice): (usize, &Slice)| -> Vec<Option<Tested>> {
+    let work = |slice: &Slice| -> Vec<Option<Tested>> {
         if !is_tested(slice.documents.len(), documents, settings.min_documents) {
             return vec![None; counts.len()];
         }
-        test_one(j, &slice.documents, counts, documents, settings, config)
+        let name = format!("{}\0{}", slice.key, slice.value);
+        let seed = named_seed(settings.seed, &name);
+        test_one(seed, &slice.documents, counts, documents, settings, config)
             .into_iter()
             .map(Some)
             .collect()
@@ -96,18 +98,19 @@ pub fn test_slices(
     #[cfg(not(target_arch = "wasm32"))]
     let per_slice: Vec<Vec<Option<Tested>>> = {
         use rayon::prelude::*;
-        slices.par_iter().enumerate().map(work).collect()
+        slices.par_iter().map(work).collect()
     };
     #[cfg(target_arch = "wasm32")]
-    let per_slice: Vec<Vec<Option<Tested>>> = slices.iter().enumerate().map(work).collect();
+    let per_slice: Vec<Vec<Option<Tested>>> = slices.iter().map(work).collect();
     (0..counts.len())
         .map(|m| per_slice.iter().map(|s| s[m]).collect())
         .collect()
 }
 
-/// The test of slice `j` (documents `inside`, ascending) for every model.
+/// The test of a slice (documents `inside`, ascending; its generator's
+/// seed `seed`) for every model.
 fn test_one(
-    j: usize,
+    seed: u64,
     inside: &[u32],
     counts: &[&[Counts]],
     documents: usize,
@@ -141,7 +144,7 @@ fn test_one(
         .map(|(a, b)| f1(&b.iter().copied().sum()) - f1(&a.iter().copied().sum()))
         .collect();
     let (n_in, n_out) = split.first().map_or((0, 0), |(a, b)| (a.len(), b.len()));
-    let mut rng = fastrand::Rng::with_seed(settings.seed.wrapping_add(j as u64));
+    let mut rng = fastrand::Rng::with_seed(seed);
     let (mut w_in, mut w_out) = (vec![0u32; n_in], vec![0u32; n_out]);
     let mut at_most_zero = vec![0usize; counts.len()];
     for _ in 0..settings.resamples {

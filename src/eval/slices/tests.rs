@@ -427,3 +427,26 @@ fn slice_config_keys_are_checked_and_left_out_of_the_default_config() {
     );
     assert_eq!(Config::from_json(&c.to_json()).unwrap(), c);
 }
+
+#[test]
+fn a_slices_p_value_does_not_depend_on_the_other_keys() {
+    let (rows, counts) = planted(3, 120, &[0.9, 0.6, 0.9]);
+    let alone = slices_report(&rows, &[("m", &counts)], &config(300));
+    // The same documents with a second key before it (`_items`: 0..=11).
+    let two: Vec<Vec<Option<String>>> = rows
+        .iter()
+        .enumerate()
+        .map(|(d, r)| vec![Some((d % 12).to_string()), r[0].clone()])
+        .collect();
+    let mut cfg = config(300);
+    cfg.slice_by = by(&["_items", "group"]);
+    let both = slices_report(&two, &[("m", &counts)], &cfg);
+    for r in &alone.models[0].slices {
+        let same = both.models[0]
+            .slices
+            .iter()
+            .find(|s| s.key == "group" && s.value == r.value)
+            .unwrap();
+        assert_eq!((same.delta, same.p_value), (r.delta, r.p_value));
+    }
+}
