@@ -286,3 +286,22 @@ fn a_planted_weak_slice_is_found_and_hostile_values_are_escaped_everywhere() {
     assert!(html.contains("<td><strong>weak</strong></td>"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_gate_reads_each_models_weak_slice_count() {
+    let dir = dir("gate");
+    let args = planted(&dir, "bad");
+    let gate = |require: &str| {
+        let mut all = vec!["gate".to_string()];
+        all.extend(args.iter().cloned());
+        all.extend(["--require".to_string(), require.to_string()]);
+        fieldscope(&all)
+    };
+    // One weak slice ("bad") of two tested.
+    let (code, out, _) = gate("slices.weak <= 0");
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("slices.weak"), "{out}");
+    assert_eq!(gate("slices.weak <= 1").0, 0);
+    assert_eq!(gate("slices.tested >= 2").0, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
