@@ -149,6 +149,10 @@ struct SynthArgs {
     #[arg(long)]
     confidence: bool,
 
+    /// Add the truth key `vendor_country` (the vendor's ISO 3166 code, for slicing: SPEC §9.2) and make the `good` model weak on German invoices (it gets their invoice number, dates, total, tax and payment terms wrong more often); every other value is unchanged. Evaluate with --slice-by vendor_country and the key in the config's ignored_fields.
+    #[arg(long)]
+    vendor_country: bool,
+
     /// The directory to write the files to (created if missing).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -591,7 +595,7 @@ fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String,
 
 /// `fieldscope synth`: writes the generated files into `--out`.
 fn synth_command(args: &SynthArgs, stderr: &mut dyn Write) -> i32 {
-    let options = if args.paradox {
+    let mut options = if args.paradox {
         crate::synth::SynthOptions::paradox(args.documents, args.seed)
     } else {
         crate::synth::SynthOptions {
@@ -601,6 +605,7 @@ fn synth_command(args: &SynthArgs, stderr: &mut dyn Write) -> i32 {
             ..crate::synth::SynthOptions::default()
         }
     };
+    options.vendor_country = args.vendor_country;
     let data = crate::synth::generate(&options);
     let mut files = vec![("truth.jsonl".to_string(), data.truth_jsonl)];
     files.extend(
