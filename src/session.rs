@@ -431,26 +431,14 @@ impl Session {
     /// line items, NOT_FOUND-heavy fields and a code list, and three models
     /// (a good one, a conservative one, an aggressive one that hallucinates),
     /// with the invoice schema.
-    ///
-    /// Its truth carries each vendor's country (`vendor_country`, a key for
-    /// slicing only: ignored as a field) and the good model is weak on
-    /// German invoices, which SPEC §9.2's slices find (`slice_by`).
     pub fn example() -> Session {
-        let data = generate(&SynthOptions {
-            vendor_country: true,
-            ..SynthOptions::paradox(50, 19)
-        });
+        let data = generate(&SynthOptions::paradox(50, 19));
         let mut s = Session::default();
         s.add_file("truth.jsonl", data.truth_jsonl.into_bytes());
         for (name, jsonl) in data.predictions {
             s.add_file(&format!("{name}.jsonl"), jsonl.into_bytes());
         }
         s.add_file("invoice.schema.json", data.schema_json.into_bytes());
-        let key = crate::synth::countries::KEY;
-        s.settings
-            .insert("slice_by".into(), serde_json::json!([key]));
-        s.settings
-            .insert("ignored_fields".into(), serde_json::json!([key]));
         s.shows_example = true;
         s
     }
@@ -1404,33 +1392,6 @@ mod tests {
         let options = crate::export::ExportOptions::default();
         let html = crate::export::html::render(&r, &options, &Default::default());
         assert_eq!(html.matches("<section id=\"accuracy-paradox\">").count(), 1);
-    }
-
-    /// SPEC §9.2 on the example: sliced by the vendor's country, the good
-    /// model's German invoices are its weak slice (and no other model's).
-    #[test]
-    fn the_example_finds_the_good_models_weak_country() {
-        let r = Session::example().evaluate().unwrap();
-        let slices = r.slices.as_ref().unwrap();
-        assert_eq!(slices.by, ["vendor_country"]);
-        for m in &slices.models {
-            let weak: Vec<&serde_json::Value> = m
-                .slices
-                .iter()
-                .filter(|s| s.weak)
-                .map(|s| &s.value)
-                .collect();
-            if m.name == "good" {
-                assert_eq!(weak, [&serde_json::json!("DE")], "{m:?}");
-            } else {
-                assert!(weak.is_empty(), "{m:?}");
-            }
-        }
-        // The key is for slicing only: no model is scored on it.
-        assert!(r.models[0]
-            .fields
-            .iter()
-            .all(|f| f.field != "vendor_country"));
     }
 
     /// Issue 14: the first drop of the user's own files replaces the
