@@ -3,7 +3,7 @@
 //!
 //! Owns: the test of each slice ([`test_slices`]); the parent applies
 //! Holm and decides which slices are weak. Pure; depends on
-//! `bootstrap` (its generator and [`draw_weights`]), `counts`
+//! `bootstrap` (its generator and [`draw_weights`](crate::eval::bootstrap::draw_weights)), `counts`
 //! ([`strict_scores`]) and `config`.
 //!
 //! **Tested slices.** A slice is tested when it has at least
@@ -15,10 +15,12 @@
 //!
 //! **Bootstrap.** Resample `b` (of `B = slices.resamples`) draws `n_in`
 //! of the slice's documents and then `n_out` of the rest's, each
-//! uniformly with replacement by [`draw_weights`] (the statistics' own
-//! `fastrand` generator, `u64` draws: the same on every platform, wasm32
-//! included), and computes `δ_b` from the drawn documents' counts summed
-//! (`Σ wᵢ·countsᵢ`, integers, so exact). `p = (1 + #{b : δ_b ≤ 0}) /
+//! uniformly with replacement with [`draw_weights`](crate::eval::bootstrap::draw_weights)' draws (the
+//! statistics' own `fastrand` generator, `u64` draws: the same on every
+//! platform, wasm32 included), and computes `δ_b` from the drawn
+//! documents' counts summed (integers, so exact; each drawn document's
+//! counts added as it is drawn: the same sums as `Σ wᵢ·countsᵢ`
+//! ([`weighted_sum`]) over `draw_weights`' weights, tested). `p = (1 + #{b : δ_b ≤ 0}) /
 //! (B + 1)`. Every model is resampled with the same draws (a paired
 //! design, as the statistics' bootstrap does).
 //!
@@ -29,13 +31,13 @@
 //! threads test them: the slices are tested in parallel on the caller's
 //! rayon pool (native only), one thread on wasm32, with the same numbers.
 //!
-//! **Cost.** Per tested slice and resample, `n` draws and, per model,
-//! `n` weighted sums of six `u64`s: O(S · B · n · M) integer work, no
-//! outcome touched (the bench `benches/slices.rs` measures 10,000
+//! **Cost.** Per tested slice and resample, `n` draws and, per model and
+//! draw, four `u64` additions (what F1 reads: COR, INC + PAR, MIS, SPU):
+//! O(S · B · n · M) integer work, no outcome touched (the bench `benches/slices.rs` measures 10,000
 //! documents × 3 models × 50 slices × 1,000 resamples).
 
 use super::Slice;
-use crate::eval::bootstrap::{draw_weights, named_seed, BootstrapOptions};
+use crate::eval::bootstrap::{named_seed, BootstrapOptions};
 use crate::eval::config::Config;
 use crate::eval::counts::strict_scores;
 use crate::eval::report::Counts;
@@ -123,37 +125,41 @@ fn test_one(
             *slot = true;
         }
     }
-    // Each model's counts inside and outside, gathered contiguously.
-    let split: Vec<(Vec<Counts>, Vec<Counts>)> = counts
-        .iter()
-        .map(|c| {
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            for (d, x) in c.iter().enumerate().take(documents) {
-                if is_in[d] {
-                    a.push(*x);
-                } else {
-                    b.push(*x);
-                }
-            }
-            (a, b)
-        })
-        .collect();
+    // Each document's counts for every model, inside and outside, packed
+    // side by side (document k's model m at k·M + m).
+    let models = counts.len();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for d in 0..documents {
+        let side = if is_in[d] { &mut a } else { &mut b };
+        side.extend(
+            counts
+                .iter()
+                .map(|c| pack(c.get(d).copied().unwrap_or_default())),
+        );
+    }
     let f1 = |c: &Counts| strict_scores(c, config).f1;
-    let observed: Vec<f64> = split
-        .iter()
-        .map(|(a, b)| f1(&b.iter().copied().sum()) - f1(&a.iter().copied().sum()))
+    let all = |side: &[Packed], m: usize| -> Counts {
+        let mut s = [0u64; 4];
+        side.iter()
+            .skip(m)
+            .step_by(models.max(1))
+            .for_each(|x| add(&mut s, x));
+        unpack(&s)
+    };
+    let observed: Vec<f64> = (0..models)
+        .map(|m| f1(&all(&b, m)) - f1(&all(&a, m)))
         .collect();
-    let (n_in, n_out) = split.first().map_or((0, 0), |(a, b)| (a.len(), b.len()));
+    let (n_in, n_out) = (a.len() / models.max(1), b.len() / models.max(1));
     let mut rng = fastrand::Rng::with_seed(seed);
-    let (mut w_in, mut w_out) = (vec![0u32; n_in], vec![0u32; n_out]);
-    let mut at_most_zero = vec![0usize; counts.len()];
+    let mut at_most_zero = vec![0usize; models];
+    let (mut s_in, mut s_out) = (vec![[0u64; 4]; models], vec![[0u64; 4]; models]);
     for _ in 0..settings.resamples {
-        draw_weights(&mut rng, &mut w_in);
-        draw_weights(&mut rng, &mut w_out);
-        for ((a, b), le) in split.iter().zip(at_most_zero.iter_mut()) {
-            let delta = f1(&weighted_sum(b, &w_out)) - f1(&weighted_sum(a, &w_in));
+        draw_sums(&mut rng, &a, models, n_in, &mut s_in);
+        draw_sums(&mut rng, &b, models, n_out, &mut s_out);
+        for m in 0..models {
+            let delta = f1(&unpack(&s_out[m])) - f1(&unpack(&s_in[m]));
             if delta <= 0.0 {
-                *le += 1;
+                at_most_zero[m] += 1;
             }
         }
     }
@@ -165,6 +171,58 @@ fn test_one(
             p_value: (1 + le) as f64 / (settings.resamples + 1) as f64,
         })
         .collect()
+}
+
+/// What micro F1 reads of a document's counts (SPEC §3.1: TP = COR,
+/// FP = INC + PAR + SPU, FN = MIS (+ INC + PAR)): COR, INC + PAR, MIS,
+/// SPU. [`unpack`] gives them back as [`Counts`] (PAR in INC, no true
+/// negative), whose [`strict_scores`] F1 is the original's.
+type Packed = [u64; 4];
+
+fn pack(c: Counts) -> Packed {
+    [
+        c.exact,
+        c.incorrect.wrapping_add(c.partial),
+        c.missed,
+        c.spurious,
+    ]
+}
+
+fn unpack(s: &Packed) -> Counts {
+    Counts {
+        exact: s[0],
+        incorrect: s[1],
+        missed: s[2],
+        spurious: s[3],
+        ..Counts::default()
+    }
+}
+
+fn add(sum: &mut Packed, x: &Packed) {
+    for (s, v) in sum.iter_mut().zip(x) {
+        *s = s.wrapping_add(*v);
+    }
+}
+
+/// One resample of one side: `n` documents drawn uniformly with
+/// replacement — the draws of [`draw_weights`](crate::eval::bootstrap::draw_weights) (`n` times
+/// `rng.u64(0..n)`, in the same order), but each drawn document's counts
+/// added at once instead of counted in a weight first — their packed
+/// counts summed per model into `sums`.
+fn draw_sums(
+    rng: &mut fastrand::Rng,
+    side: &[Packed],
+    models: usize,
+    n: usize,
+    sums: &mut [Packed],
+) {
+    sums.iter_mut().for_each(|s| *s = [0; 4]);
+    for _ in 0..n {
+        let k = rng.u64(0..n as u64) as usize;
+        for (s, x) in sums.iter_mut().zip(&side[k * models..(k + 1) * models]) {
+            add(s, x);
+        }
+    }
 }
 
 /// `Σ wᵢ · countsᵢ`: the counts of a resample (document `i` drawn `wᵢ`

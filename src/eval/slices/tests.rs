@@ -450,3 +450,58 @@ fn a_slices_p_value_does_not_depend_on_the_other_keys() {
         assert_eq!((same.delta, same.p_value), (r.delta, r.p_value));
     }
 }
+
+/// The test written out with the statistics' own `draw_weights` and
+/// weighted sums of whole counts: the p-values of `slices_report` (which
+/// adds each drawn document's packed counts as it is drawn) are these,
+/// exactly.
+#[test]
+fn discovery_is_draw_weights_and_weighted_sums_written_out() {
+    use crate::eval::bootstrap::{draw_weights, named_seed};
+    // Partial credit and true negatives too: F1 must not depend on packing.
+    let mut rng = fastrand::Rng::with_seed(4);
+    let rows: Vec<Vec<Option<String>>> = (0..90)
+        .map(|d| vec![Some(format!("\"g{}\"", d % 3))])
+        .collect();
+    let counts: Vec<Counts> = (0..90)
+        .map(|_| {
+            c(
+                rng.u64(0..5),
+                rng.u64(0..2),
+                rng.u64(0..2),
+                rng.u64(0..2),
+                rng.u64(0..2),
+                rng.u64(0..3),
+            )
+        })
+        .collect();
+    for preset in [crate::eval::Preset::Standard, crate::eval::Preset::NotFound] {
+        let mut cfg = config(150);
+        cfg.incorrect_counts_as = Config::preset(preset).incorrect_counts_as;
+        let report = slices_report(&rows, &[("m", &counts)], &cfg);
+        let f1 = |c: &Counts| strict_scores(c, &cfg).f1;
+        for row in &report.models[0].slices {
+            let inside: Vec<Counts> = (0..90)
+                .filter(|d| format!("\"g{}\"", d % 3) == format!("{}", row.value))
+                .map(|d| counts[d])
+                .collect();
+            let outside: Vec<Counts> = (0..90)
+                .filter(|d| format!("\"g{}\"", d % 3) != format!("{}", row.value))
+                .map(|d| counts[d])
+                .collect();
+            let mut rng = fastrand::Rng::with_seed(named_seed(1, &format!("group\0{}", row.value)));
+            let (mut w_in, mut w_out) = (vec![0; inside.len()], vec![0; outside.len()]);
+            let mut le = 0;
+            for _ in 0..150 {
+                draw_weights(&mut rng, &mut w_in);
+                draw_weights(&mut rng, &mut w_out);
+                if f1(&weighted_sum(&outside, &w_out)) - f1(&weighted_sum(&inside, &w_in)) <= 0.0 {
+                    le += 1;
+                }
+            }
+            assert_eq!(row.p_value, Some((1 + le) as f64 / 151.0), "{row:?}");
+            let all = |v: &[Counts]| v.iter().copied().sum::<Counts>();
+            assert_eq!(row.delta, Some(f1(&all(&outside)) - f1(&all(&inside))));
+        }
+    }
+}
