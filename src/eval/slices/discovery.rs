@@ -129,8 +129,8 @@ fn test_one(
     // side by side (document k's model m at k·M + m).
     let models = counts.len();
     let (mut a, mut b) = (Vec::new(), Vec::new());
-    for d in 0..documents {
-        let side = if is_in[d] { &mut a } else { &mut b };
+    for (d, &inside) in is_in.iter().enumerate() {
+        let side = if inside { &mut a } else { &mut b };
         side.extend(
             counts
                 .iter()
