@@ -2,9 +2,9 @@
 //! than on the rest of the documents?
 //!
 //! Owns: the test of each slice ([`test_slices`]); the parent applies
-//! Holm and decides which slices are weak. Pure; depends on
-//! `bootstrap` (its generator and [`draw_weights`](crate::eval::bootstrap::draw_weights)), `counts`
-//! ([`strict_scores`]) and `config`.
+//! Holm and decides which slices are weak. Pure; depends on `bootstrap`
+//! (its generator, the draws of [`draw_weights`], [`named_seed`]),
+//! `counts` ([`strict_scores`]) and `config`.
 //!
 //! **Tested slices.** A slice is tested when it has at least
 //! `slices.min_documents` documents and at least that many documents lie
@@ -15,14 +15,14 @@
 //!
 //! **Bootstrap.** Resample `b` (of `B = slices.resamples`) draws `n_in`
 //! of the slice's documents and then `n_out` of the rest's, each
-//! uniformly with replacement with [`draw_weights`](crate::eval::bootstrap::draw_weights)' draws (the
+//! uniformly with replacement with [`draw_weights`]' draws (the
 //! statistics' own `fastrand` generator, `u64` draws: the same on every
 //! platform, wasm32 included), and computes `δ_b` from the drawn
 //! documents' counts summed (integers, so exact; each drawn document's
-//! counts added as it is drawn: the same sums as `Σ wᵢ·countsᵢ`
-//! ([`weighted_sum`]) over `draw_weights`' weights, tested). `p = (1 + #{b : δ_b ≤ 0}) /
-//! (B + 1)`. Every model is resampled with the same draws (a paired
-//! design, as the statistics' bootstrap does).
+//! counts are added as it is drawn: the same sums as `Σ wᵢ·countsᵢ`,
+//! [`weighted_sum`], over `draw_weights`' weights — tested).
+//! `p = (1 + #{b : δ_b ≤ 0}) / (B + 1)`. Every model is resampled with
+//! the same draws (a paired design, as the statistics' bootstrap does).
 //!
 //! **Seeds.** Each slice has its own generator, seeded
 //! [`named_seed`]`(seed, key + "\0" + value's JSON text)` (`seed` the
@@ -33,8 +33,10 @@
 //!
 //! **Cost.** Per tested slice and resample, `n` draws and, per model and
 //! draw, four `u64` additions (what F1 reads: COR, INC + PAR, MIS, SPU):
-//! O(S · B · n · M) integer work, no outcome touched (the bench `benches/slices.rs` measures 10,000
-//! documents × 3 models × 50 slices × 1,000 resamples).
+//! O(S · B · n · M) integer work, no outcome touched (`benches/slices.rs`
+//! measures 10,000 documents × 3 models × 50 slices × 1,000 resamples).
+//!
+//! [`draw_weights`]: crate::eval::bootstrap::draw_weights
 
 use super::Slice;
 use crate::eval::bootstrap::{named_seed, BootstrapOptions};
@@ -205,7 +207,7 @@ fn add(sum: &mut Packed, x: &Packed) {
 }
 
 /// One resample of one side: `n` documents drawn uniformly with
-/// replacement — the draws of [`draw_weights`](crate::eval::bootstrap::draw_weights) (`n` times
+/// replacement — the draws of `bootstrap::draw_weights` (`n` times
 /// `rng.u64(0..n)`, in the same order), but each drawn document's counts
 /// added at once instead of counted in a weight first — their packed
 /// counts summed per model into `sums`.
