@@ -266,6 +266,8 @@ def slices_frame(report: Dict[str, Any]) -> Any:
             row["weak"] = s["weak"]
             rows.append(row)
     frame = pd.DataFrame(rows, columns=SLICE_COLUMNS)
+    # The report's values as they are (None stays None, a bin a list).
+    frame["value"] = pd.Series([row["value"] for row in rows], index=frame.index, dtype=object)
     frame["documents"] = frame["documents"].astype("int64")
     frame["weak"] = frame["weak"].astype("bool")
     return frame
