@@ -66,6 +66,7 @@ fn main() {
             models: profiles.clone(),
             paradox: false,
             confidence,
+            vendor_country: false,
         });
         let sub = dir.join(name);
         std::fs::create_dir_all(&sub).expect("create the benchmark directory");

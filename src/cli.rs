@@ -155,6 +155,10 @@ struct SynthArgs {
     #[arg(long)]
     confidence: bool,
 
+    /// Add the truth key `vendor_country` (the vendor's ISO 3166 code, for slicing: SPEC §9.2) and make the `good` model weak on German invoices (it gets their invoice number, dates, total, tax and payment terms wrong more often); every other value is unchanged. Evaluate with --slice-by vendor_country and the key in the config's ignored_fields.
+    #[arg(long)]
+    vendor_country: bool,
+
     /// The directory to write the files to (created if missing).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -177,6 +181,10 @@ struct InputArgs {
     /// With several --schema files: how a document names its schema, `id` (its id is the schema's file stem) or a top-level truth field whose value, trimmed, is the stem. Beats the config file's `schema_by`. A document naming no given schema is evaluated without one (one warning lists them).
     #[arg(long = "schema-by", value_name = "KEY")]
     schema_by: Option<String>,
+
+    /// Slice the documents by KEY (SPEC §9.2): a top-level truth key, or `_items` (number of truth items), `_fields` (present truth fields), `_schema` (with several schemas). Repeatable, or a comma-separated list; beats the config file's `slice_by`. Adds the report's `slices` key (each model's micro scores per slice, weak slices found by a bootstrap test) and a weak-slices table in markdown, latex, csv and html.
+    #[arg(long = "slice-by", value_name = "KEY")]
+    slice_by: Vec<String>,
 
     /// Metrics configuration (metrics_config.json, SPEC §4).
     #[arg(long, value_name = "FILE")]
@@ -508,6 +516,26 @@ fn sweep_command(args: &SweepArgs, stderr: &mut dyn Write) -> Result<String, Err
     Ok(render_sweep(&report, format))
 }
 
+/// `--slice-by KEY` (repeatable, each a comma-separated list): the keys,
+/// trimmed, in the order given; an empty one is a usage error.
+fn slice_keys(flags: &[String]) -> Result<Vec<String>, Error> {
+    flags
+        .iter()
+        .flat_map(|f| f.split(','))
+        .map(|k| {
+            let k = k.trim();
+            if k.is_empty() {
+                Err(Error::new(
+                    ErrorKind::Usage,
+                    "--slice-by: expected a top-level truth key or _items, _fields, _schema (a comma-separated list or the flag repeated)",
+                ))
+            } else {
+                Ok(k.to_string())
+            }
+        })
+        .collect()
+}
+
 /// `--values 0,0.1,0.5` (default 0, 0.05, …, 1): every item a
 /// non-negative number.
 fn parse_values(list: Option<&str>) -> Result<Vec<f64>, Error> {
@@ -595,7 +623,7 @@ fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String,
 
 /// `fieldscope synth`: writes the generated files into `--out`.
 fn synth_command(args: &SynthArgs, stderr: &mut dyn Write) -> i32 {
-    let options = if args.paradox {
+    let mut options = if args.paradox {
         crate::synth::SynthOptions::paradox(args.documents, args.seed)
     } else {
         crate::synth::SynthOptions {
@@ -605,6 +633,7 @@ fn synth_command(args: &SynthArgs, stderr: &mut dyn Write) -> i32 {
             ..crate::synth::SynthOptions::default()
         }
     };
+    options.vendor_country = args.vendor_country;
     let data = crate::synth::generate(&options);
     let mut files = vec![("truth.jsonl".to_string(), data.truth_jsonl)];
     files.extend(
@@ -693,6 +722,9 @@ fn load_inputs_with<S: Send>(
             ));
         }
         builder = builder.layer(&serde_json::json!({ "schema_by": key.trim() }))?;
+    }
+    if !args.slice_by.is_empty() {
+        builder = builder.layer(&serde_json::json!({ "slice_by": slice_keys(&args.slice_by)? }))?;
     }
     if let Some(name) = &args.preset {
         builder = builder.preset(
@@ -1014,6 +1046,9 @@ fn embedded_bundle<S>(args: &InputArgs, models: &[ModelInput<S>]) -> Result<Stri
     }
     if let Some(key) = &args.schema_by {
         settings.insert("schema_by".into(), key.trim().into());
+    }
+    if !args.slice_by.is_empty() {
+        settings.insert("slice_by".into(), slice_keys(&args.slice_by)?.into());
     }
     Ok(Session::of_files(read, settings).to_bundle())
 }

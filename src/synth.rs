@@ -87,6 +87,8 @@ use chrono::{Datelike, Days, NaiveDate};
 use fastrand::Rng;
 use serde_json::{json, Map, Value};
 
+pub mod countries;
+
 /// What to generate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SynthOptions {
@@ -104,6 +106,11 @@ pub struct SynthOptions {
     /// its [`ModelProfile::confidence`] says. Set by
     /// [`SynthOptions::paradox`] (the app's example), off by default.
     pub confidence: bool,
+    /// The truth's top-level `vendor_country` and the `good` model weak
+    /// on one country's invoices (SPEC §9.2's slices; see
+    /// [`countries`]). Off by default; every other value is the same
+    /// with it or without.
+    pub vendor_country: bool,
 }
 
 impl SynthOptions {
@@ -123,6 +130,7 @@ impl SynthOptions {
             ],
             paradox: true,
             confidence: true,
+            vendor_country: false,
         }
     }
 }
@@ -141,6 +149,7 @@ impl Default for SynthOptions {
             ],
             paradox: false,
             confidence: false,
+            vendor_country: false,
         }
     }
 }
@@ -310,7 +319,13 @@ pub fn generate(options: &SynthOptions) -> SynthData {
 
     let mut truth_jsonl = String::new();
     for invoice in &invoices {
-        push_line(&mut truth_jsonl, &invoice.truth());
+        let record = invoice.truth();
+        let record = if options.vendor_country {
+            countries::with_country(record, invoice.country)
+        } else {
+            record
+        };
+        push_line(&mut truth_jsonl, &record);
     }
     let predictions = options
         .models
@@ -329,9 +344,16 @@ pub fn generate(options: &SynthOptions) -> SynthData {
             let confidence_seed =
                 stream_seed(options.seed, &format!("confidence:{}", profile.name));
             let mut confidence_rng = Rng::with_seed(confidence_seed);
+            let mut weak = options
+                .vendor_country
+                .then(|| countries::weak_stream(options.seed, &profile.name))
+                .flatten();
             let mut jsonl = String::new();
             for invoice in &invoices {
                 let mut record = model.record(invoice);
+                if let Some(rng) = &mut weak {
+                    countries::weaken(rng, invoice.country, &mut record);
+                }
                 if options.confidence {
                     model.add_confidences(&mut confidence_rng, &mut record);
                 }

@@ -664,6 +664,49 @@ class Report:
 
         return reliability_frame(self._parsed())
 
+    def slices_frame(self) -> "Any":
+        """One row per (model, slice) (SPEC §9.2), as the JSON report's
+        ``slices`` key lists them: each model's weak slices first (δ
+        descending), then the others by key and value.
+
+        A slice is the documents sharing a value of a ``slice_by`` key (a
+        top-level truth key, or ``_items``, ``_fields``, ``_schema``; a
+        number with more than 10 distinct values is cut into quartile bins
+        ``[low, high]``; ``None`` the documents without the key). ``delta``
+        = micro F1 of the other documents − micro F1 of the slice; ``p_value``
+        = (1 + #{b : δ_b ≤ 0}) / (B + 1) over B bootstrap resamples;
+        ``p_holm`` Holm-adjusted over the model's tested slices; ``weak``
+        when ``p_holm`` ≤ ``slices.alpha``.
+
+        Needs slices: ``evaluate(..., config={"slice_by": ["KEY"]})``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``model``, ``key``, ``value`` (the report's value: a
+            string, number, ``None``, or a ``[low, high]`` list),
+            ``documents``, the slice's micro ``precision``, ``recall``,
+            ``f1``, ``accuracy``, and ``delta``, ``p_value``, ``p_holm``
+            (NaN for a slice that is not tested: fewer than
+            ``slices.min_documents`` documents inside or outside it) and
+            ``weak``.
+
+        Raises
+        ------
+        ValueError
+            The report was made without ``slice_by``.
+        ImportError
+            pandas is not installed.
+
+        Examples
+        --------
+        >>> r = fieldscope.evaluate(truth, preds, config={"slice_by": ["country"]})  # doctest: +SKIP
+        >>> r.slices_frame().query("weak")  # doctest: +SKIP
+        """
+        from fieldscope._frames import slices_frame
+
+        return slices_frame(self._parsed())
+
     def suspects_frame(self) -> "Any":
         """The suspected truth errors (SPEC §9.3), one row each, in the
         report's order (most support first, then the higher mean confidence,

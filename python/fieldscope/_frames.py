@@ -258,6 +258,43 @@ def reliability_frame(report: Dict[str, Any]) -> Any:
     return pd.DataFrame(rows, columns=columns).set_index(["model", "bin"])
 
 
+SLICE_COLUMNS = [
+    "model", "key", "value", "documents", *SCORES,
+    "delta", "p_value", "p_holm", "weak",
+]  # fmt: skip
+
+
+def slices_frame(report: Dict[str, Any]) -> Any:
+    slices = report.get("slices")
+    if slices is None:
+        raise ValueError(
+            "slices_frame() needs slices: fieldscope.evaluate(..., "
+            'config={"slice_by": ["KEY"]})'
+        )
+    pd = _pandas()
+    rows = []
+    for m in slices["models"]:
+        for s in m["slices"]:
+            row: Dict[str, Any] = {
+                "model": m["name"],
+                "key": s["key"],
+                "value": s["value"],
+                "documents": s["documents"],
+            }
+            for key in SCORES:
+                row[key] = s["micro"][key]
+            for key in ("delta", "p_value", "p_holm"):
+                row[key] = _float(s[key])
+            row["weak"] = s["weak"]
+            rows.append(row)
+    frame = pd.DataFrame(rows, columns=SLICE_COLUMNS)
+    # The report's values as they are (None stays None, a bin a list).
+    frame["value"] = pd.Series([row["value"] for row in rows], index=frame.index, dtype=object)
+    frame["documents"] = frame["documents"].astype("int64")
+    frame["weak"] = frame["weak"].astype("bool")
+    return frame
+
+
 SUSPECT_COLUMNS = ["id", "field", "truth", "proposed", "models", "support", "mean_confidence"]
 
 

@@ -415,6 +415,18 @@ pub fn draw_weights(rng: &mut fastrand::Rng, weights: &mut [u32]) {
     }
 }
 
+/// The seed of a named stream of draws from the generator seeded `seed`:
+/// `seed` XOR the FNV-1a 64 hash of `name`'s bytes, the same on every
+/// platform, so that each stream (SPEC §9.2: each slice's test) has its
+/// own draws whatever other streams there are.
+pub fn named_seed(seed: u64, name: &str) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in name.bytes() {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    seed ^ hash
+}
+
 /// A bootstrap in progress: step it a few resamples at a time (the app
 /// does, between frames), then finish.
 pub struct Bootstrap<'c> {

@@ -62,6 +62,16 @@ pub struct Config {
     /// The error analysis (SPEC §9.1).
     #[serde(default)]
     pub errors: ErrorsConfig,
+    /// SPEC §9.2: the keys documents are sliced by (top-level truth keys
+    /// and the built-ins `_items`, `_fields`, `_schema`). Default `[]`:
+    /// no slices, and the key is left out of the effective config (see
+    /// [`Config::to_json`]) so that such a report is the one of before.
+    #[serde(default)]
+    pub slice_by: Vec<String>,
+    /// SPEC §9.2's slice discovery (`slices.min_documents`,
+    /// `slices.resamples`, `slices.alpha`).
+    #[serde(default)]
+    pub slices: SlicesConfig,
 }
 
 /// The `audit` section (SPEC §9.3).
@@ -90,6 +100,29 @@ pub struct ErrorsConfig {
 impl Default for ErrorsConfig {
     fn default() -> Self {
         ErrorsConfig { near_miss: 0.8 }
+    }
+}
+
+/// The `slices` section (SPEC §9.2, §8.5), every default SPEC's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SlicesConfig {
+    /// A slice is tested when it has at least this many documents and at
+    /// least this many lie outside it. Default 10.
+    pub min_documents: usize,
+    /// Bootstrap resamples `B` of each test. Default 1,000.
+    pub resamples: usize,
+    /// A slice is weak when its Holm-adjusted p-value is at most this.
+    /// Default 0.05.
+    pub alpha: f64,
+}
+
+impl Default for SlicesConfig {
+    fn default() -> Self {
+        SlicesConfig {
+            min_documents: 10,
+            resamples: 1000,
+            alpha: 0.05,
+        }
     }
 }
 
@@ -386,7 +419,9 @@ pub fn default_json() -> Value {
             "field_thresholds": {}
         },
         "audit": {"agreement": 0.5},
-        "errors": {"near_miss": 0.8}
+        "errors": {"near_miss": 0.8},
+        "slice_by": [],
+        "slices": {"min_documents": 10, "resamples": 1000, "alpha": 0.05}
     })
 }
 
@@ -405,9 +440,21 @@ impl Config {
             .unwrap_or_else(|_| unreachable_config())
     }
 
-    /// The configuration as the report's `config` object.
+    /// The configuration as the report's `config` object. SPEC §9.2's
+    /// `slice_by` and `slices` are spelled out only when slices are asked
+    /// for (`slice_by` non-empty) or `slices` is not the default, so a
+    /// report without slices is byte for byte the one of before §9.
     pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
+        let mut value = serde_json::to_value(self).unwrap_or(Value::Null);
+        if let Value::Object(map) = &mut value {
+            if self.slice_by.is_empty() {
+                map.remove("slice_by");
+                if self.slices == SlicesConfig::default() {
+                    map.remove("slices");
+                }
+            }
+        }
+        value
     }
 
     /// Reads a metrics config file's JSON over the defaults (and the preset
@@ -793,6 +840,7 @@ fn expected_type(path: &str, default: &Value) -> Expected {
             _,
         ) => Expected::UnitNumbers,
         ("confidence.bins" | "confidence.min_pairs", _) => Expected::PositiveInteger,
+        ("slices.min_documents" | "slices.resamples", _) => Expected::PositiveInteger,
         (_, Value::Object(_)) => Expected::Object,
         (_, Value::Number(_)) => Expected::Number,
         (_, Value::Bool(_)) => Expected::Bool,
@@ -920,6 +968,7 @@ impl Config {
             ),
             ("audit.agreement", self.audit.agreement, 1.0),
             ("errors.near_miss", self.errors.near_miss, 1.0),
+            ("slices.alpha", self.slices.alpha, 1.0),
             (
                 "document_extraction_score.weights.numeric_precision",
                 self.document_extraction_score.weights.numeric_precision,

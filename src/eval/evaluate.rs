@@ -779,6 +779,29 @@ impl<'p, 'c> Pass<'p, 'c> {
         }
     }
 
+    /// SPEC §9.2: the document's value of each `slice_by` key, noted in
+    /// `out` (after its comparison, which gives `_items` and `_fields`).
+    fn note_slices(&self, d: usize, record: crate::eval::tree::Json<'_>, out: &mut DocOut) {
+        let by = &self.comparer.config.slice_by;
+        if by.is_empty() {
+            return;
+        }
+        let schema = self.paths.own_index(d).and_then(|s| {
+            let several = self.paths.several.as_deref()?;
+            several
+                .by_name
+                .iter()
+                .find(|(_, &i)| i as usize == s)
+                .map(|(name, _)| name.as_str())
+        });
+        let builtins = crate::eval::slices::BuiltIns {
+            items: out.items.truth_items,
+            fields: out.present_truth_fields(),
+            schema,
+        };
+        out.slice = crate::eval::slices::document_texts(by, record, builtins);
+    }
+
     fn recorder(&self) -> Recorder<'p, 'c> {
         Recorder {
             paths: self.paths,
@@ -857,6 +880,7 @@ async fn compare_pass<S: RecordSource, V: ValidityOracle>(
             }
         }
         let truth_sides = truth_doc.item_sides();
+        let truth_record = forest.get(root);
         for (m, (((_, _, preds), cache), out)) in inputs
             .iter_mut()
             .zip(model_caches.iter_mut())
@@ -901,6 +925,7 @@ async fn compare_pass<S: RecordSource, V: ValidityOracle>(
                 has_prediction,
                 out,
             );
+            pass.note_slices(d, truth_record, out);
             pred_buf = pred_doc.recycle();
         }
         drop(truth_sides);
@@ -940,6 +965,16 @@ fn build_report(
     provisional: bool,
 ) -> Report {
     crate::eval::audit::sort_suspects(&mut suspects);
+    // SPEC §9.2: from each document's counts, before the runs are spent.
+    let slices = (!config.slice_by.is_empty()).then(|| {
+        let texts = runs.first().map_or(&[][..], |r| r.doc_slices.as_slice());
+        let counts: Vec<(&str, &[crate::eval::report::Counts])> = runs
+            .iter()
+            .zip(models)
+            .map(|(r, (name, _))| (name.as_str(), r.doc_counts.as_slice()))
+            .collect();
+        crate::eval::slices::slices_report(texts, &counts, config)
+    });
     let mut reports = Vec::with_capacity(models.len());
     for (run, (name, cost)) in runs.into_iter().zip(models) {
         let mut report = run.finish(&mut warnings, name, provisional);
@@ -977,6 +1012,7 @@ fn build_report(
         documents,
         models: reports,
         suspected_truth_errors: suspects,
+        slices,
         bootstrap: None,
         comparison: None,
     }

@@ -28,6 +28,8 @@
 //!   (confidence, correct) pairs.
 //! * [`audit`] — SPEC §9.3: suspected truth errors, where the models
 //!   agree with each other and not with the truth.
+//! * [`slices`] — SPEC §9.2: slices of the documents, each model's scores
+//!   per slice, weak-slice discovery.
 //! * [`pace`] — where a long evaluation lets its caller wait or stop it.
 //! * [`source`] — how the evaluation reads a file's records: resident in a
 //!   forest, or one at a time from wherever an implementation keeps them.
@@ -56,6 +58,7 @@ pub mod pace;
 pub mod paths;
 pub mod report;
 pub mod sets;
+pub mod slices;
 pub mod source;
 pub mod suggest;
 pub mod sweep;

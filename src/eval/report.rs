@@ -28,6 +28,11 @@ pub struct Report {
     /// fewer than two models or when no (document, field) is suspect.
     #[serde(default)]
     pub suspected_truth_errors: Vec<Suspect>,
+    /// SPEC §9.2: each model's scores per slice and its weak slices; only
+    /// when the config's `slice_by` is non-empty (absent otherwise, so a
+    /// report without slices is SPEC §5's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slices: Option<SlicesReport>,
     /// Bootstrap intervals and paired tests, when asked for (`--bootstrap`;
     /// not part of SPEC §5, so absent from the default report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -54,6 +59,44 @@ pub struct Suspect {
     pub models: Vec<String>,
     pub support: usize,
     pub mean_confidence: Option<f64>,
+}
+
+/// SPEC §9.2: the report's `slices` key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SlicesReport {
+    /// The config's `slice_by`, as given.
+    pub by: Vec<String>,
+    pub models: Vec<ModelSlices>,
+}
+
+/// One model's slices: the weak ones first (δ descending), then the rest
+/// by key and value (`crate::eval::slices` says how values are ordered).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelSlices {
+    pub name: String,
+    pub slices: Vec<SliceRow>,
+}
+
+/// One slice of one model (SPEC §9.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SliceRow {
+    /// The `slice_by` key.
+    pub key: String,
+    /// The documents' value (`null`: the key is missing or null), or a
+    /// quartile bin `[low, high]` of a numeric key.
+    pub value: serde_json::Value,
+    pub documents: usize,
+    /// Micro scores over the slice's documents' outcomes (SPEC §3.2).
+    pub micro: Scores,
+    /// micro F1 of the rest − micro F1 of the slice; `null` when the slice
+    /// is not tested (fewer than `slices.min_documents` inside or outside).
+    pub delta: Option<f64>,
+    /// The bootstrap p-value; `null` when not tested.
+    pub p_value: Option<f64>,
+    /// Holm-adjusted over the model's tested slices; `null` when not tested.
+    pub p_holm: Option<f64>,
+    /// `p_holm` ≤ `slices.alpha` (false when not tested).
+    pub weak: bool,
 }
 
 /// One suggestion (SPEC §7.4): treat `field` as `type` (`"number"` or

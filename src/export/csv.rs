@@ -11,6 +11,9 @@
 //! `csv` crate's. [`ExportOptions`] is ignored: CSV is for further
 //! computation, so nothing is rounded.
 //!
+//! With SPEC §9.2's slices, a second table ([`SLICES_HEADER`]) follows
+//! after one empty line.
+//!
 //! Depends on: `crate::eval::report` only.
 
 use super::ExportOptions;
@@ -38,12 +41,76 @@ pub const HEADER: [&str; 14] = [
 /// The per-field table of every model as CSV (LF line ends, quotes only
 /// where needed).
 pub fn render(report: &Report, _options: &ExportOptions) -> String {
+    let mut text = to_text(|w| write(w, report));
+    if let Some(slices) = &report.slices {
+        // SPEC §9.2: a second table after one empty line.
+        text.push('\n');
+        text.push_str(&to_text(|w| write_slices(w, slices)));
+    }
+    text
+}
+
+/// One CSV table written into a string.
+fn to_text(table: impl FnOnce(&mut ::csv::Writer<Vec<u8>>) -> ::csv::Result<()>) -> String {
     let mut writer = ::csv::Writer::from_writer(Vec::new());
-    write(&mut writer, report).expect("writing CSV to memory cannot fail");
+    table(&mut writer).expect("writing CSV to memory cannot fail");
     let bytes = writer
         .into_inner()
         .expect("flushing CSV to memory cannot fail");
     String::from_utf8(bytes).expect("CSV built from strings is UTF-8")
+}
+
+/// The header of the slices table (SPEC §9.2), which follows the per-field
+/// table after one empty line when the report has slices: every slice of
+/// every model (the weak ones first, as in the report), `weak` as
+/// `true`/`false`, `null` as an empty cell.
+pub const SLICES_HEADER: [&str; 12] = [
+    "model",
+    "key",
+    "value",
+    "documents",
+    "precision",
+    "recall",
+    "f1",
+    "accuracy",
+    "delta",
+    "p_value",
+    "p_holm",
+    "weak",
+];
+
+fn write_slices(
+    writer: &mut ::csv::Writer<Vec<u8>>,
+    slices: &crate::eval::report::SlicesReport,
+) -> ::csv::Result<()> {
+    writer.write_record(SLICES_HEADER)?;
+    for model in &slices.models {
+        let name = neutralise(&model.name);
+        for r in &model.slices {
+            let value = super::slices::value_text(&r.value);
+            let cells: [Cow<'_, str>; 12] = [
+                name.clone(),
+                neutralise(&r.key),
+                // A number is written as it is (never a formula).
+                if r.value.is_number() {
+                    Cow::Owned(value)
+                } else {
+                    Cow::Owned(neutralise(&value).into_owned())
+                },
+                number(r.documents),
+                number(r.micro.precision),
+                number(r.micro.recall),
+                number(r.micro.f1),
+                number(r.micro.accuracy),
+                optional(r.delta),
+                optional(r.p_value),
+                optional(r.p_holm),
+                number(r.weak),
+            ];
+            writer.write_record(cells.iter().map(|cell| cell.as_bytes()))?;
+        }
+    }
+    Ok(())
 }
 
 /// The columns added when some model has confidences (SPEC §8.4: the

@@ -428,6 +428,9 @@ fn push_summary(out: &mut String, report: &Report, options: &ExportOptions, part
     out.push_str("</ol></nav>\n</header>\n");
 }
 
+/// SPEC §9's "Where it fails" section, when the report has one of its
+/// parts: the slices (§9.2, `export::slices::push_html`). Each part is
+/// its own function, so further parts (§9.1's error types) join here.
 fn push_warnings(out: &mut String, report: &Report) {
     if report.warnings.is_empty() {
         return;
@@ -1008,6 +1011,8 @@ fn push_errors(
             );
         }
     }
+    // SPEC §9.2: the slices' part, with `slice_by`.
+    super::slices::push_html(out, report, options);
     out.push_str("</section>\n");
 }
 

@@ -306,6 +306,9 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
 
     // Error types (SPEC §9.1).
     push_errors(&mut out, report, options, &names);
+    if let Some(slices) = &report.slices {
+        push_slices(&mut out, report, slices, options);
+    }
     out
 }
 
@@ -347,6 +350,44 @@ fn push_errors(out: &mut String, report: &Report, options: &ExportOptions, names
             &format!("Model & Field & {}", header.join(" & ")),
             &labels,
             columns(rows.into_iter().map(|(_, _, cells)| cells).collect()),
+        );
+    }
+}
+
+/// SPEC §9.2: a table of each model's weak slices (`export::slices`'
+/// columns); a `%` comment for a model without one.
+fn push_slices(
+    out: &mut String,
+    report: &Report,
+    slices: &crate::eval::report::SlicesReport,
+    options: &ExportOptions,
+) {
+    use super::slices::{caption, none_weak, weak_rows, COLUMNS};
+    let about = caption(report, slices);
+    for (m, model) in slices.models.iter().enumerate() {
+        out.push('\n');
+        let rows = weak_rows(model, options);
+        if rows.is_empty() {
+            out.push_str(&format!("% {}\n", escape(&none_weak(model))));
+            continue;
+        }
+        let cell = |c: &Option<String>| c.as_deref().map_or_else(|| NO_COST.to_string(), escape);
+        let names: Vec<String> = rows.iter().map(|r| cell(&r[0])).collect();
+        let columns: Vec<Column> = (1..COLUMNS.len())
+            .map(|i| Column {
+                cells: rows.iter().map(|r| cell(&r[i])).collect(),
+                best: None,
+            })
+            .collect();
+        let header: Vec<&str> = COLUMNS.iter().map(|(_, latex, _, _)| *latex).collect();
+        push_table(
+            out,
+            &format!("Weak slices of {}. {}", escape(&model.name), escape(&about)),
+            &format!("tab:fieldscope-slices-{}", m + 1),
+            &format!("ll{}", "r".repeat(COLUMNS.len() - 2)),
+            &header.join(" & "),
+            &names,
+            columns,
         );
     }
 }

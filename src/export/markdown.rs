@@ -130,6 +130,9 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
 
     super::audit::push_markdown(&mut out, report, options);
     push_errors(&mut out, report, options);
+    if let Some(slices) = &report.slices {
+        push_slices(&mut out, report, slices, options);
+    }
 
     if !report.warnings.is_empty() {
         out.push_str("\n## Warnings\n\n");
@@ -223,6 +226,41 @@ fn micro_cells(model: &ModelReport, options: &ExportOptions) -> [String; 5] {
         Number::Ratio(model.micro.f1).format(options),
         Number::Ratio(model.micro.accuracy).format(options),
     ]
+}
+
+/// SPEC §9.2: each model's weak slices (`export::slices`' columns), or a
+/// sentence saying there is none.
+fn push_slices(
+    out: &mut String,
+    report: &Report,
+    slices: &crate::eval::report::SlicesReport,
+    options: &ExportOptions,
+) {
+    use super::slices::{caption, none_weak, weak_rows, COLUMNS};
+    out.push('\n');
+    out.push_str(&escape(&caption(report, slices)));
+    out.push('\n');
+    let dash = |c: &Option<String>| c.as_deref().map_or_else(|| NO_COST.to_string(), escape);
+    for model in &slices.models {
+        let rows = weak_rows(model, options);
+        out.push('\n');
+        if rows.is_empty() {
+            out.push_str(&escape(&none_weak(model)));
+            out.push('\n');
+            continue;
+        }
+        out.push_str(&format!("Weak slices of {}:\n\n|", escape(&model.name)));
+        for (header, _, _, _) in &COLUMNS {
+            out.push_str(&format!(" {} |", escape(header)));
+        }
+        out.push_str("\n| :--- | :--- |");
+        out.push_str(&" ---: |".repeat(COLUMNS.len() - 2));
+        out.push('\n');
+        for cells in &rows {
+            let row: Vec<String> = cells.iter().map(dash).collect();
+            push_row(out, &row);
+        }
+    }
 }
 
 fn push_row(out: &mut String, cells: &[String]) {

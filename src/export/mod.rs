@@ -47,6 +47,7 @@ pub mod page;
 // SVG → PDF with embedded fonts (in the browser, only the export worker
 // calls it).
 pub mod pdf;
+pub mod slices;
 pub mod suggestions;
 pub mod sweep;
 

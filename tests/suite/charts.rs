@@ -105,6 +105,7 @@ fn report(models: Vec<ModelReport>) -> Report {
         models,
         bootstrap: None,
         comparison: None,
+        slices: None,
     }
 }
 

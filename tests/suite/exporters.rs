@@ -244,6 +244,7 @@ fn three_models() -> Report {
         ],
         bootstrap: None,
         comparison: None,
+        slices: None,
     }
 }
 
@@ -288,6 +289,7 @@ fn single_model() -> Report {
         models: vec![m],
         bootstrap: None,
         comparison: None,
+        slices: None,
     }
 }
 
@@ -302,6 +304,7 @@ fn empty() -> Report {
         models: vec![],
         bootstrap: None,
         comparison: None,
+        slices: None,
     }
 }
 

@@ -96,6 +96,7 @@ fn hostile_report() -> Report {
         models,
         bootstrap: None,
         comparison: None,
+        slices: None,
     }
 }
 
@@ -542,6 +543,7 @@ fn empty_report_still_renders_a_well_formed_page() {
         models: vec![],
         bootstrap: None,
         comparison: None,
+        slices: None,
     };
     let text = html(&report);
     assert_inert(&text);
@@ -566,6 +568,7 @@ proptest::proptest! {
             models: vec![model(&name, None, c, (0.5, 0.5, 0.5), None, vec![field(&field_name, c, None, None)])],
             bootstrap: None,
             comparison: None,
+            slices: None,
         };
         let text = html(&report);
         let doc = try_parse(&text);

@@ -24,5 +24,6 @@ mod properties;
 mod real_data;
 mod settings_layer;
 mod several_schemas;
+mod slices;
 mod spec_examples;
 mod streaming;

@@ -237,6 +237,25 @@ fn synth_data_gives_the_same_report_for_every_jobs_count_held_and_streamed() {
         );
         assert!(report["bootstrap"].is_object());
         same_for_every_run(&base, &["--format", "markdown"], &runs[..3]);
+        // SPEC §9.2's slices: the same on every thread count (each slice
+        // tested with its own seeded generator).
+        let sliced = same_for_every_run(
+            &base,
+            &["--slice-by", "_items,currency", "--slice-by", "_fields"],
+            &runs[..4],
+        );
+        let sliced: Value = serde_json::from_str(&sliced).unwrap();
+        assert_eq!(
+            sliced["slices"]["by"],
+            serde_json::json!(["_items", "currency", "_fields"])
+        );
+        assert!(
+            sliced["slices"]["models"][0]["slices"]
+                .as_array()
+                .unwrap()
+                .len()
+                > 8
+        );
     }
     // More than one batch of the parallel pass at 2 threads (2 × 8 units
     // of 16 documents), held and streamed.
@@ -353,7 +372,15 @@ fn merged_shards_give_the_single_runs_report_byte_for_byte() {
         for (m, (name, _)) in data.predictions.iter().enumerate() {
             std::fs::write(dir.join(format!("{name}all.jsonl")), &whole_preds[m]).unwrap();
         }
-        let whole = inputs(&dir, "all.jsonl", "all", schema);
+        let mut whole = inputs(&dir, "all.jsonl", "all", schema);
+        // SPEC §9.2's slices in the last rounds: each partial carries its
+        // documents' slice values, merged into the single run's slices.
+        let slicing: Vec<String> = if round >= 3 {
+            vec!["--slice-by".into(), "currency,_items,_fields".into()]
+        } else {
+            Vec::new()
+        };
+        whole.extend(slicing.iter().cloned());
         let learned = s(&dir.join("learned.cbor"));
         let (code, _, err) = fieldscope(&with(
             &[vec!["learn".to_string()], whole.clone()].concat(),
@@ -362,7 +389,8 @@ fn merged_shards_give_the_single_runs_report_byte_for_byte() {
         assert_eq!(code, 0, "{err}");
         let mut partials = Vec::new();
         for k in 0..order.len() {
-            let shard = inputs(&dir, &format!("t{k}.jsonl"), &k.to_string(), schema);
+            let mut shard = inputs(&dir, &format!("t{k}.jsonl"), &k.to_string(), schema);
+            shard.extend(slicing.iter().cloned());
             let partial = s(&dir.join(format!("p{k}.cbor")));
             let jobs = ["1", "2", "3"][k % 3];
             let (code, out, err) = fieldscope(&with(
@@ -407,6 +435,10 @@ fn merged_shards_give_the_single_runs_report_byte_for_byte() {
                 order.len()
             );
             assert_eq!(merged.2, single.2, "warnings");
+            if format == "json" && round >= 3 {
+                let report: Value = serde_json::from_str(&single.1).unwrap();
+                assert!(report["slices"]["models"][0]["slices"].is_array());
+            }
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -444,6 +444,9 @@ pub(super) struct ModelRun<'p, 'c> {
     pub(super) own: Option<OwnRows>,
     /// The confidence pairs (SPEC §8.2).
     pub(super) confidence: ConfidenceRun,
+    /// SPEC §9.2: each document's `slice_by` values (empty without
+    /// `slice_by`).
+    pub(super) doc_slices: Vec<Vec<Option<String>>>,
 }
 
 /// The per-field table of a model evaluated with several schemas (SPEC
@@ -492,6 +495,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                 ..OwnRows::default()
             }),
             confidence: ConfidenceRun::default(),
+            doc_slices: Vec::new(),
         }
     }
 
@@ -642,6 +646,9 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                 confidence: self.confidence.last_document().collect(),
             });
         }
+        if !self.config.slice_by.is_empty() {
+            self.doc_slices.push(std::mem::take(&mut out.slice));
+        }
         self.doc_counts.push(counts);
         self.tallies.push(tally);
         Ok(())
@@ -673,6 +680,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             has_prediction: _,
             own,
             confidence,
+            doc_slices: _,
         } = self;
         // Several schemas (SPEC §7.2): the rows are the paths some
         // document evaluates; each document's tally gets its counts per

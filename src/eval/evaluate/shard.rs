@@ -127,6 +127,11 @@ pub(crate) struct DocOut {
     /// models or more).
     #[serde(default)]
     pub audit: Vec<AuditSlot>,
+    /// SPEC §9.2: the document's value of each `slice_by` key, as JSON
+    /// text (`None`: missing or null); empty without `slice_by`, and then
+    /// not written to a partial result (which stays as before).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slice: Vec<Option<String>>,
     /// With several schemas (SPEC §7.2; never in a partial result): the
     /// rows of the document's own field set (its scalar, set and item
     /// fields), and whether it holds an item list.
@@ -137,6 +142,26 @@ pub(crate) struct DocOut {
 }
 
 impl DocOut {
+    /// The document's fields whose truth is present (SPEC §9.2's
+    /// `_fields`): its truth-present outcomes (scalar and item fields,
+    /// an item field once per truth item) and its set fields with a
+    /// non-empty truth list. The same for every model.
+    pub(crate) fn present_truth_fields(&self) -> u64 {
+        let scalars = self
+            .events
+            .iter()
+            .filter(|e| {
+                !matches!(
+                    e.outcome,
+                    crate::eval::report::Outcome::Spurious
+                        | crate::eval::report::Outcome::TrueNegative
+                )
+            })
+            .count();
+        let sets = self.sets.iter().filter(|s| s.counts[2] > 0).count();
+        (scalars + sets) as u64
+    }
+
     pub(crate) fn clear(&mut self) {
         self.valid = false;
         self.has_prediction = false;
@@ -148,6 +173,7 @@ impl DocOut {
         self.uncovered = false;
         self.fields.clear();
         self.audit.clear();
+        self.slice.clear();
         self.own_rows.clear();
         self.own_items = false;
     }
@@ -444,6 +470,7 @@ fn compare_unit<V: ValidityOracle>(
             kept.push(&truth_doc);
         }
         let truth_sides = truth_doc.item_sides();
+        let truth_record = forest.get(*root);
         let doc_outs = &mut outs[i];
         doc_outs.resize_with(models.len(), DocOut::default);
         for (m, ((source_forest, by_truth), cache)) in
@@ -485,6 +512,7 @@ fn compare_unit<V: ValidityOracle>(
                 by_truth[d].is_some(),
                 &mut doc_outs[m],
             );
+            pass.note_slices(d, truth_record, &mut doc_outs[m]);
             pred_free = pred_doc.recycle();
         }
         drop(truth_sides);

@@ -20,6 +20,10 @@
 //! is no baseline). When the metric can be recomputed per resample the
 //! check also carries the value's percentile interval (as `--bootstrap`'s).
 //!
+//! With SPEC §9.2's slices (`--slice-by`), `slices.weak` and
+//! `slices.tested` (how many of the model's slices are weak, are tested)
+//! are metric paths too: `--require "slices.weak <= 0"`.
+//!
 //! **No regression** (`--baseline B`, `--no-regression METRICS`): for each
 //! candidate C and metric s, oriented so that larger is better (`o = 1`, or
 //! `o = −1` for `hallucination_rate`, `abstention_rate` and
@@ -432,11 +436,25 @@ impl<'r> GateRun<'r> {
                 "--baseline needs at least one other model (--pred) to compare with it".into(),
             ));
         }
-        let json: Vec<serde_json::Value> = report
+        let mut json: Vec<serde_json::Value> = report
             .models
             .iter()
             .map(|m| serde_json::to_value(m).unwrap_or_default())
             .collect();
+        // SPEC §9.2: with slices, each model's `slices.weak` and
+        // `slices.tested` (counts of its slices) are metrics too.
+        if let Some(slices) = &report.slices {
+            for (j, m) in json.iter_mut().zip(&slices.models) {
+                if let serde_json::Value::Object(map) = j {
+                    let tested = m.slices.iter().filter(|r| r.p_value.is_some()).count();
+                    let weak = m.slices.iter().filter(|r| r.weak).count();
+                    map.insert(
+                        "slices".into(),
+                        serde_json::json!({"weak": weak, "tested": tested}),
+                    );
+                }
+            }
+        }
 
         // The thresholds: which models, and their metrics looked up.
         let mut requires: Vec<Required> = Vec::new();
