@@ -109,12 +109,6 @@ impl PredDocument {
         }
     }
 
-    /// Whether the payload is an object (the record, or raw output that
-    /// parsed).
-    pub fn has_payload(&self) -> bool {
-        self.payload != Payload::Invalid
-    }
-
     /// Whether a top-level key of this prediction is evaluated under
     /// `scheme` (SPEC §1.2): not the id field, not metadata, not the
     /// fallback id key.

@@ -8,7 +8,6 @@
 use crate::eval::tree::{Json, JsonType};
 use chrono::NaiveDate;
 use serde_json::Value;
-use std::borrow::Cow;
 
 /// Absent values, prepared once: trimmed and lowercased (SPEC §1.4); whether
 /// they are all ASCII; and the most bytes a string equal to one of them
@@ -80,15 +79,6 @@ impl AbsentValues {
 
 /// U+212A, the one non-ASCII character whose lowercase is ASCII (`k`).
 const KELVIN_SIGN: char = '\u{212A}';
-
-/// The text of a value for string comparison: a string as it is, anything
-/// else as its JSON text (SPEC §2.2).
-pub fn value_text(value: &Value) -> Cow<'_, str> {
-    match value {
-        Value::String(s) => Cow::Borrowed(s.as_str()),
-        other => Cow::Owned(other.to_string()),
-    }
-}
 
 /// String normalisation (SPEC §2.1): trim, collapse runs of Unicode
 /// whitespace to one space, and Unicode lowercase unless `case_sensitive`.

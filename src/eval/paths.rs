@@ -330,11 +330,6 @@ pub fn kind_of_value(v: Json<'_>) -> Option<Kind> {
     }
 }
 
-/// The name of an item field: `items` + `price` → `items[].price`.
-pub fn item_path(list: &str, sub: &str) -> String {
-    format!("{list}[].{sub}")
-}
-
 /// What a JSON Schema says about paths.
 #[derive(Debug, Clone, Default)]
 pub struct SchemaInfo {

@@ -598,12 +598,6 @@ impl<'f> Json<'f> {
         self.id
     }
 
-    /// The address of the forest (with [`Self::id`], what tells nodes of
-    /// different forests apart).
-    pub fn forest_address(self) -> usize {
-        std::ptr::from_ref(self.forest) as usize
-    }
-
     #[inline(always)]
     pub fn json_type(self) -> JsonType {
         match self.node().tag {
