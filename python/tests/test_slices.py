@@ -9,8 +9,14 @@ import math
 import pytest
 
 import fieldscope
+from conftest import PLANTED_FAULTS
 
 pd = pytest.importorskip("pandas")
+
+#: `fieldscope synth`'s dates are strings that read as dates: suggested.
+SYNTH_DATES = pytest.mark.filterwarnings(
+    "ignore:compare `.*_date` as a date:fieldscope.SuggestionWarning"
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore:model .*numeric_precision is null")
 
@@ -51,6 +57,8 @@ def test_slices_frame_by_hand():
     assert not f["weak"].any()
 
 
+@PLANTED_FAULTS
+@SYNTH_DATES
 def test_slices_frame_equals_the_json_and_the_cli(cli, synth_dir):
     truth = synth_dir / "truth.jsonl"
     preds = [synth_dir / "good.jsonl", synth_dir / "aggressive.jsonl"]
