@@ -139,7 +139,10 @@ test('3. the CLI\'s report reads with scripts disabled (screenshot)', async () =
   context.on('request', (r) => requests.push(r.url()));
   const page = await context.newPage();
   await page.goto('file://' + path);
-  assert.equal(await page.locator('figure svg').count(), 6);
+  // The six charts of the Charts section and the error types' bars in
+  // "Where it fails" (SPEC §9.1).
+  assert.equal(await page.locator('figure svg').count(), 7);
+  assert.equal(await page.locator('#errors figure svg').count(), 1);
   assert.equal(await page.locator('#bootstrap table tbody tr').count(), 2);
   assert.equal(await page.locator('#literature table tbody tr').count(), 2);
   await page.screenshot({ path: join(SHOTS, 'html-report.png'), fullPage: true });
