@@ -104,10 +104,11 @@ pub fn caption(
         "Weak slices (SPEC §9.2), by {}: a slice is tested when at least {min} documents lie inside it and at least {min} outside; \
          Δ F1 = micro F1 of the other documents − micro F1 of the slice; p = share of {resamples} bootstrap resamples \
          (documents drawn inside and outside the slice separately) whose Δ is at most 0, Holm-adjusted over the model's tested slices; \
-         weak when p (Holm) ≤ {alpha}. Every slice, tested or not, is in the JSON report's ",
+         weak when p (Holm) ≤ {alpha}. Every slice, tested or not, is in the JSON report's",
         slices.by.join(", ")
     );
-    format!("{}{}{}", escape(&text), code("slices"), escape("."))
+    // The space outside the escaped text: an escaper may trim its ends.
+    format!("{} {}{}", escape(&text), code("slices"), escape("."))
 }
 
 /// `slices.min_documents`, `slices.resamples`, `slices.alpha` as the
