@@ -14,13 +14,13 @@
 //! shown is also in a `data-` attribute for the browser tests.
 
 use super::format::{full, opt_ratio, percent, shown};
-use super::AppState;
 use crate::charts::style::ERRORS;
 use crate::eval::report::{ErrorCounts, ErrorType, ModelSlices, Report};
 use crate::report_state::failures::{
     error_label, explanation, segments, slice_by, slice_condition, slice_keys, toggle_key, Browse,
     Explanation,
 };
+use crate::session::Session;
 use leptos::prelude::*;
 use serde_json::Value;
 use std::sync::Arc;
@@ -33,15 +33,29 @@ fn colours(error: ErrorType) -> (String, &'static str) {
     (format!("rgb({}, {}, {})", c.0, c.1, c.2), text)
 }
 
+/// The app's signals the view reads and sets (the parts of `AppState` it
+/// needs, so that it imports nothing of its parent).
+#[derive(Clone, Copy)]
+pub struct Signals {
+    /// The settings layer (the picker sets `slice_by` in it).
+    pub session: RwSignal<Session>,
+    /// The report with its document details (a slice's documents).
+    pub details: RwSignal<Option<Arc<Report>>>,
+    /// What the document browser is asked to show.
+    pub browse: RwSignal<Option<Browse>>,
+    /// The page's notice line.
+    pub notice: RwSignal<Option<String>>,
+}
+
 /// Asks the document browser for `browse` and scrolls to it.
-fn show(state: AppState, browse: Browse) {
+fn show(state: Signals, browse: Browse) {
     state.browse.set(Some(browse));
     super::browser::scroll_to_test_id("document-browser");
 }
 
 /// One stacked bar: `who` names it (the model, or the model and field).
 fn bar(
-    state: AppState,
+    state: Signals,
     errors: &ErrorCounts,
     model: usize,
     field: Option<String>,
@@ -114,7 +128,7 @@ fn legend() -> impl IntoView {
 }
 
 #[component]
-pub fn WhereItFails(state: AppState, report: Arc<Report>) -> impl IntoView {
+pub fn WhereItFails(state: Signals, report: Arc<Report>) -> impl IntoView {
     let model_bars = report
         .models
         .iter()
@@ -158,7 +172,7 @@ pub fn WhereItFails(state: AppState, report: Arc<Report>) -> impl IntoView {
 
 /// The slices: the picker, the weak slices in words, a table per model.
 #[component]
-fn SlicesPart(state: AppState, report: Arc<Report>) -> impl IntoView {
+fn SlicesPart(state: Signals, report: Arc<Report>) -> impl IntoView {
     let by = slice_by(&report);
     let boxes = slice_keys(&report)
         .into_iter()
@@ -236,7 +250,7 @@ fn SlicesPart(state: AppState, report: Arc<Report>) -> impl IntoView {
 }
 
 /// One model's slices, as the report orders them (weak ones first).
-fn slice_table(state: AppState, model: usize, m: &ModelSlices) -> impl IntoView {
+fn slice_table(state: Signals, model: usize, m: &ModelSlices) -> impl IntoView {
     let rows = m
         .slices
         .iter()
