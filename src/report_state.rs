@@ -574,6 +574,7 @@ impl Page {
 }
 
 pub mod confidence;
+pub mod failures;
 pub mod panel;
 
 #[cfg(test)]

@@ -65,19 +65,34 @@ pub struct Session {
     prepared: PreparedCache,
 }
 
+/// The built-in example's metrics config: sliced by the vendor's country,
+/// which is no scored field (SPEC §9.2's `ignored_fields` reading). A
+/// config file, not the page's settings layer: the example's first report
+/// is the one made under the empty layer (the prebuilt opening report).
+pub const EXAMPLE_CONFIG: &str =
+    "{\"slice_by\": [\"vendor_country\"], \"ignored_fields\": [\"vendor_country\"]}\n";
+
 impl Session {
     /// The built-in example: 50 synthetic invoices with nested vendors,
     /// line items, NOT_FOUND-heavy fields and a code list, and three models
     /// (a good one, a conservative one, an aggressive one that hallucinates),
-    /// with the invoice schema.
+    /// with the invoice schema; the truth has each vendor's country
+    /// (`vendor_country`, SPEC §9.2), on whose German invoices the good
+    /// model is weak, and a metrics config (`config.json`,
+    /// [`EXAMPLE_CONFIG`]) slices by it, so that the "Where it fails" view
+    /// has a weak slice to show on first load. (`fieldscope synth
+    /// --documents 50 --seed 19 --paradox --vendor-country`, that config.)
     pub fn example() -> Session {
-        let data = generate(&SynthOptions::paradox(50, 19));
+        let mut options = SynthOptions::paradox(50, 19);
+        options.vendor_country = true;
+        let data = generate(&options);
         let mut s = Session::default();
         s.add_file("truth.jsonl", data.truth_jsonl.into_bytes());
         for (name, jsonl) in data.predictions {
             s.add_file(&format!("{name}.jsonl"), jsonl.into_bytes());
         }
         s.add_file("invoice.schema.json", data.schema_json.into_bytes());
+        s.add_file("config.json", EXAMPLE_CONFIG.as_bytes().to_vec());
         s.shows_example = true;
         s
     }

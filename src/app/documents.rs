@@ -1,6 +1,9 @@
 //! The document browser: filter documents by model, field and outcome; open
 //! one to see the truth beside every model's prediction, field by field and
-//! item by item, with a character-level diff for near misses. Only one page
+//! item by item, with a character-level diff for near misses, and a
+//! `swapped` value's owner ("value of `due_date` put in `invoice_date`",
+//! SPEC §9.1). The "Where it fails" view narrows it to a segment's or a
+//! slice's documents (`report_state::failures::Browse`). Only one page
 //! of rows is in the DOM at a time.
 
 use super::evaluation::run_panel;
@@ -8,6 +11,7 @@ use super::format::{opt_ratio, shown};
 use crate::diff::{char_diff, DiffPart};
 use crate::eval::report::{DocumentDetail, FieldDetail, Outcome, Report};
 use crate::protocol::{Answer, Task};
+use crate::report_state::failures::{swapped_fields, Browse, Narrowing};
 use leptos::prelude::*;
 use serde_json::Value;
 use std::rc::Rc;
@@ -55,7 +59,7 @@ pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl Into
         Some(detailed) => {
             // The report view is drawn again when the schema validity arrives.
             let pending = state.validity_unknown.get_untracked();
-            view! { <DocumentBrowser report=detailed pending=pending open_request=state.open_document /> }.into_any()
+            view! { <DocumentBrowser report=detailed pending=pending open_request=state.open_document browse=state.browse /> }.into_any()
         }
         None => without_details(state, report.clone()),
     }
@@ -99,7 +103,7 @@ fn without_details(state: super::AppState, report: Arc<Report>) -> AnyView {
     };
     view! {
         {move || match detailed.get() {
-            Some(r) => view! { <DocumentBrowser report=r pending=pending open_request=state.open_document /> }.into_any(),
+            Some(r) => view! { <DocumentBrowser report=r pending=pending open_request=state.open_document browse=state.browse /> }.into_any(),
             None => view! {
                 <section class="card" aria-labelledby="docs-heading" data-testid="document-browser">
                     <h2 id="docs-heading">"Documents"</h2>
@@ -123,16 +127,21 @@ fn without_details(state: super::AppState, report: Arc<Report>) -> AnyView {
 /// The documents of `report`; while `pending` (the schema validity not yet
 /// known) each document's validity says "checking…". A document id put in
 /// `open_request` (by the compare panel) is opened: the filters cleared,
-/// its page shown, its detail open and scrolled to.
+/// its page shown, its detail open and scrolled to. A [`Browse`] put in
+/// `browse` (by the "Where it fails" view) sets the model and field
+/// filters and narrows the documents to a segment's or a slice's
+/// (`Narrowing`, shown with a button that lifts it), then is taken.
 #[component]
 pub fn DocumentBrowser(
     report: Arc<Report>,
     pending: bool,
     open_request: RwSignal<Option<String>>,
+    browse: RwSignal<Option<Browse>>,
 ) -> impl IntoView {
     let model = RwSignal::new(0usize);
     let field = RwSignal::new(String::new());
     let outcome = RwSignal::new(None::<Outcome>);
+    let narrowing = RwSignal::new(None::<Narrowing>);
     let page = RwSignal::new(0usize);
     let open = RwSignal::new(None::<usize>);
     let mut field_names: Vec<String> = report
@@ -153,11 +162,13 @@ pub fn DocumentBrowser(
         };
         let f = field.get();
         let o = outcome.get();
-        docs.iter()
-            .enumerate()
-            .filter(|(_, d)| matches(d, &f, o))
-            .map(|(i, _)| i)
-            .collect::<Vec<usize>>()
+        narrowing.with(|n| {
+            docs.iter()
+                .enumerate()
+                .filter(|(i, d)| matches(d, &f, o) && n.as_ref().is_none_or(|n| n.keeps(*i, d, &f)))
+                .map(|(i, _)| i)
+                .collect::<Vec<usize>>()
+        })
     });
     let r2 = report.clone();
     let rows = move || {
@@ -203,6 +214,29 @@ pub fn DocumentBrowser(
             super::browser::scroll_to_test_id("document-detail");
         }
     });
+    // A segment's or a slice's documents, asked for by "Where it fails".
+    Effect::new(move |_| {
+        let Some(b) = browse.get() else {
+            return;
+        };
+        browse.set(None);
+        model.set(b.model);
+        field.set(b.field);
+        outcome.set(None);
+        narrowing.set(Some(b.narrowing));
+        page.set(0);
+        open.set(None);
+    });
+    let narrowed = move || {
+        narrowing.get().map(|n| {
+            view! {
+                <p class="narrowing" data-testid="doc-narrowing">
+                    {format!("Only the documents of {} ", shown(&n.label()))}
+                    <button type="button" class="link" data-testid="doc-narrowing-clear" on:click=move |_| { narrowing.set(None); page.set(0); }>"show all"</button>
+                </p>
+            }
+        })
+    };
     let r3 = report.clone();
     let detail = move || {
         open.get()
@@ -213,18 +247,18 @@ pub fn DocumentBrowser(
             <h2 id="docs-heading">"Documents"</h2>
             <div class="filters">
                 <label class="inline"><span>"Model"</span>
-                    <select data-testid="doc-model" on:change=move |ev| { model.set(event_target_value(&ev).parse().unwrap_or(0)); page.set(0); }>
+                    <select data-testid="doc-model" prop:value=move || model.get().to_string() on:change=move |ev| { model.set(event_target_value(&ev).parse().unwrap_or(0)); page.set(0); }>
                         {names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string()>{shown(&n)}</option> }).collect_view()}
                     </select>
                 </label>
                 <label class="inline"><span>"Field"</span>
-                    <select data-testid="doc-field" on:change=move |ev| { field.set(event_target_value(&ev)); page.set(0); }>
+                    <select data-testid="doc-field" prop:value=move || field.get() on:change=move |ev| { field.set(event_target_value(&ev)); page.set(0); }>
                         <option value="">"any"</option>
                         {field_names.into_iter().map(|n| view! { <option value=n.clone()>{shown(&n)}</option> }).collect_view()}
                     </select>
                 </label>
                 <label class="inline"><span>"Outcome"</span>
-                    <select data-testid="doc-outcome" on:change=move |ev| {
+                    <select data-testid="doc-outcome" prop:value=move || outcome.get().map_or("", |o| o.name()) on:change=move |ev| {
                         let v = event_target_value(&ev);
                         outcome.set(Outcome::ALL.into_iter().find(|o| o.name() == v));
                         page.set(0);
@@ -233,8 +267,9 @@ pub fn DocumentBrowser(
                         {Outcome::ALL.into_iter().map(|o| view! { <option value=o.name()>{outcome_label(o)}</option> }).collect_view()}
                     </select>
                 </label>
-                <span class="count">{move || format!("{} documents", filtered.with(Vec::len))}</span>
+                <span class="count" data-testid="doc-count">{move || format!("{} documents", filtered.with(Vec::len))}</span>
             </div>
+            {narrowed}
             <table class="data">
                 <thead><tr><th scope="col">"Document"</th><th scope="col" class="num">"Exact"</th><th scope="col" class="num">"Errors"</th><th scope="col" class="num">"F1"</th><th scope="col">"Schema"</th></tr></thead>
                 <tbody>{rows}</tbody>
@@ -363,10 +398,16 @@ fn DocumentDetailView(report: Arc<Report>, index: usize) -> impl IntoView {
                                 (None, Some(c)) => format!("CER {c:.3}"),
                                 _ => String::new(),
                             };
+                            let swapped = swapped_fields(f).map(|(owner, into)| view! {
+                                <div class="meta swapped" data-testid="swapped-note">
+                                    "value of "<code>{shown(owner)}</code>" put in "<code>{shown(into)}</code>
+                                </div>
+                            });
                             view! {
-                                <td class=format!("outcome-{}", f.outcome.name()) title=outcome_label(f.outcome)>
+                                <td class=format!("outcome-{}", f.outcome.name()) title=outcome_label(f.outcome) data-error-type=f.error_type.map(|e| e.name())>
                                     <div class="value">{content}</div>
                                     <div class="meta">{outcome_label(f.outcome)}{(!metrics.is_empty()).then(|| format!(" · {metrics}"))}</div>
+                                    {swapped}
                                 </td>
                             }
                             .into_any()

@@ -23,6 +23,7 @@ mod report_view;
 mod settings;
 mod sweep_view;
 mod uncertainty;
+mod where_it_fails;
 
 use crate::eval::Report;
 use crate::protocol::{FileSummary, ValidityStatus};
@@ -121,6 +122,10 @@ pub struct AppState {
     /// flipped document of the "Compare two models" panel): the document
     /// browser opens it, its details computed first if needed.
     pub open_document: RwSignal<Option<String>>,
+    /// What the "Where it fails" view asked the document browser to show
+    /// (a segment's or a slice's documents): the browser takes it, sets
+    /// its filters from it and clears it.
+    pub browse: RwSignal<Option<crate::report_state::failures::Browse>>,
     /// Whether the schema validity of the report is unknown — the schema
     /// worker is still checking the predictions, or it failed: the
     /// validity-dependent values are not shown and not exported.
@@ -152,6 +157,7 @@ impl AppState {
             bootstrap: RwSignal::new(None),
             literature: RwSignal::new(None),
             open_document: RwSignal::new(None),
+            browse: RwSignal::new(None),
             validity_unknown: Memo::new(move |_| validity.with(evaluation::validity_unknown)),
             validity_failure: Memo::new(move |_| match validity.get() {
                 ValidityStatus::Failed(why) => Some(why),

@@ -42,6 +42,12 @@ pub fn ReportView(state: AppState) -> impl IntoView {
             <super::confidence::ConfidencePanel state=state report=report.clone() />
             <super::sweep_view::SweepPanel state=state />
             <super::compare::ComparePanel state=state report=report.clone() />
+            <super::where_it_fails::WhereItFails state=super::where_it_fails::Signals {
+                session: state.session,
+                details: state.details,
+                browse: state.browse,
+                notice: state.notice,
+            } report=report.clone() />
             <DocumentScores state=state report=report.clone() />
             <super::field_types::SuggestionsCard state=state report=report.clone() />
             <FieldTable state=state report=report.clone() />

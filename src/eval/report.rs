@@ -537,6 +537,15 @@ pub struct DocumentDetail {
     pub f1: f64,
     pub accuracy: f64,
     pub fields: Vec<FieldDetail>,
+    /// SPEC §9.2: the document's value of each `slice_by` key, as JSON
+    /// text (`None`: missing or `null`), in the order of `slice_by`; empty
+    /// without `slice_by`. Not in the JSON report (SPEC §5 and §9.2 name
+    /// no such key): it reaches the browser app in the worker's compact
+    /// details (`protocol::compact`), where a slice's row filters the
+    /// document browser (`crate::eval::slices::cut` over these texts gives
+    /// each slice's documents).
+    #[serde(skip)]
+    pub slice: Vec<Option<String>>,
 }
 
 /// One compared value of one document.

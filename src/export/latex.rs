@@ -363,7 +363,9 @@ fn push_slices(
     options: &ExportOptions,
 ) {
     use super::slices::{caption, none_weak, weak_rows, COLUMNS};
-    let about = caption(report, slices);
+    let about = caption(report, slices, escape, |c| {
+        format!("\\texttt{{{}}}", escape(c))
+    });
     for (m, model) in slices.models.iter().enumerate() {
         out.push('\n');
         let rows = weak_rows(model, options);
@@ -382,7 +384,7 @@ fn push_slices(
         let header: Vec<&str> = COLUMNS.iter().map(|(_, latex, _, _)| *latex).collect();
         push_table(
             out,
-            &format!("Weak slices of {}. {}", escape(&model.name), escape(&about)),
+            &format!("Weak slices of {}. {about}", escape(&model.name)),
             &format!("tab:fieldscope-slices-{}", m + 1),
             &format!("ll{}", "r".repeat(COLUMNS.len() - 2)),
             &header.join(" & "),

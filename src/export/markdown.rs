@@ -238,7 +238,7 @@ fn push_slices(
 ) {
     use super::slices::{caption, none_weak, weak_rows, COLUMNS};
     out.push('\n');
-    out.push_str(&escape(&caption(report, slices)));
+    out.push_str(&caption(report, slices, escape, |c| format!("`{c}`")));
     out.push('\n');
     let dash = |c: &Option<String>| c.as_deref().map_or_else(|| NO_COST.to_string(), escape);
     for model in &slices.models {

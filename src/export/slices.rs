@@ -89,16 +89,26 @@ pub fn none_weak(model: &ModelSlices) -> String {
     )
 }
 
-/// The section's caption (plain text).
-pub fn caption(report: &Report, slices: &SlicesReport) -> String {
+/// The section's caption in an exporter's markup: its text through
+/// `escape`, the report key it names (`slices`) through `code` (each
+/// format's code span; the HTML page once showed it with literal
+/// backticks).
+pub fn caption(
+    report: &Report,
+    slices: &SlicesReport,
+    escape: impl Fn(&str) -> String,
+    code: impl Fn(&str) -> String,
+) -> String {
     let (min, resamples, alpha) = settings(report);
-    format!(
+    let text = format!(
         "Weak slices (SPEC §9.2), by {}: a slice is tested when at least {min} documents lie inside it and at least {min} outside; \
          Δ F1 = micro F1 of the other documents − micro F1 of the slice; p = share of {resamples} bootstrap resamples \
          (documents drawn inside and outside the slice separately) whose Δ is at most 0, Holm-adjusted over the model's tested slices; \
-         weak when p (Holm) ≤ {alpha}. Every slice, tested or not, is in the JSON report's `slices`.",
+         weak when p (Holm) ≤ {alpha}. Every slice, tested or not, is in the JSON report's",
         slices.by.join(", ")
-    )
+    );
+    // The space outside the escaped text: an escaper may trim its ends.
+    format!("{} {}{}", escape(&text), code("slices"), escape("."))
 }
 
 /// `slices.min_documents`, `slices.resamples`, `slices.alpha` as the
@@ -128,7 +138,10 @@ pub fn push_html(out: &mut String, report: &Report, options: &ExportOptions) {
         return;
     };
     out.push_str("<h3 id=\"slices\">Slices</h3>\n");
-    out.push_str(&format!("<p>{}</p>\n", escape(&caption(report, slices))));
+    let about = caption(report, slices, escape, |c| {
+        format!("<code>{}</code>", escape(c))
+    });
+    out.push_str(&format!("<p>{about}</p>\n"));
     for model in &slices.models {
         let weak = model.slices.iter().filter(|r| r.weak).count();
         let name = escape(&model.name);

@@ -17,8 +17,18 @@ use serde_json::Value;
 
 /// A document as sent: id, has_prediction, schema_valid, exact_match,
 /// counts (in the order of [`Outcome::ALL`]),
-/// [precision, recall, f1, accuracy], its compared values.
-type Document = (String, bool, bool, bool, [u64; 6], [f64; 4], Vec<Field>);
+/// [precision, recall, f1, accuracy], its compared values, its value of
+/// each `slice_by` key (SPEC §9.2; not in the JSON report).
+type Document = (
+    String,
+    bool,
+    bool,
+    bool,
+    [u64; 6],
+    [f64; 4],
+    Vec<Field>,
+    Vec<Option<String>>,
+);
 /// A compared value as sent: field (its index in the part's names),
 /// truth_item, pred_item, truth, prediction, outcome (index in
 /// [`Outcome::ALL`]), similarity, cer, confidence, error type (index in
@@ -65,7 +75,7 @@ impl Serialize for DocumentsOut<'_> {
 impl Serialize for DocumentOut<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (d, names) = (self.0, self.1);
-        let mut t = serializer.serialize_tuple(7)?;
+        let mut t = serializer.serialize_tuple(8)?;
         t.serialize_element(&d.id)?;
         t.serialize_element(&d.has_prediction)?;
         t.serialize_element(&d.schema_valid)?;
@@ -73,6 +83,7 @@ impl Serialize for DocumentOut<'_> {
         t.serialize_element(&Outcome::ALL.map(|o| d.counts.get(o)))?;
         t.serialize_element(&[d.precision, d.recall, d.f1, d.accuracy])?;
         t.serialize_element(&FieldsOut(&d.fields, names))?;
+        t.serialize_element(&d.slice)?;
         t.end()
     }
 }
@@ -147,6 +158,7 @@ fn document<E: serde::de::Error>(d: Document, names: &[String]) -> Result<Docume
         c,
         [precision, recall, f1, accuracy],
         fields,
+        slice,
     ) = d;
     let mut counts = Counts::default();
     for (outcome, n) in Outcome::ALL.into_iter().zip(c) {
@@ -166,6 +178,7 @@ fn document<E: serde::de::Error>(d: Document, names: &[String]) -> Result<Docume
             .into_iter()
             .map(|f| field(f, names))
             .collect::<Result<_, E>>()?,
+        slice,
     })
 }
 

@@ -277,7 +277,7 @@ fn the_prebuilt_opening_answers() {
     let (page, commands) = page.on(Event::Prebuilt {
         answers: prebuilt.clone(),
     });
-    assert!(matches!(commands.as_slice(), [Command::ShowFiles { files, .. }] if files.len() == 5));
+    assert!(matches!(commands.as_slice(), [Command::ShowFiles { files, .. }] if files.len() == 6));
     assert!(page.shows_example);
     let ReportState::Ready {
         report: shown,

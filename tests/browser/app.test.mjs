@@ -21,7 +21,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST } from './server.mjs';
 import {
-  assertClose, download, dropFiles, holdBack, openApp as openPage, readTable, startApp, startThen, stopApp, waitForLoaded,
+  BUILT_IN_ARGS, assertClose, download, dropFiles, holdBack, openApp as openPage, readTable, startApp, startThen, stopApp, waitForLoaded,
+  writeBuiltIn,
 } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -498,7 +499,7 @@ test('7. nothing leaves the machine', async (t) => {
     await download(page, id);
   }
   await page.click('[data-testid=load-example]');
-  await waitForLoaded(page, 5, ['good', 'conservative', 'aggressive']);
+  await waitForLoaded(page, 6, ['good', 'conservative', 'aggressive']);
 
   const origin = new URL(server.url).origin;
   assert.ok(seen.some((u) => u.endsWith('.wasm')), 'requests are recorded');
@@ -759,11 +760,11 @@ test('13. a file over the size limit is refused with a message, the others still
 
 test('14. bootstrap intervals computed in the page, with progress and cancel, equal to the CLI', async (t) => {
   const { page, assertNoErrors } = await openApp(t);
-  // The built-in example is `fieldscope synth --documents 50 --seed 19 --paradox`.
+  // The built-in example is `fieldscope synth --documents 50 --seed 19 --paradox --vendor-country` with its config.json (harness.writeExample).
   const dir = join(tmp, 'example50');
-  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--out', dir]);
+  writeBuiltIn(dir);
   const md = cliText(
-    ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--bootstrap'],
+    [...BUILT_IN_ARGS, '--bootstrap'],
     'markdown',
     dir,
   );
@@ -780,7 +781,7 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   // The page's example is exactly those files (the generator draws the same
   // numbers in wasm32 as natively).
   const exampleReport = cliJson(
-    ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'],
+    [...BUILT_IN_ARGS],
     dir,
   );
   assertClose(await readTable(page, 'paradox-table'), expectedParadoxTable(exampleReport), 'example: paradox table');
@@ -811,7 +812,7 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   assert.match(caption, /^95 % bootstrap intervals, \[low, high\] after each estimate \(1000 resamples of the 50 documents, seed 1; percentile method\)/);
   await page.locator('[data-testid=uncertainty]').screenshot({ path: join(SHOTS, '14-uncertainty.png') });
   // The exports now carry the intervals, as the CLI's --bootstrap does.
-  const bootArgs = ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--bootstrap'];
+  const bootArgs = [...BUILT_IN_ARGS, '--bootstrap'];
   assert.equal((await download(page, 'export-markdown')).text, md, 'Markdown export = CLI --bootstrap');
   assert.ok((await download(page, 'export-html')).text === cliText(bootArgs, 'html', dir), 'HTML export = CLI --bootstrap, byte for byte');
 
@@ -819,7 +820,7 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   // in data-low / data-high equal to the CLI's --bootstrap JSON (same files,
   // same seed), the point estimate still in data-value.
   const boot = cliJson(
-    ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--bootstrap'],
+    [...BUILT_IN_ARGS, '--bootstrap'],
     dir,
   ).bootstrap;
   const names = ['good', 'conservative', 'aggressive'];
@@ -872,7 +873,7 @@ test('14. bootstrap intervals computed in the page, with progress and cancel, eq
   await page.click('[data-testid=bootstrap-start]');
   await page.waitForSelector('[data-testid=bootstrap-table] tbody tr', { timeout: 60_000 });
   const exactMd = cliText(
-    ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json', '--bootstrap', '--preset', 'exact'],
+    [...BUILT_IN_ARGS, '--bootstrap', '--preset', 'exact'],
     'markdown',
     dir,
   );
@@ -979,8 +980,8 @@ test('17. schema validity comes from the schema worker: equal to the CLI, and a 
   // on the built-in example (= fieldscope synth --documents 50 --seed 19 --paradox),
   // whose aggressive model has schema-invalid predictions.
   const synth = join(tmp, 'synth50');
-  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--out', synth]);
-  const report = cliJson(['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'], synth);
+  writeBuiltIn(synth);
+  const report = cliJson([...BUILT_IN_ARGS], synth);
   const metrics = ['document_extraction_score', 'numeric_precision', 'field_f1_partial', 'schema_validity_rate', 'exact_match_rate', 'cer'];
   const expected = report.models.map((m) => ({ model: m.name, values: Object.fromEntries(metrics.map((k) => [k, m[k]])) }));
   assertClose(await readTable(page, 'document-scores'), expected, 'document-level scores');
@@ -1015,8 +1016,8 @@ test('17. schema validity comes from the schema worker: equal to the CLI, and a 
 
 test('18. while the schema worker works the report is provisional (validity-dependent values and exports wait); if it cannot load, the rest of the report stays', async (t) => {
   const synth = join(tmp, 'synth50-provisional');
-  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--out', synth]);
-  const report = cliJson(['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'], synth);
+  writeBuiltIn(synth);
+  const report = cliJson([...BUILT_IN_ARGS], synth);
 
   // The worker's module is held back until the test lets it through.
   const { page, errors, release } = await holdBack(t, browser, '**/fieldscope-schema_bg.wasm');
@@ -1086,8 +1087,8 @@ test('19. the first drop of your own files replaces the built-in example; later 
 
   // "Load example" brings the example back, in place of the user's files.
   await page.click('[data-testid=load-example]');
-  await waitForLoaded(page, 5, ['good', 'conservative', 'aggressive']);
-  assert.deepEqual(Object.keys(await fileEntries(page)).sort(), ['aggressive.jsonl', 'conservative.jsonl', 'good.jsonl', 'invoice.schema.json', 'truth.jsonl']);
+  await waitForLoaded(page, 6, ['good', 'conservative', 'aggressive']);
+  assert.deepEqual(Object.keys(await fileEntries(page)).sort(), ['aggressive.jsonl', 'config.json', 'conservative.jsonl', 'good.jsonl', 'invoice.schema.json', 'truth.jsonl']);
   assertNoErrors();
 });
 
@@ -1143,8 +1144,8 @@ test('20. an evaluation worker that panics: its reason in an alert panel, the fi
 
 test('21. the example\'s report and documents are drawn from what was made when the app was built while the evaluation worker still loads; the worker\'s validity follows; a link with settings waits for the worker', async (t) => {
   const synth = join(tmp, 'synth50-opening');
-  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--out', synth]);
-  const args = ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'];
+  writeBuiltIn(synth);
+  const args = [...BUILT_IN_ARGS];
   const report = cliJson(args, synth);
   const exact = cliJson([...args, '--preset', 'exact'], synth);
 
@@ -1162,7 +1163,7 @@ test('21. the example\'s report and documents are drawn from what was made when 
   assertClose(await readTable(page, 'model-table'), expectedModelTable(report, 'macro_documents'), 'the built report: model table');
   assertClose(await readTable(page, 'paradox-table'), expectedParadoxTable(report), 'the built report: paradox table');
   const names = await page.$$eval('[data-testid=file-entry] .file-name', (els) => els.map((e) => e.textContent));
-  assert.deepEqual(names, ['truth.jsonl', 'good.jsonl', 'conservative.jsonl', 'aggressive.jsonl', 'invoice.schema.json']);
+  assert.deepEqual(names, ['truth.jsonl', 'good.jsonl', 'conservative.jsonl', 'aggressive.jsonl', 'invoice.schema.json', 'config.json']);
   // Provisional: the schema validity comes from the worker; the
   // documents, from the build's details (opening-details.cbor, fetched
   // once the report is painted): the first page of 25, in the report's

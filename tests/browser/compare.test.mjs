@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, SHOTS, openApp, startApp, stopApp } from './harness.mjs';
+import { CLI, SHOTS, openApp, startApp, stopApp, writeBuiltIn } from './harness.mjs';
 
 const TOLERANCE = 1e-12;
 
@@ -31,12 +31,12 @@ after(() => stopApp({ server, browser, tmp }));
 /** `fieldscope gate --baseline BASELINE --json` on the page's example: (status, Markdown, JSON). */
 function cliGate(baseline, candidate) {
   const dir = join(tmp, 'example50');
-  if (!existsSync(dir)) execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--out', dir]);
+  if (!existsSync(dir)) writeBuiltIn(dir);
   const json = join(tmp, `gate-${baseline}-${candidate}.json`);
   const args = [
     'gate', '--truth', 'truth.jsonl',
     '--pred', `${baseline}=${baseline}.jsonl`, '--pred', `${candidate}=${candidate}.jsonl`,
-    '--schema', 'invoice.schema.json', '--baseline', baseline, '--json', json,
+    '--schema', 'invoice.schema.json', '--config', 'config.json', '--baseline', baseline, '--json', json,
   ];
   const run = spawnSync(CLI, args, { cwd: dir, encoding: 'utf8' });
   assert.ok(run.status === 0 || run.status === 1, run.stderr);

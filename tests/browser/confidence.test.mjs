@@ -24,7 +24,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, SHOTS, assertClose, download, dropFiles, openApp as openPage, startApp, stopApp, waitForLoaded } from './harness.mjs';
+import { BUILT_IN_ARGS, CLI, SHOTS, assertClose, download, dropFiles, openApp as openPage, startApp, stopApp, waitForLoaded, writeBuiltIn } from './harness.mjs';
 
 let server;
 let browser;
@@ -48,8 +48,8 @@ function cliJson(args, cwd) {
 /** The example's files, as the page loads them, and the CLI's report on them. */
 function example() {
   const dir = join(tmp, 'example50');
-  if (!existsSync(dir)) execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--out', dir]);
-  const args = ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'];
+  if (!existsSync(dir)) writeBuiltIn(dir);
+  const args = [...BUILT_IN_ARGS];
   return { dir, args, report: cliJson(args, dir) };
 }
 

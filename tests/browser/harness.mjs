@@ -9,7 +9,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,21 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(HERE, '../..');
 export const SHOTS = join(HERE, 'screenshots');
 export const CLI = join(ROOT, 'target/debug/fieldscope');
+
+/** The built-in example's metrics config (`session::EXAMPLE_CONFIG`): sliced by the vendor's country, which is no scored field. */
+export const BUILT_IN_CONFIG = '{"slice_by": ["vendor_country"], "ignored_fields": ["vendor_country"]}\n';
+
+/** The CLI's arguments for the built-in example's files (run in the directory `writeBuiltIn` wrote). */
+export const BUILT_IN_ARGS = [
+  '--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl',
+  '--schema', 'invoice.schema.json', '--config', 'config.json',
+];
+
+/** Writes the built-in example's files to `dir`: `fieldscope synth --documents 50 --seed 19 --paradox --vendor-country` and its config.json. */
+export function writeBuiltIn(dir) {
+  execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--vendor-country', '--out', dir]);
+  writeFileSync(join(dir, 'config.json'), BUILT_IN_CONFIG);
+}
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 /** Chromium's flags as root on a machine with no network but the registries. */
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

@@ -15,7 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST } from './server.mjs';
-import { openApp, startApp, startThen, stopApp } from './harness.mjs';
+import { BUILT_IN_ARGS, openApp, startApp, startThen, stopApp, writeBuiltIn } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '../..');
@@ -38,8 +38,8 @@ after(() => stopApp({ server, browser, tmp }));
 /** `fieldscope sweep --param PARAM --format json` on the page's example. */
 function cliSweep(param) {
   const dir = join(tmp, 'example50');
-  if (!existsSync(dir)) execFileSync(CLI, ['synth', '--documents', '50', '--seed', '19', '--paradox', '--out', dir]);
-  const args = ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', '--schema', 'invoice.schema.json'];
+  if (!existsSync(dir)) writeBuiltIn(dir);
+  const args = [...BUILT_IN_ARGS];
   const out = execFileSync(CLI, ['sweep', ...args, '--param', param, '--format', 'json'], { cwd: dir, encoding: 'utf8' });
   return JSON.parse(out);
 }

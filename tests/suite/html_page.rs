@@ -25,12 +25,17 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// The app's built-in example with a metrics config (field weights), the
-/// preset `not-found` chosen in the settings and a cost typed for `good`;
-/// its files written to `dir` under the same names.
+/// The app's built-in example with a metrics config (field weights, and
+/// the example's own config's slicing, since the command line takes one
+/// config: the example's `config.json` is removed), the preset
+/// `not-found` chosen in the settings and a cost typed for `good`; its
+/// files written to `dir` under the same names.
 fn example_session(dir: &Path) -> Session {
     let mut s = Session::example();
-    let weights = json!({"field_weights": {"total": 3, "vendor.name": 2}});
+    let own = s.files.iter().find(|f| f.name == "config.json").unwrap().id;
+    s.remove(own);
+    let weights = json!({"field_weights": {"total": 3, "vendor.name": 2},
+        "slice_by": ["vendor_country"], "ignored_fields": ["vendor_country"]});
     let id = s.add_file("weights.json", weights.to_string().into_bytes());
     // (A config of field_weights alone is not recognised as one.)
     s.set_role(id, Role::Config);
@@ -265,8 +270,9 @@ fn a_page_without_inputs_or_with_broken_ones_is_refused_clearly() {
         s.load("x.html", page.into_bytes()).unwrap_err(),
         "x.html: the bundle has no `files` list"
     );
-    // The session was left as it was.
-    assert_eq!(s.files.len(), 5);
+    // The session was left as it was (the example's five files and its
+    // config).
+    assert_eq!(s.files.len(), 6);
 }
 
 #[test]

@@ -274,7 +274,10 @@ fn the_html_report_gains_a_section_only_when_asked() {
 fn the_apps_job_on_the_built_in_example_equals_the_files_evaluated_directly() {
     use fieldscope::eval::literature::{evaluate, Metrics};
     use fieldscope::synth::{generate, SynthOptions};
-    let data = generate(&SynthOptions::paradox(50, 19));
+    // The example's data (its truth has `vendor_country`).
+    let mut options = SynthOptions::paradox(50, 19);
+    options.vendor_country = true;
+    let data = generate(&options);
     let truth = docs("truth.jsonl", &data.truth_jsonl);
     let models: Vec<_> = data
         .predictions

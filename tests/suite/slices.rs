@@ -280,6 +280,15 @@ fn a_planted_weak_slice_is_found_and_hostile_values_are_escaped_everywhere() {
     assert!(html.contains("<h3 id=\"slices\">Slices</h3>"));
     assert!(!html.contains("<b>&") && !html.contains("<i>|m"));
     assert!(html.contains("<td><strong>weak</strong></td>"));
+    // The caption names the report key as code, in each format's markup
+    // (the HTML page once showed literal backticks).
+    assert!(
+        html.contains("tested or not, is in the JSON report&#39;s <code>slices</code>.</p>"),
+        "{html}"
+    );
+    assert!(!html.contains("`slices`"));
+    assert!(md.contains("tested or not, is in the JSON report's `slices`."));
+    assert!(tex.contains("tested or not, is in the JSON report's \\texttt{slices}."));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

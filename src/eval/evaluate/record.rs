@@ -620,6 +620,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                 f1: s.f1,
                 accuracy: s.accuracy,
                 fields: std::mem::take(&mut out.fields),
+                slice: out.slice.clone(),
             });
         }
         if let Some(per_field) = &self.doc_fields {
