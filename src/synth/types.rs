@@ -144,7 +144,7 @@ fn is_number(j: usize) -> bool {
 }
 
 fn is_hard(t: usize, j: usize) -> bool {
-    (7 * t + j) % 29 == 0
+    (7 * t + j).is_multiple_of(29)
 }
 
 fn value(rng: &mut Rng, j: usize) -> Value {
@@ -185,7 +185,7 @@ pub fn generate(o: &TypesOptions) -> TypesData {
             let mut out = String::new();
             for (i, r) in truth.iter().enumerate() {
                 let t = i / o.documents_per_type.max(1) + 1;
-                let weak = if k == 2 && t % 5 == 0 { 5.0 } else { 1.0 };
+                let weak = if k == 2 && t.is_multiple_of(5) { 5.0 } else { 1.0 };
                 let rate = 0.01 * k as f64 * weak;
                 let mut p = Map::new();
                 p.insert("id".into(), r["id"].clone());
