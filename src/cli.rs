@@ -1005,6 +1005,10 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         inputs: (args.embed_inputs)
             .then(|| embedded_bundle(&args.input, &input.models))
             .transpose()?,
+        types: match format {
+            Format::Html | Format::Markdown => doc_types(&args.input, &config, &input.schemas)?,
+            _ => None,
+        },
     };
     shards::check_bootstrap(args.bootstrap, args.alpha)?;
     let compare = match &args.compare {
@@ -1034,6 +1038,27 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
     report.warnings.splice(0..0, corrected);
     print_notes(&report, stderr);
     Ok(render_report_including(&report, format, &include))
+}
+
+/// With several schemas (SPEC §7.2), the document types the HTML and
+/// Markdown reports group by (`eval::groups::DocTypes`): each schema with
+/// the truth documents that pick it (the truth file read once more, as the
+/// evaluation reads it).
+fn doc_types(
+    args: &InputArgs,
+    config: &Config,
+    schemas: &[NamedSchema],
+) -> Result<Option<crate::eval::groups::DocTypes>, Error> {
+    let Some(by) = config.schema_by.as_deref() else {
+        return Ok(None);
+    };
+    if schemas.len() < 2 {
+        return Ok(None);
+    }
+    let truth = parse_docs(&display_name(&args.truth), &read_file(&args.truth)?)?;
+    let chosen = crate::eval::documents_by_schema(truth, config.id_field.as_deref(), schemas, by)?;
+    let choices: Vec<Option<usize>> = chosen.into_iter().map(|(_, c)| c).collect();
+    Ok(Some(crate::eval::groups::DocTypes::of(schemas, &choices)))
 }
 
 /// `--embed-inputs` refuses inputs over 50 MB together, before reading any.

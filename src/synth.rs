@@ -1706,7 +1706,7 @@ fn swap_digits(rng: &mut Rng, s: &str) -> Option<String> {
 
 /// An independent seed for each stream (truth, each model) so that one
 /// stream's draws never shift another's.
-pub(crate) fn stream_seed(seed: u64, stream: &str) -> u64 {
+fn stream_seed(seed: u64, stream: &str) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325; // FNV-1a
     for byte in stream.bytes() {
         hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);

@@ -30,9 +30,12 @@
 //! `s = max f − min f` (how much the models disagree), shortfall
 //! `u = 1 − max f` (how far even the best model is from perfect; 1 when
 //! every model fails), and **importance `i = max(s, u)`**. Rows are sorted
-//! by `i` descending, then by `min f` ascending (the worse row first), then
+//! by `i` descending, then by the mean of the `f_m` ascending (of two rows
+//! one model gets wrong and the others right, the one more models get
+//! wrong first; a row every model fails before both), then
 //! by support (truth values present, pooled over models: `Σ_m (COR + PAR +
-//! INC + MIS)`) descending, then by path. So a field every model fails
+//! INC + MIS)`) descending, then by path. Importance and mean are
+//! compared at nine decimals, so rounding noise never decides. So a field every model fails
 //! (`u = 1`) and a field where one model is perfect and another scores 0
 //! (`s = 1`) both come first; a field all models get nearly right comes
 //! last.
@@ -131,6 +134,20 @@ impl MatrixRow {
             .fold(f64::INFINITY, f64::min)
     }
 
+    /// The mean F1 over the models that have the row (0 without cells).
+    pub fn mean_f1(&self) -> f64 {
+        let (sum, n) = self
+            .cells
+            .iter()
+            .flatten()
+            .fold((0.0, 0usize), |(s, n), c| (s + c.f1, n + 1));
+        if n == 0 {
+            0.0
+        } else {
+            sum / n as f64
+        }
+    }
+
     /// The models whose F1 is the row's highest (indices), none for a row
     /// without cells.
     pub fn best(&self) -> Vec<usize> {
@@ -175,6 +192,12 @@ pub fn best_of(values: impl Iterator<Item = Option<f64>>) -> Vec<usize> {
             .map(|(i, _)| i)
             .collect(),
     }
+}
+
+/// `x` at nine decimals, so that rounding noise (1 − 1/3 against 2/3)
+/// never decides the order.
+fn nine(x: f64) -> i64 {
+    (x * 1e9).round() as i64
 }
 
 fn is_exact(c: &Counts) -> bool {
@@ -227,9 +250,9 @@ pub fn field_matrix(report: &Report) -> FieldMatrix {
         };
     }
     shown.sort_by(|a, b| {
-        b.importance
-            .total_cmp(&a.importance)
-            .then_with(|| a.min_f1().total_cmp(&b.min_f1()))
+        nine(b.importance)
+            .cmp(&nine(a.importance))
+            .then_with(|| nine(a.mean_f1()).cmp(&nine(b.mean_f1())))
             .then_with(|| b.support().cmp(&a.support()))
             .then_with(|| a.field.cmp(&b.field))
     });
@@ -377,21 +400,33 @@ pub struct TypeRow {
 /// rows of key `_schema` (SPEC §9.2, micro over the type's documents,
 /// with `--slice-by _schema`). Otherwise they are the micro scores (SPEC
 /// §3.1–§3.2, `counts::strict_scores` under the report's configuration) of
-/// the counts pooled over the per-field rows of the fields the type's
-/// schema names. The two agree when no other type's schema names the same
-/// path; a path several schemas name has one per-field row pooled over all
-/// their documents (SPEC §7.2), so there the pooled figure mixes the types
-/// (`docs/spec-readings.md`).
+/// the counts pooled over the per-field rows of the type's **own** fields:
+/// those its schema names and no other type's schema does. A path several
+/// schemas name (a selector such as `doc_type`, a `date` every type has)
+/// has one per-field row pooled over all their documents (SPEC §7.2), so
+/// it cannot be split by type and is left out of every type's row
+/// (`docs/spec-readings.md`); a type without own fields has no scores.
 pub fn type_table(report: &Report, types: Option<&DocTypes>) -> Vec<TypeRow> {
     let Some(types) = types else {
         return Vec::new();
     };
     let config = Config::from_json(&report.config).unwrap_or_default();
     let slices = report.slices.as_ref();
+    let mut shared: HashMap<&str, usize> = HashMap::new();
+    for t in &types.types {
+        let mut fields: Vec<&str> = t.fields.iter().map(String::as_str).collect();
+        fields.sort_unstable();
+        fields.dedup();
+        for f in fields {
+            *shared.entry(f).or_default() += 1;
+        }
+    }
     types
         .types
         .iter()
         .map(|t| {
+            let own =
+                |field: &String| t.fields.contains(field) && shared.get(field.as_str()) == Some(&1);
             let slice_scores = |m: usize| -> Option<Option<Scores>> {
                 let model = slices?.models.get(m)?;
                 let row = model.slices.iter().find(|s| {
@@ -411,7 +446,7 @@ pub fn type_table(report: &Report, types: Option<&DocTypes>) -> Vec<TypeRow> {
                     let counts: Counts = model
                         .fields
                         .iter()
-                        .filter(|f| t.fields.contains(&f.field))
+                        .filter(|f| own(&f.field))
                         .map(|f| f.counts)
                         .sum();
                     (counts.total() > 0).then(|| strict_scores(&counts, &config))

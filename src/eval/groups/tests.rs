@@ -139,8 +139,9 @@ fn rows_exact_for_every_model_are_folded_and_the_rest_ordered_by_what_matters() 
     // total: A 2 exact → 1; B 1 exact + 1 incorrect: P = R = 1/2 → 0.5;
     //        spread 0.5, 1 − max = 0 → i = 0.5.
     // vendor: A 0.5, B 1 → i = 0.5.
-    // Ties on i and on min F1 (0; 0.5) and on support (payer 1 + 1 = store
-    // 1 + 1; total 2 + 2 = vendor 2 + 2): by path.
+    // Ties on i: by mean F1, payer (0 + 0)/2 = 0 before store (1 + 0)/2 =
+    // 0.5; total (1 + 0.5)/2 = vendor (0.5 + 1)/2 = 0.75 tie, and so does
+    // their support (2 + 2 each): by path.
     let rows: Vec<(&str, Vec<Option<f64>>, f64, f64)> = m
         .rows
         .iter()
@@ -159,6 +160,7 @@ fn rows_exact_for_every_model_are_folded_and_the_rest_ordered_by_what_matters() 
     assert_eq!(m.rows[0].best(), vec![0, 1]);
     assert_eq!(m.rows[2].support(), 4);
     assert_eq!(m.all_rows().count(), 7);
+    assert_eq!((m.rows[0].mean_f1(), m.rows[2].mean_f1()), (0.0, 0.75));
 }
 
 #[test]
@@ -230,25 +232,55 @@ fn a_field_no_schema_names_is_in_other_fields() {
 }
 
 #[test]
-fn the_by_type_table_pools_the_types_fields() {
+fn the_by_type_table_pools_the_types_own_fields() {
     let rows = type_table(&report(&[]), Some(&types()));
     let f1 = |r: &TypeRow| -> Vec<f64> { r.scores.iter().map(|s| s.unwrap().f1).collect() };
     assert_eq!(rows.len(), 3);
-    // inv, A: doc_type 4 exact (pooled over all four documents: the shared
-    // path), total 2 exact, vendor 1 exact + 1 incorrect: TP 7, FP 1, FN 1
-    // → P = R = F1 = 7/8, accuracy 7/8. B: total 1 + 1 incorrect, vendor 2:
-    // the same 7/8. Both best.
+    // doc_type is named by all three schemas: left out of every row.
+    // inv, A: total 2 exact, vendor 1 exact + 1 incorrect: TP 3, FP 1,
+    // FN 1 → P = R = F1 = 3/4, accuracy 3/4. B: total 1 exact + 1
+    // incorrect, vendor 2 exact: the same 3/4. Both best.
     assert_eq!((rows[0].name.as_str(), rows[0].documents), ("inv", 2));
-    assert_eq!(f1(&rows[0]), vec![0.875, 0.875]);
-    assert_eq!(rows[0].scores[0].unwrap().accuracy, 0.875);
+    assert_eq!(f1(&rows[0]), vec![0.75, 0.75]);
+    assert_eq!(rows[0].scores[0].unwrap().accuracy, 0.75);
     assert_eq!(rows[0].best, vec![0, 1]);
-    // rec, A: 4 + 1 + 1 exact → 1. B: store missed: TP 5, FN 1 → R = 5/6,
-    // F1 = 2·(5/6)/(1 + 5/6) = 10/11.
-    assert_eq!(f1(&rows[1]), vec![1.0, 10.0 / 11.0]);
+    // rec, A: amount, store exact → 1. B: store missed: TP 1, FN 1 →
+    // P = 1, R = 1/2, F1 = 2·(1/2)/(3/2) = 2/3.
+    assert_eq!(f1(&rows[1]), vec![1.0, 2.0 / 3.0]);
     assert_eq!(rows[1].best, vec![0]);
-    // tax: both miss the payer: 10/11 each.
-    assert_eq!(f1(&rows[2]), vec![10.0 / 11.0, 10.0 / 11.0]);
+    // tax: both miss the payer, get the year: 2/3 each.
+    assert_eq!(f1(&rows[2]), vec![2.0 / 3.0, 2.0 / 3.0]);
     assert!(type_table(&report(&[]), None).is_empty());
+}
+
+#[test]
+fn a_type_without_own_fields_has_no_scores() {
+    let t = DocTypes {
+        types: vec![
+            DocType {
+                name: "a".into(),
+                documents: 1,
+                fields: vec!["doc_type".into()],
+            },
+            DocType {
+                name: "b".into(),
+                documents: 1,
+                fields: vec!["doc_type".into(), "total".into()],
+            },
+        ],
+    };
+    let rows = type_table(&report(&[]), Some(&t));
+    assert_eq!(rows[0].scores, vec![None, None]);
+    assert!(rows[0].best.is_empty());
+    // b: total alone: A 1, B 1/2 (as in the matrix).
+    assert_eq!(
+        rows[1]
+            .scores
+            .iter()
+            .map(|s| s.unwrap().f1)
+            .collect::<Vec<_>>(),
+        vec![1.0, 0.5]
+    );
 }
 
 #[test]
@@ -309,4 +341,28 @@ fn best_of_keeps_ties_and_ignores_missing_values() {
     );
     assert_eq!(best_of([None, None].into_iter()), Vec::<usize>::new());
     assert_eq!(best_of(std::iter::empty()), Vec::<usize>::new());
+}
+
+#[test]
+fn rounding_noise_never_decides_the_order() {
+    // vendor.name's F1 1 and 1/3 (spread 1 − 1/3) against po_number's 0
+    // and 2/3 (spread 2/3): the same importance, so the lower mean (1/3
+    // against 2/3) comes first.
+    let mut r = report(&[]);
+    let set = |r: &mut Report, field: &str, f1: [f64; 2]| {
+        for (m, f) in f1.into_iter().enumerate() {
+            r.models[m]
+                .fields
+                .iter_mut()
+                .find(|x| x.field == field)
+                .unwrap()
+                .f1 = f;
+        }
+    };
+    set(&mut r, "total", [1.0, 1.0 / 3.0]);
+    set(&mut r, "vendor", [0.0, 2.0 / 3.0]);
+    let m = field_matrix(&r);
+    assert_ne!(1.0 - 1.0 / 3.0, 2.0 / 3.0, "the noise this test is about");
+    let order: Vec<&str> = m.rows.iter().map(|r| r.field.as_str()).collect();
+    assert_eq!(order, vec!["payer", "store", "vendor", "total"]);
 }
