@@ -125,7 +125,7 @@ fn html(report: &Report) -> String {
 /// Parses the page as XML (the `<!DOCTYPE html>` allowed), failing with
 /// the parser's message and position.
 #[track_caller]
-fn parse(text: &str) -> roxmltree::Document<'_> {
+pub(super) fn parse(text: &str) -> roxmltree::Document<'_> {
     try_parse(text).unwrap_or_else(|e| panic!("the page is not well-formed: {e}"))
 }
 
