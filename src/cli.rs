@@ -1006,7 +1006,7 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
             .then(|| embedded_bundle(&args.input, &input.models))
             .transpose()?,
         types: match format {
-            Format::Html | Format::Markdown => doc_types(&args.input, &config, &input.schemas)?,
+            Format::Html | Format::Markdown => doc_types(&args.input, &config, &input.schemas),
             _ => None,
         },
     };
@@ -1043,22 +1043,22 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
 /// With several schemas (SPEC §7.2), the document types the HTML and
 /// Markdown reports group by (`eval::groups::DocTypes`): each schema with
 /// the truth documents that pick it (the truth file read once more, as the
-/// evaluation reads it).
+/// evaluation reads it). `None` otherwise, and when the truth cannot be
+/// read: the evaluation then says why, as it always did.
 fn doc_types(
     args: &InputArgs,
     config: &Config,
     schemas: &[NamedSchema],
-) -> Result<Option<crate::eval::groups::DocTypes>, Error> {
-    let Some(by) = config.schema_by.as_deref() else {
-        return Ok(None);
-    };
+) -> Option<crate::eval::groups::DocTypes> {
+    let by = config.schema_by.as_deref()?;
     if schemas.len() < 2 {
-        return Ok(None);
+        return None;
     }
-    let truth = parse_docs(&display_name(&args.truth), &read_file(&args.truth)?)?;
-    let chosen = crate::eval::documents_by_schema(truth, config.id_field.as_deref(), schemas, by)?;
+    let truth = parse_docs(&display_name(&args.truth), &read_file(&args.truth).ok()?).ok()?;
+    let chosen =
+        crate::eval::documents_by_schema(truth, config.id_field.as_deref(), schemas, by).ok()?;
     let choices: Vec<Option<usize>> = chosen.into_iter().map(|(_, c)| c).collect();
-    Ok(Some(crate::eval::groups::DocTypes::of(schemas, &choices)))
+    Some(crate::eval::groups::DocTypes::of(schemas, &choices))
 }
 
 /// `--embed-inputs` refuses inputs over 50 MB together, before reading any.
