@@ -159,6 +159,22 @@ struct SynthArgs {
     #[arg(long)]
     vendor_country: bool,
 
+    /// Several document types instead of invoices (a wide benchmark): N types, one schema each (schemas/TYPE.json, selector `doc_type`: evaluate with --schema-by doc_type), models sys_1 … sys_K; --documents, --paradox, --confidence and --vendor-country do not apply.
+    #[arg(long, value_name = "N")]
+    types: Option<usize>,
+
+    /// With --types: the fields of each type.
+    #[arg(long, value_name = "M", default_value_t = 15)]
+    fields_per_type: usize,
+
+    /// With --types: the documents of each type.
+    #[arg(long, value_name = "D", default_value_t = 1)]
+    documents_per_type: usize,
+
+    /// With --types: the number of models.
+    #[arg(long, value_name = "K", default_value_t = 6)]
+    systems: usize,
+
     /// The directory to write the files to (created if missing).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -623,6 +639,9 @@ fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String,
 
 /// `fieldscope synth`: writes the generated files into `--out`.
 fn synth_command(args: &SynthArgs, stderr: &mut dyn Write) -> i32 {
+    if let Some(types) = args.types {
+        return write_files(&args.out, types_files(args, types), stderr);
+    }
     let mut options = if args.paradox {
         crate::synth::SynthOptions::paradox(args.documents, args.seed)
     } else {
@@ -642,15 +661,45 @@ fn synth_command(args: &SynthArgs, stderr: &mut dyn Write) -> i32 {
             .map(|(name, jsonl)| (format!("{name}.jsonl"), jsonl)),
     );
     files.push(("invoice.schema.json".into(), data.schema_json));
-    let written = std::fs::create_dir_all(&args.out).and_then(|()| {
-        files
-            .iter()
-            .try_for_each(|(name, text)| std::fs::write(args.out.join(name), text))
+    write_files(&args.out, files, stderr)
+}
+
+/// `synth --types N`'s files: truth, one file per model, `schemas/*.json`.
+fn types_files(args: &SynthArgs, types: usize) -> Vec<(String, String)> {
+    let data = crate::synth::types::generate(&crate::synth::types::TypesOptions {
+        types,
+        fields_per_type: args.fields_per_type,
+        documents_per_type: args.documents_per_type,
+        models: args.systems,
+        seed: args.seed,
+    });
+    let mut files = vec![("truth.jsonl".to_string(), data.truth_jsonl)];
+    files.extend(
+        data.predictions
+            .into_iter()
+            .map(|(name, jsonl)| (format!("{name}.jsonl"), jsonl)),
+    );
+    files.extend(
+        data.schemas
+            .into_iter()
+            .map(|(name, schema)| (format!("schemas/{name}.json"), schema)),
+    );
+    files
+}
+
+/// Writes `files` (names relative to `out`, directories created).
+fn write_files(out: &Path, files: Vec<(String, String)>, stderr: &mut dyn Write) -> i32 {
+    let written = files.iter().try_for_each(|(name, text)| {
+        let path = out.join(name);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(path, text)
     });
     match written {
         Ok(()) => EXIT_OK,
         Err(e) => {
-            let _ = writeln!(stderr, "error: cannot write to {}: {e}", args.out.display());
+            let _ = writeln!(stderr, "error: cannot write to {}: {e}", out.display());
             EXIT_BAD_INPUT
         }
     }
@@ -956,6 +1005,10 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         inputs: (args.embed_inputs)
             .then(|| embedded_bundle(&args.input, &input.models))
             .transpose()?,
+        types: match format {
+            Format::Html | Format::Markdown => doc_types(&args.input, &config, &input.schemas),
+            _ => None,
+        },
     };
     shards::check_bootstrap(args.bootstrap, args.alpha)?;
     let compare = match &args.compare {
@@ -985,6 +1038,27 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
     report.warnings.splice(0..0, corrected);
     print_notes(&report, stderr);
     Ok(render_report_including(&report, format, &include))
+}
+
+/// With several schemas (SPEC §7.2), the document types the HTML and
+/// Markdown reports group by (`eval::groups::DocTypes`): each schema with
+/// the truth documents that pick it (the truth file read once more, as the
+/// evaluation reads it). `None` otherwise, and when the truth cannot be
+/// read: the evaluation then says why, as it always did.
+fn doc_types(
+    args: &InputArgs,
+    config: &Config,
+    schemas: &[NamedSchema],
+) -> Option<crate::eval::groups::DocTypes> {
+    let by = config.schema_by.as_deref()?;
+    if schemas.len() < 2 {
+        return None;
+    }
+    let truth = parse_docs(&display_name(&args.truth), &read_file(&args.truth).ok()?).ok()?;
+    let chosen =
+        crate::eval::documents_by_schema(truth, config.id_field.as_deref(), schemas, by).ok()?;
+    let choices: Vec<Option<usize>> = chosen.into_iter().map(|(_, c)| c).collect();
+    Some(crate::eval::groups::DocTypes::of(schemas, &choices))
 }
 
 /// `--embed-inputs` refuses inputs over 50 MB together, before reading any.

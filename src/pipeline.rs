@@ -22,7 +22,7 @@ use crate::eval::literature::{self, Metrics};
 use crate::eval::source::RecordSource;
 use crate::eval::sweep::{sweep, SweepParam, SweepReport};
 use crate::eval::{evaluate_owned, Config, DocFile, EvalInput, Report};
-use crate::export::{render, render_html, ExportOptions, Format, HtmlInclude};
+use crate::export::{ExportOptions, Format, HtmlInclude};
 use std::sync::Arc;
 
 /// What an evaluation adds to the report of SPEC §5 (the flags `--details`,
@@ -167,10 +167,7 @@ pub fn render_report(report: &Report, format: Format) -> String {
 /// [`render_report`] with what an HTML report includes (`include`: the
 /// charts, the inputs of `eval --embed-inputs`); other formats ignore it.
 pub fn render_report_including(report: &Report, format: Format, include: &HtmlInclude) -> String {
-    match format {
-        Format::Html => render_html(report, &ExportOptions::default(), include),
-        _ => render(report, format, &ExportOptions::default()),
-    }
+    crate::export::render_including(report, format, &ExportOptions::default(), include)
 }
 
 /// The HTML report as a fragment for a notebook (Python's

@@ -88,6 +88,7 @@ use fastrand::Rng;
 use serde_json::{json, Map, Value};
 
 pub mod countries;
+pub mod types;
 
 /// What to generate.
 #[derive(Debug, Clone, PartialEq)]

@@ -29,8 +29,7 @@ use fieldscope::eval::{
 };
 use fieldscope::export::Format;
 use fieldscope::pipeline::{
-    evaluate_report, figure_files, render_html_fragment, render_report, render_sweep,
-    FigureOptions, ReportOptions,
+    evaluate_report, figure_files, render_sweep, FigureOptions, ReportOptions,
 };
 use fieldscope::{Error, ErrorKind};
 use pyo3::exceptions::PyValueError;
@@ -301,6 +300,43 @@ fn load_with(
 #[pyclass(frozen, module = "fieldscope._native", name = "NativeReport")]
 struct NativeReport {
     report: fieldscope::eval::Report,
+    /// With several schemas, the document types the HTML and Markdown
+    /// reports group by (as `fieldscope eval` reads them).
+    types: Option<fieldscope::eval::groups::DocTypes>,
+}
+
+/// With several schemas (SPEC §7.2), each schema's documents and fields
+/// (`eval::groups::DocTypes`), as the command line reads them; `None`
+/// otherwise or when the truth cannot say (the evaluation then reports why).
+fn doc_types(
+    input: &EvalInput<DocFile>,
+    config: &Config,
+) -> Option<fieldscope::eval::groups::DocTypes> {
+    let by = config.schema_by.as_deref()?;
+    if input.schemas.len() < 2 {
+        return None;
+    }
+    let chosen = fieldscope::eval::documents_by_schema(
+        input.truth.clone(),
+        config.id_field.as_deref(),
+        &input.schemas,
+        by,
+    )
+    .ok()?;
+    let choices: Vec<Option<usize>> = chosen.into_iter().map(|(_, c)| c).collect();
+    Some(fieldscope::eval::groups::DocTypes::of(
+        &input.schemas,
+        &choices,
+    ))
+}
+
+impl NativeReport {
+    fn include(&self) -> fieldscope::export::HtmlInclude {
+        fieldscope::export::HtmlInclude {
+            types: self.types.clone(),
+            ..Default::default()
+        }
+    }
 }
 
 #[pymethods]
@@ -309,7 +345,15 @@ impl NativeReport {
     /// `fieldscope eval --format FORMAT` prints it.
     fn render(&self, py: Python<'_>, format: &str) -> PyResult<String> {
         let format: Format = format.parse().map_err(|e| to_py(py, e))?;
-        py.detach(|| guard(|| Ok(render_report(&self.report, format))))
+        py.detach(|| {
+            guard(|| {
+                Ok(fieldscope::pipeline::render_report_including(
+                    &self.report,
+                    format,
+                    &self.include(),
+                ))
+            })
+        })
     }
 
     #[getter]
@@ -327,7 +371,15 @@ impl NativeReport {
     /// The HTML report as a fragment for a notebook (`_repr_html_`): one
     /// `<div class="fieldscope-report">` whose style applies only inside it.
     fn render_fragment(&self, py: Python<'_>) -> PyResult<String> {
-        py.detach(|| guard(|| Ok(render_html_fragment(&self.report))))
+        py.detach(|| {
+            guard(|| {
+                Ok(fieldscope::export::page::render_fragment(
+                    &self.report,
+                    &fieldscope::export::ExportOptions::default(),
+                    &self.include(),
+                ))
+            })
+        })
     }
 
     #[getter]
@@ -464,11 +516,12 @@ fn evaluate(
             input.truth = doc;
             applied = warnings;
         }
+        let types = doc_types(&input, &config);
         let mut report = detached(py, move || {
             evaluate_report(input, &config, &options).map_err(|e| schema_error(&schema_file, e))
         })?;
         report.warnings.splice(0..0, applied);
-        Ok(NativeReport { report })
+        Ok(NativeReport { report, types })
     })
 }
 

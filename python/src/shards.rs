@@ -120,6 +120,9 @@ pub fn merge(
                 .collect();
             merge_report(&refs, &options)
         })?;
-        Ok(NativeReport { report })
+        Ok(NativeReport {
+            report,
+            types: None,
+        })
     })
 }

@@ -110,3 +110,29 @@ def test_learn_and_partial_results_refuse_several_schemas():
             call(TRUTH, {"m": PRED}, schema=SCHEMAS, schema_by="id")
     # One named schema is the dataset's one schema: learnt as before.
     assert fieldscope.learn(TRUTH, {"m": PRED}, schema={"a": SCHEMAS["a"]}, schema_by="id")
+
+
+def test_html_and_markdown_group_by_document_type_as_the_cli_does(cli, tmp_path):
+    # Issue 34: with several schemas, to_html() and to_markdown() carry the
+    # "By document type" table (schemas a and b, one document each), the
+    # same bytes as `fieldscope eval --format html|markdown`.
+    paths = write(tmp_path)
+    (tmp_path / "truth.json").write_text(json.dumps(TRUTH), "utf-8")
+    (tmp_path / "m.json").write_text(json.dumps(PRED), "utf-8")
+    with pytest.warns(fieldscope.EvaluationWarning):
+        report = fieldscope.evaluate(
+            tmp_path / "truth.json", [tmp_path / "m.json"], schema=paths, schema_by="id"
+        )
+    args = ["--truth", tmp_path / "truth.json", "--pred", tmp_path / "m.json",
+            "--schema", paths[0], "--schema", paths[1], "--schema-by", "id"]  # fmt: skip
+    html = report.to_html()
+    assert '<h3 id="by-type">By document type</h3>' in html
+    assert '<a href="#group-1">a</a>' in html and '<a href="#group-2">b</a>' in html
+    assert html == cli.ok("eval", *args, "--format", "html")
+    markdown = report.to_markdown()
+    # a: total exact → F1 1, accuracy 1; b: name exact, extra spurious
+    # (no schema names it: not b's own field) → name alone: 1.
+    assert "\n| a | 1 | **1.0000** / 1.0000 |\n" in markdown
+    assert "\n| b | 1 | **1.0000** / 1.0000 |\n" in markdown
+    assert markdown == cli.ok("eval", *args, "--format", "markdown")
+    assert 'By document type' in report._repr_html_()

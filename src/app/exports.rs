@@ -63,7 +63,7 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                 // The inputs, when asked, exactly as the bundle has them
                 // (which the evaluation worker, holding the files, makes).
                 let export = move |inputs: Option<String>| {
-                    let request = TextExport::new(format, &r, HtmlInclude { charts: true, inputs });
+                    let request = TextExport::new(format, &r, HtmlInclude { charts: true, inputs, types: None });
                     let request = match serde_json::to_string(&request) {
                         Ok(json) => json,
                         Err(e) => {

@@ -455,6 +455,12 @@ pub fn field_f1_heatmap(report: &Report) -> Heatmap {
         .collect();
     names.sort_unstable();
     names.dedup();
+    field_f1_heatmap_of(report, &names)
+}
+
+/// [`field_f1_heatmap`] of the fields `names`, in that order (the wide
+/// report's weakest fields and groups, `crate::eval::groups`).
+pub fn field_f1_heatmap_of(report: &Report, names: &[&str]) -> Heatmap {
     let cells = names
         .iter()
         .map(|name| {

@@ -193,6 +193,27 @@ pub fn field_f1_heatmap(report: &Report, o: &ChartOptions) -> Chart {
     chart("field_f1_heatmap", words, l.width, l.height, svg)
 }
 
+/// [`field_f1_heatmap`] of the fields `names` only, in that order, with
+/// `title` and `caption` said before the heatmap's own caption (the wide
+/// HTML report's weakest fields and its groups' heatmaps).
+pub fn field_f1_heatmap_of(
+    report: &Report,
+    o: &ChartOptions,
+    names: &[&str],
+    title: &str,
+    caption: &str,
+) -> Chart {
+    let m = Metrics::new(o);
+    let mut words = data::heatmap_words(report);
+    words.title = format!("{} ({title})", words.title);
+    words.caption = format!("{caption} {}", words.caption);
+    let l = layout::heatmap(&data::field_f1_heatmap_of(report, names), &m);
+    let svg = draw::svg(l.width, l.height, &words.title, |area| {
+        draw::heatmap(area, &l, &m)
+    });
+    chart("field_f1_heatmap", words, l.width, l.height, svg)
+}
+
 /// The most fields one part of [`field_f1_heatmaps`] shows in a report
 /// meant for print ([`paged`]): 30 rows of 1.6 lines at 10 pt, the column
 /// headers and the colour scale come to at most about 820 px, so a part
@@ -299,8 +320,18 @@ pub fn all(report: &Report, o: &ChartOptions) -> Vec<Chart> {
 /// [`HEATMAP_ROWS_PER_PART`] fields ([`field_f1_heatmaps`]), so that each
 /// chart fits a printed page at its own text size.
 pub fn paged(report: &Report, o: &ChartOptions) -> Vec<Chart> {
+    paged_with(
+        report,
+        o,
+        field_f1_heatmaps(report, o, HEATMAP_ROWS_PER_PART),
+    )
+}
+
+/// [`paged`] with `heatmaps` in the place of the per-field heatmap's parts
+/// (the wide HTML report: the weakest fields' heatmap).
+pub fn paged_with(report: &Report, o: &ChartOptions, heatmaps: Vec<Chart>) -> Vec<Chart> {
     let mut charts = vec![metric_bars(report, o), outcome_distribution(report, o)];
-    charts.extend(field_f1_heatmaps(report, o, HEATMAP_ROWS_PER_PART));
+    charts.extend(heatmaps);
     charts.push(pred_vs_truth(report, o));
     charts.push(cer_distribution(report, o));
     charts.extend(item_metrics(report, o));

@@ -21,6 +21,8 @@
 //!   as their reference implementations compute them.
 //! * [`model`], [`tree`] — the records: `serde_json` objects, or one
 //!   compact forest per file.
+//! * [`groups`] — beside the spec: the field matrix, groups of fields and
+//!   the by-type table of wide reports (presentation, from the report).
 //! * [`gate`] — beside the spec: `fieldscope gate`'s thresholds, one-sided
 //!   no-regression tests and flipped documents.
 //! * [`confidence_input`] — SPEC §8.1: confidences checked, and read
@@ -48,6 +50,7 @@ pub mod distance;
 pub mod error_types;
 pub mod evaluate;
 pub mod gate;
+pub mod groups;
 pub mod intervals;
 pub mod items;
 pub mod literature;

@@ -7,7 +7,8 @@
 //! abstention rates, the accuracy-paradox explanation when accuracy and F1
 //! rank the models differently, the literature's metrics when the report
 //! carries them, macro over fields, the document-level
-//! scores, one per-field table per model, set fields, line items, "Where
+//! scores, the per-field results overview first (the by-type table, the
+//! field matrix, the groups: `super::wide`; each model's table collapsed), set fields, line items, "Where
 //! it fails" (SPEC §9.1: the error-type tables of `super::errors` and their
 //! chart when given), the confidence section when a model has confidences (SPEC §8: the tables of
 //! `super::confidence`, with the charts of [`ConfidenceCharts`] when
@@ -79,6 +80,12 @@ pub struct Parts<'a> {
     /// The stacked bar chart of error types per model in the "Where it
     /// fails" section (SPEC §9.1; the section's tables are always shown).
     pub errors: Option<&'a HtmlChart>,
+    /// The document types (several schemas): the per-field results are
+    /// grouped by type, with the "By document type" table (`super::wide`).
+    pub types: Option<&'a crate::eval::groups::DocTypes>,
+    /// A wide report's heatmaps of each group of fields, in the groups'
+    /// order (`super::page::group_charts`); empty otherwise.
+    pub group_charts: &'a [Vec<HtmlChart>],
 }
 
 /// The charts of the "Confidence" section, made by `super::page`.
@@ -242,6 +249,18 @@ figure svg { display: block; max-width: 100%; height: auto; }
 figcaption { color: var(--muted); font-size: 0.88rem; margin-top: 0.4rem; max-width: 60rem; }
 .refused { border: 1px dashed var(--warn-rule); padding: 0.75rem 1rem; }
 footer { margin-top: 3rem; color: var(--muted); font-size: 0.8rem; }
+table.matrix { width: 100%; min-width: 0; table-layout: fixed; }
+table.matrix.many { width: auto; table-layout: auto; }
+table.matrix thead th { white-space: normal; overflow-wrap: anywhere; }
+table.matrix thead th:first-child { width: 30%; }
+table.matrix tbody th { max-width: none; overflow-wrap: anywhere; font-weight: 500; }
+table.matrix td small { color: var(--muted); }
+p.folded { color: var(--muted); }
+details.group, details.model { border: 1px solid var(--rule); border-radius: 4px; padding: 0.35rem 0.8rem; margin: 0.4rem 0; }
+details > summary { cursor: pointer; }
+details > summary .name { font-weight: 600; }
+details > summary small { color: var(--muted); margin-left: 0.5rem; }
+details.folded p { max-width: none; font-size: 0.88rem; color: var(--muted); }
 @page { margin: 14mm 12mm; }
 @media print {
   :root { --ink: #000000; --muted: #000000; --rule: #999999; --head: #ffffff; --accent: #000000; --warn: #ffffff; --warn-rule: #000000; }
@@ -263,6 +282,8 @@ footer { margin-top: 3rem; color: var(--muted); font-size: 0.8rem; }
   section.warnings, .paradox { border: 1px solid #000000; background: #ffffff; }
   a { color: #000000; text-decoration: none; }
   table.defs td.formula { color: #000000; }
+  details::details-content { content-visibility: visible; display: block; }
+  details { border: 0; padding: 0; }
 }
 "#;
 
@@ -307,7 +328,7 @@ pub(crate) fn push_body(out: &mut String, report: &Report, options: &ExportOptio
     push_macro_fields(out, report, options);
     push_weighted_fields(out, report, options);
     push_document_scores(out, report, options);
-    push_fields(out, report, options);
+    push_fields(out, report, options, parts);
     push_sets(out, report, options);
     push_items(out, report, options);
     push_errors(out, report, options, parts.errors);
@@ -755,16 +776,38 @@ fn push_document_scores(out: &mut String, report: &Report, options: &ExportOptio
     out.push_str("</section>\n");
 }
 
-fn push_fields(out: &mut String, report: &Report, options: &ExportOptions) {
+/// "Per-field results": the overview of `super::wide` (by type, the field
+/// matrix, the groups with their heatmaps), then each model's table of
+/// counts, scores and CER per field, collapsed.
+fn push_fields(out: &mut String, report: &Report, options: &ExportOptions, parts: &Parts) {
     open_section(out, "fields", "Per-field results", true);
     if report.models.is_empty() {
-        out.push_str("<p>No models.</p>\n");
+        out.push_str("<p>No models.</p>\n</section>\n");
+        return;
     }
+    let figures: Vec<String> = parts
+        .group_charts
+        .iter()
+        .enumerate()
+        .map(|(i, charts)| {
+            let mut s = String::new();
+            for (k, chart) in charts.iter().enumerate() {
+                push_figure(&mut s, &format!("group-{}-heatmap-{}", i + 1, k + 1), chart);
+            }
+            s
+        })
+        .collect();
+    let ratio = |x: f64| Number::Ratio(x).format(options);
+    super::wide::push_overview(out, report, parts.types, &ratio, &figures);
+    out.push_str("<h3 id=\"per-model\">Per model</h3>\n");
     for (index, model) in report.models.iter().enumerate() {
+        let n = model.fields.len();
         out.push_str(&format!(
-            "<h3 id=\"fields-{}\">{}</h3>\n",
+            "<details class=\"model\" id=\"fields-{}\">\n<summary><span class=\"name\">{}</span> \
+             <small>counts, scores and CER of its {n} field{}</small></summary>\n",
             index + 1,
-            escape(&model.name)
+            escape(&model.name),
+            if n == 1 { "" } else { "s" }
         ));
         let caption = format!(
             "Per-field outcome counts and strict scores of {}. CER is pooled over the field's \
@@ -797,6 +840,7 @@ fn push_fields(out: &mut String, report: &Report, options: &ExportOptions) {
         ];
         let names: Vec<String> = f.iter().map(|field| escape(&field.field)).collect();
         push_table(out, "wide", &caption, "Field", &names, columns);
+        out.push_str("</details>\n");
     }
     out.push_str("</section>\n");
 }

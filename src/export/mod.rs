@@ -32,6 +32,7 @@
 //! [`Format::ALL`].
 
 pub mod audit;
+pub mod by_type;
 pub mod comparison;
 pub mod confidence;
 pub mod csv;
@@ -50,6 +51,7 @@ pub mod pdf;
 pub mod slices;
 pub mod suggestions;
 pub mod sweep;
+pub mod wide;
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::report::{LiteratureReport, Report, Scores};
@@ -197,10 +199,12 @@ impl TextExport {
     /// options.
     pub fn render(&self) -> Result<String, Error> {
         let options = ExportOptions::default();
-        Ok(match self.format.parse::<Format>()? {
-            Format::Html => render_html(&self.report, &options, &self.include),
-            format => render(&self.report, format, &options),
-        })
+        Ok(render_including(
+            &self.report,
+            self.format.parse::<Format>()?,
+            &options,
+            &self.include,
+        ))
     }
 
     /// [`Self::render`] on the JSON of a `TextExport`; an error says what
@@ -221,6 +225,30 @@ pub fn render(report: &Report, format: Format, options: &ExportOptions) -> Strin
         Format::Latex => latex::render(report, options),
         Format::Csv => csv::render(report, options),
         Format::Html => render_html(report, options, &HtmlInclude::default()),
+    }
+}
+
+/// [`render`] with what the HTML report includes (`include`); Markdown
+/// also reads its document types: with several schemas it ends with the
+/// by-type table ([`by_type`]). Other formats ignore `include`.
+pub fn render_including(
+    report: &Report,
+    format: Format,
+    options: &ExportOptions,
+    include: &HtmlInclude,
+) -> String {
+    match format {
+        Format::Html => render_html(report, options, include),
+        Format::Markdown => {
+            let mut out = markdown::render(report, options);
+            let ratio = |x: f64| Number::Ratio(x).format(options);
+            if let Some(table) = by_type::markdown(report, include.types.as_ref(), &ratio) {
+                out.push('\n');
+                out.push_str(&table);
+            }
+            out
+        }
+        format => render(report, format, options),
     }
 }
 
@@ -631,6 +659,7 @@ mod tests {
         let include = HtmlInclude {
             charts: true,
             inputs: Some(session.to_bundle()),
+            types: None,
         };
         let options = ExportOptions::default();
         assert!(report.models.iter().all(|m| m.document_details.is_some()));

@@ -8,7 +8,8 @@
 //!
 //! Owns: which charts the report shows and how they are drawn
 //! ([`chart_options`]: full width at [`CHART_FONT_PT`], the per-field
-//! heatmap split so each chart fits a printed page; the confidence charts,
+//! heatmap split so each chart fits a printed page, or for a wide report
+//! the weakest fields' heatmap and one per group of fields; the confidence charts,
 //! [`confidence_charts`], and the error types' chart (SPEC §9.1) in their
 //! own sections), and turning the
 //! inputs to embed into the page's inert data ([`super::embed`]). What the
@@ -23,6 +24,7 @@
 use super::html::{self, ConfidenceCharts, HtmlChart, Parts};
 use super::ExportOptions;
 use crate::charts::{self, ChartOptions, PaperSize};
+use crate::eval::groups::{self, DocTypes};
 use crate::eval::report::Report;
 
 /// Text size of the report's charts (axis titles, labels, legends), in
@@ -46,6 +48,10 @@ pub struct HtmlInclude {
     /// evaluation; `None`: nothing is embedded. The caller checks the
     /// inputs' size first (`embed::check_size`).
     pub inputs: Option<String>,
+    /// With several schemas (SPEC §7.2): the document types, so that the
+    /// per-field results are grouped and summarised by type
+    /// (`eval::groups`); `None`: grouped by the paths' first segments.
+    pub types: Option<DocTypes>,
 }
 
 impl Default for HtmlInclude {
@@ -53,6 +59,7 @@ impl Default for HtmlInclude {
         HtmlInclude {
             charts: true,
             inputs: None,
+            types: None,
         }
     }
 }
@@ -69,13 +76,102 @@ pub fn chart_options() -> ChartOptions {
 
 /// The report's charts as the page inlines them (none for a report without
 /// models: there would be nothing to draw).
+///
+/// A report of more than [`charts::HEATMAP_ROWS_PER_PART`] fields is
+/// *wide*: its per-field heatmap shows only the weakest fields (the first
+/// rows of the field matrix, `eval::groups`), and each group of fields has
+/// its own heatmap in its collapsed section ([`group_charts`]).
 pub fn report_charts(report: &Report) -> Vec<HtmlChart> {
     if report.models.is_empty() {
         return Vec::new();
     }
-    charts::paged(report, &chart_options())
-        .into_iter()
-        .map(html_chart)
+    let o = chart_options();
+    let matrix = groups::field_matrix(report);
+    let charts = if is_wide(&matrix) {
+        let weakest: Vec<&str> = matrix
+            .rows
+            .iter()
+            .take(charts::HEATMAP_ROWS_PER_PART)
+            .map(|r| r.field.as_str())
+            .collect();
+        let heatmap = (!weakest.is_empty()).then(|| {
+            charts::field_f1_heatmap_of(
+                report,
+                &o,
+                &weakest,
+                &format!("the {} weakest fields", weakest.len()),
+                &format!(
+                    "The {} fields that matter most, in the field matrix's order (where the \
+                     models disagree most or all fall short, see Per-field results); the {} \
+                     fields exact for every model are left out, and each group's heatmap is in \
+                     its section under Per-field results.",
+                    weakest.len(),
+                    matrix.exact.len()
+                ),
+            )
+        });
+        charts::paged_with(report, &o, heatmap.into_iter().collect())
+    } else {
+        charts::paged(report, &o)
+    };
+    charts.into_iter().map(html_chart).collect()
+}
+
+/// Whether the report is wide: more fields than one heatmap part shows.
+fn is_wide(matrix: &groups::FieldMatrix) -> bool {
+    matrix.rows.len() + matrix.exact.len() > charts::HEATMAP_ROWS_PER_PART
+}
+
+/// The heatmaps of each group of a wide report's fields, in the groups'
+/// order: the group's fields not exact for every model, in parts of at
+/// most [`charts::HEATMAP_ROWS_PER_PART`] fields so that each fits a
+/// printed page (none for a group whose fields are all exact); empty for
+/// a report that is not wide.
+pub fn group_charts(report: &Report, types: Option<&DocTypes>) -> Vec<Vec<HtmlChart>> {
+    let matrix = groups::field_matrix(report);
+    if report.models.is_empty() || !is_wide(&matrix) {
+        return Vec::new();
+    }
+    let o = chart_options();
+    groups::groups(&matrix, types)
+        .iter()
+        .map(|g| {
+            let names: Vec<&str> = g
+                .rows
+                .iter()
+                .map(|&i| matrix.rows[i].field.as_str())
+                .collect();
+            let per = charts::HEATMAP_ROWS_PER_PART;
+            let parts = names.len().div_ceil(per);
+            names
+                .chunks(per)
+                .enumerate()
+                .map(|(k, chunk)| {
+                    let title = if parts == 1 {
+                        g.name.clone()
+                    } else {
+                        format!(
+                            "{}, fields {}–{} of {}",
+                            g.name,
+                            k * per + 1,
+                            k * per + chunk.len(),
+                            names.len()
+                        )
+                    };
+                    html_chart(charts::field_f1_heatmap_of(
+                        report,
+                        &o,
+                        chunk,
+                        &title,
+                        &format!(
+                            "The fields of {} not exact for every model, in the field matrix's \
+                             order.",
+                            g.name
+                        ),
+                    ))
+                })
+                .collect()
+        })
         .collect()
 }
 
@@ -136,10 +232,18 @@ fn with_parts(
     let errors = (include.charts && !report.models.is_empty())
         .then(|| html_chart(charts::error_types(report, &chart_options())));
     let inputs = include.inputs.as_deref().map(html::Inputs::new);
+    let types = include.types.as_ref();
+    let group_charts = if include.charts {
+        group_charts(report, types)
+    } else {
+        Vec::new()
+    };
     layout(&Parts {
         charts: &charts,
         inputs: inputs.as_ref(),
         confidence: confidence.as_ref(),
         errors: errors.as_ref(),
+        types,
+        group_charts: &group_charts,
     })
 }

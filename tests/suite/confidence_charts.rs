@@ -384,6 +384,7 @@ fn the_html_report_shows_the_confidence_section_with_its_numbers() {
         &export::HtmlInclude {
             charts: false,
             inputs: None,
+            types: None,
         },
     );
     assert!(section(&bare).contains("<td>0.3070</td>"));

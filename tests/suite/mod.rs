@@ -27,3 +27,4 @@ mod several_schemas;
 mod slices;
 mod spec_examples;
 mod streaming;
+mod wide_report;
