@@ -98,6 +98,9 @@ struct FiguresArgs {
     #[command(flatten)]
     input: InputArgs,
 
+    #[command(flatten)]
+    corrections: correct::CorrectionsArg,
+
     /// The directory to write the figures to (created if missing).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -119,6 +122,9 @@ struct FiguresArgs {
 struct SweepArgs {
     #[command(flatten)]
     input: InputArgs,
+
+    #[command(flatten)]
+    corrections: correct::CorrectionsArg,
 
     /// The threshold to move: similarity, cer or item.
     #[arg(long, value_name = "NAME")]
@@ -509,10 +515,15 @@ fn sweep_command(args: &SweepArgs, stderr: &mut dyn Write) -> Result<String, Err
     let param = SweepParam::parse(&args.param)
         .map_err(|e| Error::new(ErrorKind::Usage, format!("--param: {}", e.message)))?;
     let values = parse_values(args.values.as_deref())?;
-    let (config, input) = load_inputs(&args.input)?;
+    let (config, mut input) = load_inputs(&args.input)?;
+    let corrected = args
+        .corrections
+        .apply(&args.input.truth, &config, &mut input)?;
+    for w in corrected {
+        let _ = writeln!(stderr, "warning: {w}");
+    }
     let report =
         sweep(&input, &config, param, &values).map_err(|e| schema_error(&args.input, e))?;
-    let _ = stderr;
     Ok(render_sweep(&report, format))
 }
 
@@ -590,15 +601,19 @@ fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String,
         }
     };
     let values = parse_values(args.values.as_deref())?;
-    let (config, input) = load_inputs(&args.input)?;
+    let (config, mut input) = load_inputs(&args.input)?;
+    let corrected = args
+        .corrections
+        .apply(&args.input.truth, &config, &mut input)?;
     let options = FigureOptions {
         size,
         pdf,
         svg,
         values,
     };
-    let (files, report) = figure_files_and_report(input, &config, &options)
+    let (files, mut report) = figure_files_and_report(input, &config, &options)
         .map_err(|e| schema_error(&args.input, e))?;
+    report.warnings.splice(0..0, corrected);
     print_notes(&report, stderr);
     drop(report);
 
