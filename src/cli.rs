@@ -944,10 +944,10 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         .as_deref()
         .map(correct::read_corrections)
         .transpose()?;
-    if corrections.is_some() && (args.partial.is_some() || args.embed_inputs) {
+    if corrections.is_some() && args.partial.is_some() {
         return Err(Error::new(
             ErrorKind::Usage,
-            "--corrections cannot be combined with --partial or --embed-inputs: write the corrected truth with `fieldscope correct` and give it as --truth",
+            "--corrections cannot be combined with --partial: write the corrected truth with `fieldscope correct` and give it as --truth",
         ));
     }
     let (mut config, mut input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
@@ -969,7 +969,13 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
     let include = HtmlInclude {
         charts: true,
         inputs: (args.embed_inputs)
-            .then(|| embedded_bundle(&args.input, &input.models))
+            .then(|| {
+                embedded_bundle(
+                    &args.input,
+                    &input.models,
+                    corrections.as_ref().map(|c| c.1.as_slice()),
+                )
+            })
             .transpose()?,
     };
     shards::check_bootstrap(args.bootstrap, args.alpha)?;
@@ -1024,8 +1030,13 @@ fn check_embedded_size(args: &InputArgs) -> Result<(), Error> {
 /// `--embed-inputs`: the bundle the browser app writes for the same files,
 /// model names, costs and settings (`Session::to_bundle`; the config file
 /// as a file, `--preset` as the settings; each file under its own name,
-/// without its folder).
-fn embedded_bundle<S>(args: &InputArgs, models: &[ModelInput<S>]) -> Result<String, Error> {
+/// without its folder; the truth as given, with `--corrections` as the
+/// bundle's corrections, which the app applies as this report did).
+fn embedded_bundle<S>(
+    args: &InputArgs,
+    models: &[ModelInput<S>],
+    corrections: Option<&[crate::eval::corrections::Correction]>,
+) -> Result<String, Error> {
     use crate::session::{Role, Session};
     let mut files = vec![(args.truth.clone(), Role::Truth, None, None)];
     for (spec, model) in args.preds.iter().zip(models) {
@@ -1065,5 +1076,11 @@ fn embedded_bundle<S>(args: &InputArgs, models: &[ModelInput<S>]) -> Result<Stri
     if !args.slice_by.is_empty() {
         settings.insert("slice_by".into(), slice_keys(&args.slice_by)?.into());
     }
-    Ok(Session::of_files(read, settings).to_bundle())
+    let mut session = Session::of_files(read, settings);
+    if let Some(list) = corrections {
+        session
+            .set_corrections(&crate::session::corrections_json(list))
+            .map_err(|e| Error::new(ErrorKind::Input, e))?;
+    }
+    Ok(session.to_bundle())
 }

@@ -211,6 +211,16 @@ pub enum Request {
         version: u64,
         answer: String,
     },
+    /// The corrections of the truth to apply before every evaluation from
+    /// now on (SPEC §9.3's corrections file: a JSON list of `{"id",
+    /// "field", "from", "to"}`; the "Check the truth" panel's decisions).
+    /// A list that does not read is answered with [`Answer::Notice`].
+    SetCorrections {
+        corrections: Value,
+    },
+    /// The corrected truth in the input's shape, answered with
+    /// [`Answer::CorrectedTruth`].
+    CorrectedTruth,
     /// Make the worker panic: the browser test of a crash and a restart
     /// (the page sends it only when opened with `?worker-panic-test`).
     PanicTest,
@@ -256,6 +266,15 @@ pub enum Answer {
     /// their bytes beside the message in this order: the page keeps them,
     /// to post them again to a restarted worker.
     Opened { ids: Vec<u32> },
+    /// The corrections of the truth a bundle (or an HTML report with its
+    /// inputs) just opened brought (an empty list when none): the "Check
+    /// the truth" panel's decisions from now on.
+    Corrections { corrections: Value },
+    /// The corrected truth asked for ([`Request::CorrectedTruth`]): its
+    /// file name and text, or why there is none.
+    CorrectedTruth {
+        file: Result<(String, String), String>,
+    },
     /// The bundle asked for, or why there is none.
     Bundle {
         for_html: bool,
@@ -355,6 +374,8 @@ impl Answer {
             Answer::Files { .. }
             | Answer::Notice { .. }
             | Answer::Bundle { .. }
+            | Answer::Corrections { .. }
+            | Answer::CorrectedTruth { .. }
             | Answer::Opened { .. }
             | Answer::ValidityJob { .. } => None,
         }

@@ -185,3 +185,53 @@ fn gate_sweep_and_figures_take_the_corrections_as_eval_does() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_html_report_with_its_inputs_keeps_the_corrections() {
+    let dir = scratch("embed");
+    planted(&dir);
+    let d = dir.display().to_string();
+    let c = format!("{d}/c.json");
+    let (code, html, err) = run_cli(&args(
+        "eval",
+        &d,
+        &["--corrections", &c, "--format", "html", "--embed-inputs"],
+    ));
+    assert_eq!(code, 0, "{err}");
+    let bundle = fieldscope::export::embed::extract(html.as_bytes())
+        .expect("inputs embedded")
+        .expect("readable");
+    let bundle: Value = serde_json::from_slice(&bundle).unwrap();
+    let list: Value = serde_json::from_str(&std::fs::read_to_string(&c).unwrap()).unwrap();
+    assert_eq!(bundle["corrections"], list);
+    // The truth as given (the app applies the corrections itself) …
+    let truth = bundle["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["role"] == "truth")
+        .unwrap();
+    assert_eq!(
+        truth["text"].as_str(),
+        Some(
+            std::fs::read_to_string(dir.join("t.jsonl"))
+                .unwrap()
+                .as_str()
+        )
+    );
+    // … and re-opened, the scores of `eval --corrections`: m0 1, m2 5/7.
+    let mut session = fieldscope::session::Session::from_bundle(&bundle).unwrap();
+    let report = session.evaluate().unwrap();
+    assert_eq!(report.models[0].micro.f1, 1.0);
+    assert!((report.models[2].micro.f1 - 5.0 / 7.0).abs() < 1e-12);
+    let (code, json, _) = run_cli(&args("eval", &d, &["--corrections", &c]));
+    assert_eq!(code, 0);
+    let cli: Value = serde_json::from_str(&json).unwrap();
+    for (m, model) in report.models.iter().enumerate() {
+        assert_eq!(
+            cli["models"][m]["micro"]["f1"].as_f64(),
+            Some(model.micro.f1)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
