@@ -166,12 +166,22 @@ test('accept, edit, reject and undo: the numbers and files of the command line',
   assert.equal(file.name, 'corrections.json');
   assert.deepEqual(JSON.parse(file.text), corrections);
   writeFileSync(join(tmp, 'corrections.json'), file.text);
-  execFileSync(CLI, ['correct', '--truth', 'truth.jsonl', '--corrections', 'corrections.json', '--out', 'fixed.jsonl'], { cwd: tmp });
+  execFileSync(CLI, ['correct', '--truth', 'truth.jsonl', '--corrections', 'corrections.json', '--out', 'fixed.jsonl'], {
+    cwd: tmp,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const truth = await download(page, 'truth-download-truth');
   assert.equal(truth.name, 'truth.corrected.jsonl');
   assert.equal(truth.text, readFileSync(join(tmp, 'fixed.jsonl'), 'utf8'));
   await page.locator('[data-testid=truth-check]').screenshot({ path: join(SHOTS, 'truth-check.png') });
-  await page.locator('.content').screenshot({ path: join(SHOTS, 'truth-check-summary.png'), clip: undefined });
+  // The summary and its line about the corrections.
+  await page.locator('[data-testid=summary]').scrollIntoViewIfNeeded();
+  const top = await page.locator('[data-testid=summary]').boundingBox();
+  const bottom = await page.locator('[data-testid=truth-summary]').boundingBox();
+  await page.screenshot({
+    path: join(SHOTS, 'truth-check-summary.png'),
+    clip: { x: top.x, y: top.y, width: Math.max(top.width, bottom.width), height: bottom.y + bottom.height - top.y },
+  });
 
   // Undo: the rejection (no new report: it corrected nothing), then the edit.
   await page.click('[data-testid=truth-undo]');
