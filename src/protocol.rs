@@ -146,6 +146,11 @@ pub enum Task {
     Sweep { param: SweepParam, values: Vec<f64> },
     /// `fieldscope gate`'s checks, `candidate` against `baseline`.
     Gate { baseline: String, candidate: String },
+    /// The report without the corrections of the truth, without details
+    /// (answered as [`Answer::Report`]): the "Check the truth" panel's
+    /// suspects and scores before, when the corrections came with the
+    /// files (a bundle) or the files or settings changed under them.
+    Uncorrected,
 }
 
 impl Task {

@@ -196,6 +196,9 @@ pub struct Page {
     pub truth: truth::TruthCheck,
     /// The newest report run was asked for with corrections in force.
     run_corrected: bool,
+    /// The run of the report without corrections asked for the panel's
+    /// baseline ([`Task::Uncorrected`]), while it runs.
+    baseline_run: Option<Generation>,
 }
 
 /// A report's details arriving in parts, put together here so that the
@@ -337,6 +340,7 @@ impl Page {
             Event::WorkerFailed { .. } if self.worker == Worker::Down => {}
             Event::WorkerFailed { reason } => {
                 self.worker = Worker::Down;
+                self.baseline_run = None;
                 self.report = ReportState::Failed {
                     reason: format!("The evaluation stopped: {reason}"),
                 };
@@ -406,6 +410,8 @@ impl Page {
         if self.truth.corrected() > 0 {
             self.truth.baseline = None;
         }
+        // One under way is of the inputs before.
+        self.baseline_run = None;
     }
 
     /// Asks for the report under `settings`; the one under way, and the
@@ -475,6 +481,18 @@ impl Page {
             }
             return;
         };
+        if self.baseline_run == Some(generation) {
+            // The report without corrections: the panel's baseline.
+            match answer {
+                Answer::Report { report, .. } => {
+                    self.baseline_run = None;
+                    self.truth.baseline = Some(truth::Baseline::of(&report));
+                }
+                Answer::Progress { .. } => {}
+                _ => self.baseline_run = None,
+            }
+            return;
+        }
         if let Some(i) = self.stopping.iter().position(|&g| g == generation) {
             // A run the user cancelled: its progress and result are no
             // longer wanted. Its first other answer (the worker's
@@ -518,6 +536,15 @@ impl Page {
                 // one) keeps the one shown: nothing is drawn twice.
                 if !self.run_corrected {
                     self.truth.baseline = Some(truth::Baseline::of(&report));
+                } else if self.truth.baseline.is_none() && self.baseline_run.is_none() {
+                    // Corrected, with no baseline at hand: the worker
+                    // evaluates once more without the corrections.
+                    self.generation += 1;
+                    self.baseline_run = Some(self.generation);
+                    commands.push(Command::Post(Request::Run {
+                        generation: self.generation,
+                        task: Task::Uncorrected,
+                    }));
                 }
                 let same = matches!(&self.report, ReportState::Ready { report: shown, validity: v }
                     if *v == validity && **shown == *report);

@@ -380,6 +380,17 @@ impl Service {
                 evaluation: details(&mut self.session)?,
                 validity: self.validity_status(),
             },
+            Task::Uncorrected => {
+                // The session's corrections aside while the evaluation is
+                // made (it owns its inputs), then back.
+                let corrections = self.session.take_corrections();
+                let evaluation = self.session.evaluation(false);
+                self.session.restore_corrections(corrections);
+                Work::Report {
+                    evaluation: evaluation.map_err(failed)?,
+                    validity: self.validity_status(),
+                }
+            }
             Task::Bootstrap | Task::Gate { .. }
                 if self.validity_status() == ValidityStatus::Pending =>
             {

@@ -413,6 +413,17 @@ impl Session {
         Ok(())
     }
 
+    /// The corrections, taken out (the session evaluates without them
+    /// until [`Session::restore_corrections`]).
+    pub fn take_corrections(&mut self) -> Vec<Correction> {
+        std::mem::take(&mut self.corrections)
+    }
+
+    /// Puts back corrections taken by [`Session::take_corrections`].
+    pub fn restore_corrections(&mut self, corrections: Vec<Correction>) {
+        self.corrections = corrections;
+    }
+
     /// The key of the corrected truth of the current truth file, settings
     /// and corrections; `None` without corrections (or truth, or config).
     fn corrected_key(&self) -> Option<(CorrectedKey, Config)> {

@@ -513,14 +513,14 @@ fn the_opening_answers_are_the_workers() {
 fn corrections_are_applied_written_out_and_kept_by_a_bundle() {
     let mut service = Service::new(crate::report_state::truth::tests::planted());
     let list = serde_json::json!([{"id": "b", "field": "name", "from": null, "to": "Zed"}]);
-    let (answers, run) = ask(
+    let (answers, started) = ask(
         &mut service,
         Request::SetCorrections {
             corrections: list.clone(),
         },
         Vec::new(),
     );
-    assert!(run.is_none());
+    assert!(started.is_none());
     assert!(answers.iter().all(|a| !matches!(a, Answer::Notice { .. })));
     let Answer::Report { report, .. } = run_report(&mut service, 1) else {
         panic!("a report");
@@ -584,6 +584,18 @@ fn corrections_are_applied_written_out_and_kept_by_a_bundle() {
         panic!("a report");
     };
     assert_eq!(again.models, report.models);
+    // Without the corrections, for the panel's baseline: the report
+    // before (b.name missing: 8/13), the corrections still in force.
+    let Answer::Report { report: before, .. } = run(&mut other, 2, Task::Uncorrected) else {
+        panic!("a report");
+    };
+    assert!((before.models[0].micro.f1 - 8.0 / 13.0).abs() < 1e-12);
+    assert_eq!(before.suspected_truth_errors.len(), 3);
+    assert_eq!(other.session.corrections().len(), 1);
+    let Answer::Report { report: third, .. } = run_report(&mut other, 3) else {
+        panic!("a report");
+    };
+    assert_eq!(third.models, report.models);
 }
 
 fn run_report(service: &mut Service, generation: Generation) -> Answer {

@@ -207,12 +207,23 @@ test('accept, edit, reject and undo: the numbers and files of the command line',
   await waitForLoaded(fresh.page, 4, ['m0', 'm1', 'm2']);
   await settled(fresh.page, 2);
   await assertSameNumbers(fresh.page, cliEval(both), 'the bundle re-opened');
+  // The worker evaluates once more without the corrections: the suspects
+  // and the scores before come back, each correction on its suspect.
+  await fresh.page.waitForFunction(() => document.querySelector('[data-testid=truth-summary]')?.textContent.includes('moves from'), null, {
+    timeout: 30_000,
+  });
   assert.deepEqual(
     (await rows(fresh.page)).map((r) => [r.id, r.field, r.decision]),
     [
-      ['b', 'name', 'corrected'],
-      ['a', 'total', 'corrected'],
+      ['b', 'name', 'accepted'],
+      ['a', 'items[1].qty', 'open'],
+      ['a', 'total', 'accepted'],
     ],
+  );
+  // m0 before: 8/13; after both: 6 of 7 exact (a.items[1].qty still 2
+  // against 3): P = R = 6/7.
+  assert.ok(
+    (await fresh.page.textContent('[data-testid=truth-summary]')).includes(`micro F1 of m0 moves from ${f(8 / 13)} to ${f(6 / 7)}`),
   );
   await fresh.page.locator('[data-testid=truth-check]').screenshot({ path: join(SHOTS, 'truth-check-bundle.png') });
   // A correction reviewed and rejected there: the other stays.
@@ -220,5 +231,34 @@ test('accept, edit, reject and undo: the numbers and files of the command line',
   await settled(fresh.page, 1);
   await assertSameNumbers(fresh.page, cliEval(both.slice(0, 1)), 'the bundle, one correction rejected');
   fresh.assertNoErrors();
+  assertNoErrors();
+});
+
+test('an HTML report written with --embed-inputs --corrections re-opens with the corrected scores and the corrections to review', async (t) => {
+  writeInputs();
+  const corrections = [{ id: 'a', field: 'items[1].qty', from: 2, to: 3 }];
+  writeFileSync(join(tmp, 'corrections.json'), JSON.stringify(corrections));
+  const html = execFileSync(
+    CLI,
+    ['eval', '--truth', 'truth.jsonl', ...PREDS, '--corrections', 'corrections.json', '--format', 'html', '--embed-inputs'],
+    { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const { page, assertNoErrors } = await openApp(t, { browser, server });
+  await dropFiles(page, [{ name: 'report.html', bytes: html }]);
+  await waitForLoaded(page, 4, ['m0', 'm1', 'm2']);
+  await settled(page, 1);
+  await assertSameNumbers(page, cliEval(corrections), 'the HTML report re-opened');
+  await page.waitForFunction(() => document.querySelector('[data-testid=truth-summary]')?.textContent.includes('moves from'), null, {
+    timeout: 30_000,
+  });
+  assert.deepEqual(
+    (await rows(page)).map((r) => [r.id, r.field, r.decision]),
+    [
+      ['b', 'name', 'open'],
+      ['a', 'items[1].qty', 'accepted'],
+      ['a', 'total', 'open'],
+    ],
+  );
+  assert.deepEqual((await rows(page))[1].models, { m0: '3', m1: '3', m2: '4' });
   assertNoErrors();
 });

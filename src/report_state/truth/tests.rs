@@ -336,6 +336,7 @@ mod page {
     #[test]
     fn a_bundles_corrections_come_with_its_files() {
         let (page, _, after) = shown();
+        let after = after.clone();
         let (page, commands) = page.on(Event::Dropped {
             files: Vec::new(),
             settings: Map::new(),
@@ -346,9 +347,38 @@ mod page {
         }));
         assert!(commands2.is_empty());
         assert_eq!(page.truth.corrections(), list);
-        // The report of the bundle is corrected: no baseline from it.
-        let (page, _) = page.on(answer(run_of(&commands), &after));
+        // The report of the bundle is corrected: no baseline from it; the
+        // worker is asked for the report without the corrections, once.
+        let (page, commands) = page.on(answer(run_of(&commands), &after));
         assert_eq!(page.truth.baseline, None);
+        let uncorrected: Vec<Generation> = commands
+            .iter()
+            .filter_map(|c| match c {
+                Command::Post(Request::Run {
+                    generation,
+                    task: Task::Uncorrected,
+                }) => Some(*generation),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(uncorrected.len(), 1);
+        let (page, again) = page.on(Event::Answer(Answer::Report {
+            generation: uncorrected[0] - 1,
+            report: Box::new(after.clone()),
+            validity: ValidityStatus::Final,
+            evaluation_ms: 1.0,
+            details_follow: false,
+        }));
+        assert!(again.is_empty(), "asked once");
+        // Its answer is the baseline, and the report shown stays.
+        let before = planted().evaluate().unwrap();
+        let (page, commands) = page.on(answer(uncorrected[0], &before));
+        assert!(commands.is_empty());
+        assert_eq!(page.truth.baseline, Some(Baseline::of(&before)));
+        assert_eq!(
+            page.report.report().map(|r| r.models[0].micro.f1),
+            Some(after.models[0].micro.f1)
+        );
         // The corrected truth asked for goes to the download.
         let file = Ok(("t.corrected.jsonl".to_string(), "{}\n".to_string()));
         let (_, commands) = page.on(Event::Answer(Answer::CorrectedTruth { file: file.clone() }));
