@@ -98,6 +98,9 @@ struct FiguresArgs {
     #[command(flatten)]
     input: InputArgs,
 
+    #[command(flatten)]
+    corrections: correct::CorrectionsArg,
+
     /// The directory to write the figures to (created if missing).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -119,6 +122,9 @@ struct FiguresArgs {
 struct SweepArgs {
     #[command(flatten)]
     input: InputArgs,
+
+    #[command(flatten)]
+    corrections: correct::CorrectionsArg,
 
     /// The threshold to move: similarity, cer or item.
     #[arg(long, value_name = "NAME")]
@@ -525,10 +531,15 @@ fn sweep_command(args: &SweepArgs, stderr: &mut dyn Write) -> Result<String, Err
     let param = SweepParam::parse(&args.param)
         .map_err(|e| Error::new(ErrorKind::Usage, format!("--param: {}", e.message)))?;
     let values = parse_values(args.values.as_deref())?;
-    let (config, input) = load_inputs(&args.input)?;
+    let (config, mut input) = load_inputs(&args.input)?;
+    let corrected = args
+        .corrections
+        .apply(&args.input.truth, &config, &mut input)?;
+    for w in corrected {
+        let _ = writeln!(stderr, "warning: {w}");
+    }
     let report =
         sweep(&input, &config, param, &values).map_err(|e| schema_error(&args.input, e))?;
-    let _ = stderr;
     Ok(render_sweep(&report, format))
 }
 
@@ -606,15 +617,19 @@ fn figures_command(args: &FiguresArgs, stderr: &mut dyn Write) -> Result<String,
         }
     };
     let values = parse_values(args.values.as_deref())?;
-    let (config, input) = load_inputs(&args.input)?;
+    let (config, mut input) = load_inputs(&args.input)?;
+    let corrected = args
+        .corrections
+        .apply(&args.input.truth, &config, &mut input)?;
     let options = FigureOptions {
         size,
         pdf,
         svg,
         values,
     };
-    let (files, report) = figure_files_and_report(input, &config, &options)
+    let (files, mut report) = figure_files_and_report(input, &config, &options)
         .map_err(|e| schema_error(&args.input, e))?;
+    report.warnings.splice(0..0, corrected);
     print_notes(&report, stderr);
     drop(report);
 
@@ -978,10 +993,10 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
         .as_deref()
         .map(correct::read_corrections)
         .transpose()?;
-    if corrections.is_some() && (args.partial.is_some() || args.embed_inputs) {
+    if corrections.is_some() && args.partial.is_some() {
         return Err(Error::new(
             ErrorKind::Usage,
-            "--corrections cannot be combined with --partial or --embed-inputs: write the corrected truth with `fieldscope correct` and give it as --truth",
+            "--corrections cannot be combined with --partial: write the corrected truth with `fieldscope correct` and give it as --truth",
         ));
     }
     let (mut config, mut input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
@@ -1003,7 +1018,13 @@ fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<String, Error
     let include = HtmlInclude {
         charts: true,
         inputs: (args.embed_inputs)
-            .then(|| embedded_bundle(&args.input, &input.models))
+            .then(|| {
+                embedded_bundle(
+                    &args.input,
+                    &input.models,
+                    corrections.as_ref().map(|c| c.1.as_slice()),
+                )
+            })
             .transpose()?,
         types: match format {
             Format::Html | Format::Markdown => doc_types(&args.input, &config, &input.schemas),
@@ -1083,8 +1104,13 @@ fn check_embedded_size(args: &InputArgs) -> Result<(), Error> {
 /// `--embed-inputs`: the bundle the browser app writes for the same files,
 /// model names, costs and settings (`Session::to_bundle`; the config file
 /// as a file, `--preset` as the settings; each file under its own name,
-/// without its folder).
-fn embedded_bundle<S>(args: &InputArgs, models: &[ModelInput<S>]) -> Result<String, Error> {
+/// without its folder; the truth as given, with `--corrections` as the
+/// bundle's corrections, which the app applies as this report did).
+fn embedded_bundle<S>(
+    args: &InputArgs,
+    models: &[ModelInput<S>],
+    corrections: Option<&[crate::eval::corrections::Correction]>,
+) -> Result<String, Error> {
     use crate::session::{Role, Session};
     let mut files = vec![(args.truth.clone(), Role::Truth, None, None)];
     for (spec, model) in args.preds.iter().zip(models) {
@@ -1124,5 +1150,11 @@ fn embedded_bundle<S>(args: &InputArgs, models: &[ModelInput<S>]) -> Result<Stri
     if !args.slice_by.is_empty() {
         settings.insert("slice_by".into(), slice_keys(&args.slice_by)?.into());
     }
-    Ok(Session::of_files(read, settings).to_bundle())
+    let mut session = Session::of_files(read, settings);
+    if let Some(list) = corrections {
+        session
+            .set_corrections(&crate::session::corrections_json(list))
+            .map_err(|e| Error::new(ErrorKind::Input, e))?;
+    }
+    Ok(session.to_bundle())
 }

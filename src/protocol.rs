@@ -146,6 +146,11 @@ pub enum Task {
     Sweep { param: SweepParam, values: Vec<f64> },
     /// `fieldscope gate`'s checks, `candidate` against `baseline`.
     Gate { baseline: String, candidate: String },
+    /// The report without the corrections of the truth, without details
+    /// (answered as [`Answer::Report`]): the "Check the truth" panel's
+    /// suspects and scores before, when the corrections came with the
+    /// files (a bundle) or the files or settings changed under them.
+    Uncorrected,
 }
 
 impl Task {
@@ -211,6 +216,16 @@ pub enum Request {
         version: u64,
         answer: String,
     },
+    /// The corrections of the truth to apply before every evaluation from
+    /// now on (SPEC §9.3's corrections file: a JSON list of `{"id",
+    /// "field", "from", "to"}`; the "Check the truth" panel's decisions).
+    /// A list that does not read is answered with [`Answer::Notice`].
+    SetCorrections {
+        corrections: Value,
+    },
+    /// The corrected truth in the input's shape, answered with
+    /// [`Answer::CorrectedTruth`].
+    CorrectedTruth,
     /// Make the worker panic: the browser test of a crash and a restart
     /// (the page sends it only when opened with `?worker-panic-test`).
     PanicTest,
@@ -256,6 +271,15 @@ pub enum Answer {
     /// their bytes beside the message in this order: the page keeps them,
     /// to post them again to a restarted worker.
     Opened { ids: Vec<u32> },
+    /// The corrections of the truth a bundle (or an HTML report with its
+    /// inputs) just opened brought (an empty list when none): the "Check
+    /// the truth" panel's decisions from now on.
+    Corrections { corrections: Value },
+    /// The corrected truth asked for ([`Request::CorrectedTruth`]): its
+    /// file name and text, or why there is none.
+    CorrectedTruth {
+        file: Result<(String, String), String>,
+    },
     /// The bundle asked for, or why there is none.
     Bundle {
         for_html: bool,
@@ -355,6 +379,8 @@ impl Answer {
             Answer::Files { .. }
             | Answer::Notice { .. }
             | Answer::Bundle { .. }
+            | Answer::Corrections { .. }
+            | Answer::CorrectedTruth { .. }
             | Answer::Opened { .. }
             | Answer::ValidityJob { .. } => None,
         }

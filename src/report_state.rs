@@ -113,6 +113,13 @@ pub enum Event {
     WorkerFailed { reason: String },
     /// The schema worker answered job `version`.
     SchemaAnswered { version: u64, answer: String },
+    /// A decision of the "Check the truth" panel ([`truth::Message`]):
+    /// when it changes the corrections, they go to the worker and a new
+    /// report is asked for under `settings`.
+    Truth {
+        message: truth::Message,
+        settings: Map<String, Value>,
+    },
 }
 
 /// What the page must do.
@@ -153,6 +160,9 @@ pub enum Command {
         for_html: bool,
         bundle: Result<String, String>,
     },
+    /// Download the corrected truth asked for (file name, text), or say
+    /// why there is none.
+    CorrectedTruth(Result<(String, String), String>),
 }
 
 /// The page's state: the report, and what it needs to tell answers apart
@@ -180,6 +190,15 @@ pub struct Page {
     /// Reports whose details are coming in parts (`protocol::in_parts`),
     /// at most one per run awaited.
     coming: Vec<Coming>,
+    /// The "Check the truth" panel: its decisions (the corrections the
+    /// worker applies) and the baseline (the suspects and scores of the
+    /// last report evaluated without corrections).
+    pub truth: truth::TruthCheck,
+    /// The newest report run was asked for with corrections in force.
+    run_corrected: bool,
+    /// The run of the report without corrections asked for the panel's
+    /// baseline ([`Task::Uncorrected`]), while it runs.
+    baseline_run: Option<Generation>,
 }
 
 /// A report's details arriving in parts, put together here so that the
@@ -246,6 +265,7 @@ impl Page {
         let mut commands = Vec::new();
         match event {
             Event::Dropped { files, settings } => {
+                self.files_changed();
                 self.wake(&mut commands);
                 let replace_example = std::mem::take(&mut self.shows_example);
                 commands.push(Command::Post(Request::AddFiles {
@@ -255,11 +275,19 @@ impl Page {
                 self.ask_report(settings, &mut commands);
             }
             Event::Edited { edits, settings } => {
+                self.files_changed();
                 self.wake(&mut commands);
                 for edit in edits {
                     match edit {
-                        Request::LoadExample => self.shows_example = true,
-                        Request::Clear => self.shows_example = false,
+                        // The worker's session goes, with its corrections.
+                        Request::LoadExample => {
+                            self.shows_example = true;
+                            self.truth.reset();
+                        }
+                        Request::Clear => {
+                            self.shows_example = false;
+                            self.truth.reset();
+                        }
                         _ => {}
                     }
                     commands.push(Command::Post(edit));
@@ -267,8 +295,18 @@ impl Page {
                 self.ask_report(settings, &mut commands);
             }
             Event::Changed { settings } => {
+                self.files_changed();
                 self.wake(&mut commands);
                 self.ask_report(settings, &mut commands);
+            }
+            Event::Truth { message, settings } => {
+                if self.truth.update(message) {
+                    self.wake(&mut commands);
+                    commands.push(Command::Post(Request::SetCorrections {
+                        corrections: self.truth.corrections(),
+                    }));
+                    self.ask_report(settings, &mut commands);
+                }
             }
             Event::Panel(task) => {
                 self.wake(&mut commands);
@@ -302,6 +340,7 @@ impl Page {
             Event::WorkerFailed { .. } if self.worker == Worker::Down => {}
             Event::WorkerFailed { reason } => {
                 self.worker = Worker::Down;
+                self.baseline_run = None;
                 self.report = ReportState::Failed {
                     reason: format!("The evaluation stopped: {reason}"),
                 };
@@ -355,7 +394,24 @@ impl Page {
                 files,
                 example: self.shows_example,
             });
+            // The new worker applies the corrections too.
+            if self.truth.corrected() > 0 {
+                commands.push(Command::Post(Request::SetCorrections {
+                    corrections: self.truth.corrections(),
+                }));
+            }
         }
+    }
+
+    /// The files or settings change: with corrections in force, the
+    /// baseline (of the report before) is of other inputs; without, the
+    /// next report is the baseline.
+    fn files_changed(&mut self) {
+        if self.truth.corrected() > 0 {
+            self.truth.baseline = None;
+        }
+        // One under way is of the inputs before.
+        self.baseline_run = None;
     }
 
     /// Asks for the report under `settings`; the one under way, and the
@@ -364,6 +420,7 @@ impl Page {
         self.stop_panel(commands);
         self.generation += 1;
         self.report_run = self.generation;
+        self.run_corrected = self.truth.corrected() > 0;
         let previous = self.report.report().cloned();
         self.report = ReportState::Evaluating {
             previous,
@@ -413,10 +470,29 @@ impl Page {
                 Answer::Bundle { for_html, bundle } => {
                     commands.push(Command::Bundle { for_html, bundle })
                 }
+                Answer::Corrections { corrections } => {
+                    // A bundle opened: the report asked for is evaluated
+                    // with its corrections.
+                    self.truth.load(&corrections);
+                    self.run_corrected = self.truth.corrected() > 0;
+                }
+                Answer::CorrectedTruth { file } => commands.push(Command::CorrectedTruth(file)),
                 _ => {}
             }
             return;
         };
+        if self.baseline_run == Some(generation) {
+            // The report without corrections: the panel's baseline.
+            match answer {
+                Answer::Report { report, .. } => {
+                    self.baseline_run = None;
+                    self.truth.baseline = Some(truth::Baseline::of(&report));
+                }
+                Answer::Progress { .. } => {}
+                _ => self.baseline_run = None,
+            }
+            return;
+        }
         if let Some(i) = self.stopping.iter().position(|&g| g == generation) {
             // A run the user cancelled: its progress and result are no
             // longer wanted. Its first other answer (the worker's
@@ -458,6 +534,18 @@ impl Page {
             } => {
                 // The same report again (the worker's after the prebuilt
                 // one) keeps the one shown: nothing is drawn twice.
+                if !self.run_corrected {
+                    self.truth.baseline = Some(truth::Baseline::of(&report));
+                } else if self.truth.baseline.is_none() && self.baseline_run.is_none() {
+                    // Corrected, with no baseline at hand: the worker
+                    // evaluates once more without the corrections.
+                    self.generation += 1;
+                    self.baseline_run = Some(self.generation);
+                    commands.push(Command::Post(Request::Run {
+                        generation: self.generation,
+                        task: Task::Uncorrected,
+                    }));
+                }
                 let same = matches!(&self.report, ReportState::Ready { report: shown, validity: v }
                     if *v == validity && **shown == *report);
                 if !same {
@@ -576,6 +664,7 @@ impl Page {
 pub mod confidence;
 pub mod failures;
 pub mod panel;
+pub mod truth;
 
 #[cfg(test)]
 mod tests;

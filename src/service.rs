@@ -130,7 +130,11 @@ impl Service {
         let mut settings = None;
         let lists_files = !matches!(
             request,
-            Request::Run { .. } | Request::Cancel { .. } | Request::Bundle { .. }
+            Request::Run { .. }
+                | Request::Cancel { .. }
+                | Request::Bundle { .. }
+                | Request::SetCorrections { .. }
+                | Request::CorrectedTruth
         );
         match request {
             Request::AddFiles {
@@ -152,6 +156,11 @@ impl Service {
                             // a bundle's it keeps from here.
                             post(Answer::Opened {
                                 ids: self.session.files.iter().map(|f| f.id).collect(),
+                            });
+                            post(Answer::Corrections {
+                                corrections: crate::session::corrections_json(
+                                    self.session.corrections(),
+                                ),
                             });
                         }
                         Err(message) => post(Answer::Notice { message }),
@@ -192,6 +201,14 @@ impl Service {
                 };
                 post(Answer::Bundle { for_html, bundle });
             }
+            Request::SetCorrections { corrections } => {
+                if let Err(message) = self.session.set_corrections(&corrections) {
+                    post(Answer::Notice { message });
+                }
+            }
+            Request::CorrectedTruth => post(Answer::CorrectedTruth {
+                file: self.session.corrected_truth_file(),
+            }),
             Request::PanicTest => {
                 panic!("a test of the evaluation worker's panic (the page was opened with ?worker-panic-test)")
             }
@@ -344,6 +361,8 @@ impl Service {
         if let Task::Report { settings, .. } = &task {
             self.session.settings = settings.clone();
         }
+        // Every run evaluates the truth with its corrections (SPEC §9.3).
+        self.session.apply_corrections();
         let details = |s: &mut Session| s.evaluation(true).map_err(failed);
         let work = match task.clone() {
             Task::Report { .. } => {
@@ -361,6 +380,17 @@ impl Service {
                 evaluation: details(&mut self.session)?,
                 validity: self.validity_status(),
             },
+            Task::Uncorrected => {
+                // The session's corrections aside while the evaluation is
+                // made (it owns its inputs), then back.
+                let corrections = self.session.take_corrections();
+                let evaluation = self.session.evaluation(false);
+                self.session.restore_corrections(corrections);
+                Work::Report {
+                    evaluation: evaluation.map_err(failed)?,
+                    validity: self.validity_status(),
+                }
+            }
             Task::Bootstrap | Task::Gate { .. }
                 if self.validity_status() == ValidityStatus::Pending =>
             {

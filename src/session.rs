@@ -6,7 +6,8 @@
 //! built-in example. Its jobs live in child modules: the evaluation
 //! (`evaluating`), schema validity apart from it (`validity`, run in the
 //! schema worker), the caches between evaluations (`caches`) and the
-//! bundle and URL-fragment codecs (`codecs`). A file that fails keeps its
+//! bundle and URL-fragment codecs (`codecs`) and the corrections of the
+//! truth applied before evaluating (`corrections`, SPEC §9.3). A file that fails keeps its
 //! error beside it and every other file stays loaded and evaluated.
 //! Depends on `io`, `eval`, `synth`; knows no web types.
 
@@ -29,12 +30,16 @@ pub use field_types::{declared_type, declared_types};
 pub use schemas::SchemaOverview;
 mod caches;
 mod codecs;
+mod corrections;
 mod evaluating;
 mod files;
 mod validity;
+use crate::eval::corrections::Correction;
 pub use caches::Kept;
 use caches::{PreparedCache, PreparedKey, StoredValidity, ValidityKey};
 pub use codecs::{settings_from_fragment, settings_to_fragment, GivenFile, BUNDLE_KEY};
+pub use corrections::{corrections_json, CORRECTIONS_FILE};
+use corrections::{CorrectedCache, CorrectedKey, CorrectedRef};
 pub use evaluating::Evaluation;
 use files::{contains, looks_like_config, looks_like_schema, may_be_schema_or_config, parse_as};
 pub use files::{file_stem, LoadedFile, ParseJob, Parsed, ParsedFile, Role};
@@ -63,6 +68,11 @@ pub struct Session {
     /// paths, kinds and flattened documents), for the next evaluation of
     /// the same files under settings that do not change them.
     prepared: PreparedCache,
+    /// The corrections of the truth (SPEC §9.3) applied before every
+    /// evaluation (the app's "Check the truth" panel; a bundle keeps them).
+    corrections: Vec<Correction>,
+    /// The corrected truth of the current truth, settings and corrections.
+    corrected: CorrectedCache,
 }
 
 /// The built-in example's metrics config: sliced by the vendor's country,
@@ -327,6 +337,7 @@ impl Session {
     pub fn clear(&mut self) {
         self.shows_example = false;
         self.files.clear();
+        self.corrections.clear();
         self.prepared = PreparedCache(None);
     }
 
@@ -402,6 +413,90 @@ impl Session {
     /// The truth file, if one parsed.
     pub fn truth(&self) -> Option<&LoadedFile> {
         self.files.iter().find(|f| f.role == Role::Truth)
+    }
+
+    /// The corrections of the truth applied before evaluating (SPEC §9.3).
+    pub fn corrections(&self) -> &[Correction] {
+        &self.corrections
+    }
+
+    /// Sets the corrections from a corrections file's JSON (SPEC §9.3); a
+    /// list that does not read keeps the one before and says why.
+    pub fn set_corrections(&mut self, list: &Value) -> Result<(), String> {
+        self.corrections = crate::eval::corrections::parse_corrections(CORRECTIONS_FILE, list)
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    }
+
+    /// The corrections, taken out (the session evaluates without them
+    /// until [`Session::restore_corrections`]).
+    pub fn take_corrections(&mut self) -> Vec<Correction> {
+        std::mem::take(&mut self.corrections)
+    }
+
+    /// Puts back corrections taken by [`Session::take_corrections`].
+    pub fn restore_corrections(&mut self, corrections: Vec<Correction>) {
+        self.corrections = corrections;
+    }
+
+    /// The key of the corrected truth of the current truth file, settings
+    /// and corrections; `None` without corrections (or truth, or config).
+    fn corrected_key(&self) -> Option<(CorrectedKey, Config)> {
+        if self.corrections.is_empty() {
+            return None;
+        }
+        let config = self.config().ok()?;
+        let key = CorrectedKey::new(self.truth()?, &self.corrections, &config);
+        Some((key, config))
+    }
+
+    /// Applies the corrections to the truth (`corrections::corrected`),
+    /// unless the corrected truth kept is of the same truth, settings and
+    /// corrections: called before each run, which reads it through
+    /// [`Session::truth_records`].
+    pub fn apply_corrections(&mut self) {
+        let Some((key, config)) = self.corrected_key() else {
+            self.corrected = CorrectedCache(None);
+            return;
+        };
+        if self.corrected.of(&key).is_none() {
+            let records = corrections::corrected(&key, &config);
+            self.corrected = CorrectedCache(Some((key, records)));
+        }
+    }
+
+    /// With corrections: the corrected truth and the warnings of the
+    /// corrections applied, as [`Session::apply_corrections`] last made
+    /// them for the current truth, settings and corrections, or why a
+    /// correction was refused; `None` without corrections.
+    fn corrected(&self) -> Option<CorrectedRef<'_>> {
+        let (key, _) = self.corrected_key()?;
+        Some(
+            self.corrected.of(&key).unwrap_or_else(|| {
+                Err("the corrections of the truth are not applied yet".to_string())
+            }),
+        )
+    }
+
+    /// The warnings of the corrections applied (one per correction, first
+    /// in the report's warnings, as `eval --corrections` puts them).
+    fn corrected_warnings(&self) -> Vec<String> {
+        match self.corrected() {
+            Some(Ok((_, warnings))) => warnings.to_vec(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The corrected truth file for a download: its name (the truth's,
+    /// `.corrected` before the extension) and text, in the input's shape
+    /// — the bytes `fieldscope correct` writes.
+    pub fn corrected_truth_file(&self) -> Result<(String, String), String> {
+        let (key, config) = self
+            .corrected_key()
+            .ok_or("there are no corrections of the truth to apply")?;
+        let (bytes, _) = corrections::correct(&key, &config)?;
+        let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
+        Ok((corrections::corrected_name(key.name()), text))
     }
 }
 

@@ -364,6 +364,10 @@ fn show(state: AppState, evaluation_ms: Option<f64>, details_only: bool) {
             state.evaluating.set(None);
         }
     }
+    let truth = state.page.with_value(|p| p.truth.clone());
+    if state.truth.with_untracked(|t| *t != truth) {
+        state.truth.set(truth);
+    }
     let stopped = state.page.with_value(|p| p.worker() == Worker::Down);
     if state.worker_stopped.get_untracked() != stopped {
         state.worker_stopped.set(stopped);
@@ -433,6 +437,7 @@ fn carry_out(state: AppState, command: Command) {
         Command::Notice(message) => state.notice.set(Some(message)),
         // Drawn by `show`, which sets `details` alone for it.
         Command::ShowDetails => {}
+        Command::CorrectedTruth(file) => super::truth_check::download_corrected(state.notice, file),
         Command::Bundle { bundle, .. } => {
             let then = state.link.try_update_value(|l| l.bundle.take()).flatten();
             if let Some(then) = then {

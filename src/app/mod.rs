@@ -22,6 +22,7 @@ mod progress;
 mod report_view;
 mod settings;
 mod sweep_view;
+mod truth_check;
 mod uncertainty;
 mod where_it_fails;
 
@@ -118,6 +119,9 @@ pub struct AppState {
     /// literature panel, and the HTML, Markdown and LaTeX exports);
     /// cleared whenever the report changes.
     pub literature: RwSignal<Option<literature::Computed>>,
+    /// The "Check the truth" panel's state, as the page's state has it
+    /// (set from `page` by `evaluation::dispatch`).
+    pub truth: RwSignal<crate::report_state::truth::TruthCheck>,
     /// The document the user asked to see from elsewhere on the page (a
     /// flipped document of the "Compare two models" panel): the document
     /// browser opens it, its details computed first if needed.
@@ -156,6 +160,7 @@ impl AppState {
             busy: RwSignal::new(None),
             bootstrap: RwSignal::new(None),
             literature: RwSignal::new(None),
+            truth: RwSignal::new(Default::default()),
             open_document: RwSignal::new(None),
             browse: RwSignal::new(None),
             validity_unknown: Memo::new(move |_| validity.with(evaluation::validity_unknown)),

@@ -6,6 +6,9 @@ use super::format::{cost, full, opt_ratio, percent, ratio, shown};
 use super::{documents, exports, AppState, AverageView};
 use crate::eval::bootstrap::{BootstrapReport, Interval};
 use crate::eval::report::{ModelReport, Report};
+use crate::protocol::Request;
+use crate::report_state::truth::Message;
+use crate::report_state::Event;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -27,11 +30,15 @@ pub fn ReportView(state: AppState) -> impl IntoView {
         }
         .into_any(),
         Err(message) => {
-            view! { <div class="empty-report" data-testid="no-report"><p>{message}</p></div> }
+            view! {
+                <div class="empty-report" data-testid="no-report"><p>{message}</p></div>
+                <super::truth_check::TruthRecovery truth=state.truth decide=truth_decisions(state) />
+            }
                 .into_any()
         }
         Ok(report) => view! {
             <Summary state=state report=report.clone() />
+            <super::truth_check::TruthLine truth=state.truth report=report.clone() />
             <Warnings report=report.clone() />
             <ModelTable state=state report=report.clone() />
             <ParadoxPanel state=state report=report.clone() />
@@ -48,6 +55,9 @@ pub fn ReportView(state: AppState) -> impl IntoView {
                 browse: state.browse,
                 notice: state.notice,
             } report=report.clone() />
+            <super::truth_check::TruthCheckPanel truth=state.truth details=state.details notice=state.notice
+                report=report.clone() decide=truth_decisions(state)
+                ask_truth=Callback::new(move |()| super::evaluation::dispatch(state, Event::Ask(Request::CorrectedTruth))) />
             <DocumentScores state=state report=report.clone() />
             <super::field_types::SuggestionsCard state=state report=report.clone() />
             <FieldTable state=state report=report.clone() />
@@ -60,6 +70,15 @@ pub fn ReportView(state: AppState) -> impl IntoView {
         .into_any(),
     }
     }
+}
+
+/// The "Check the truth" panel's decisions, as page events under the
+/// settings shown (`report_state::Event::Truth`).
+fn truth_decisions(state: AppState) -> Callback<Message> {
+    Callback::new(move |message| {
+        let settings = state.session.with_untracked(|s| s.settings.clone());
+        super::evaluation::dispatch(state, Event::Truth { message, settings });
+    })
 }
 
 type Shared = std::sync::Arc<Report>;

@@ -1,8 +1,10 @@
 //! `fieldscope correct` and `eval --corrections` (SPEC §9.3): a truth file
 //! with a list of corrections applied.
 //!
-//! Owns: the `correct` subcommand's arguments, reading a corrections file
-//! and the corrected truth as `eval` evaluates it. Applying and writing
+//! Owns: the `correct` subcommand's arguments, reading a corrections file,
+//! the corrected truth as `eval` evaluates it, and `--corrections FILE` of
+//! `gate`, `sweep` and `figures` ([`CorrectionsArg`]: the same meaning as
+//! on `eval`). Applying and writing
 //! are `eval::corrections`'s and `io::correct`'s: `eval --corrections`
 //! evaluates exactly the bytes `correct` writes.
 
@@ -10,7 +12,7 @@ use super::{display_name, read_file};
 use crate::error::{Error, ErrorKind};
 use crate::eval::config::Config;
 use crate::eval::corrections::{parse_corrections, Correction};
-use crate::eval::{ConfigBuilder, DocFile};
+use crate::eval::{ConfigBuilder, DocFile, EvalInput};
 use crate::io::{correct_bytes, parse_docs, parse_json_value};
 use std::path::{Path, PathBuf};
 
@@ -32,6 +34,35 @@ pub struct CorrectArgs {
     /// Metrics configuration (for `id_field` and `absent_values`, as `eval` reads them).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+}
+
+/// `--corrections FILE` of `gate`, `sweep` and `figures`.
+#[derive(Debug, clap::Args)]
+pub struct CorrectionsArg {
+    /// Apply corrections to the truth before evaluating, as `eval --corrections` does (SPEC §9.3): a JSON list of {"id", "field", "from", "to"}. Each applied correction is a warning on standard error; a correction that does not fit the truth is an error.
+    #[arg(long, value_name = "FILE")]
+    pub corrections: Option<PathBuf>,
+}
+
+impl CorrectionsArg {
+    /// With `--corrections`: `input`'s truth (read from `truth`) replaced
+    /// by the corrected truth `eval --corrections` evaluates, and one
+    /// warning per correction applied (for the command to put first among
+    /// its warnings, as `eval` does). Without it nothing changes.
+    pub fn apply(
+        &self,
+        truth: &Path,
+        config: &Config,
+        input: &mut EvalInput<DocFile>,
+    ) -> Result<Vec<String>, Error> {
+        let Some(path) = &self.corrections else {
+            return Ok(Vec::new());
+        };
+        let corrections = read_corrections(path)?;
+        let (corrected, warnings) = corrected_truth(truth, &corrections, config)?;
+        input.truth = corrected;
+        Ok(warnings)
+    }
 }
 
 /// A corrections file's name and its corrections.

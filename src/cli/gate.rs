@@ -23,6 +23,9 @@ pub struct GateArgs {
     #[command(flatten)]
     pub(super) input: InputArgs,
 
+    #[command(flatten)]
+    pub(super) corrections: super::correct::CorrectionsArg,
+
     /// A threshold: [MODEL:]METRIC OP NUMBER, OP one of >=, >, <=, <, ==; METRIC a path into the JSON report's model object (micro.f1, macro_documents.recall, hallucination_rate, cer, items.f1, fields[total].f1, errors.scale, …). Without MODEL: every model but the baseline. Repeatable.
     #[arg(long = "require", value_name = "EXPR")]
     requires: Vec<String>,
@@ -148,9 +151,15 @@ fn gate_outputs(args: &GateArgs, stderr: &mut dyn Write) -> Result<(String, bool
         min_drop: args.min_drop,
         ..GateOptions::default()
     };
-    let (config, input) = load_inputs(&args.input)?;
+    let (config, mut input) = load_inputs(&args.input)?;
+    let corrected = args
+        .corrections
+        .apply(&args.input.truth, &config, &mut input)?;
     // The checks read each document's tallies and details.
-    let report = evaluate_owned(input, &config, true).map_err(|e| schema_error(&args.input, e))?;
+    let mut report =
+        evaluate_owned(input, &config, true).map_err(|e| schema_error(&args.input, e))?;
+    // As `eval --corrections`: the corrections applied, first.
+    report.warnings.splice(0..0, corrected);
     let result = run_gate(&report, &config, &spec, &options)?;
     for w in &result.warnings {
         let _ = writeln!(stderr, "warning: {w}");

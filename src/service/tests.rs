@@ -505,3 +505,99 @@ fn the_opening_answers_are_the_workers() {
     let from_file: Vec<Answer> = decode(&encode(&opening.details)).unwrap();
     assert_eq!(from_file, opening.details);
 }
+
+/// The "Check the truth" panel's corrections (SPEC §9.3): set by the page,
+/// applied to every run, written out as the corrected truth, kept by a
+/// bundle and posted back to the page when the bundle opens.
+#[test]
+fn corrections_are_applied_written_out_and_kept_by_a_bundle() {
+    let mut service = Service::new(crate::report_state::truth::tests::planted());
+    let list = serde_json::json!([{"id": "b", "field": "name", "from": null, "to": "Zed"}]);
+    let (answers, started) = ask(
+        &mut service,
+        Request::SetCorrections {
+            corrections: list.clone(),
+        },
+        Vec::new(),
+    );
+    assert!(started.is_none());
+    assert!(answers.iter().all(|a| !matches!(a, Answer::Notice { .. })));
+    let Answer::Report { report, .. } = run_report(&mut service, 1) else {
+        panic!("a report");
+    };
+    // b.name now "Zed": m0 and m1 have 5 exact of 7 values (a.total and
+    // a.items[1].qty still wrong: P = R = 5/7).
+    assert!((report.models[0].micro.f1 - 5.0 / 7.0).abs() < 1e-12);
+    assert!(report.warnings[0].starts_with("corrections.json: correction 1 (id \"b\""));
+    // The corrected truth, as `fieldscope correct` writes it.
+    let (answers, _) = ask(&mut service, Request::CorrectedTruth, Vec::new());
+    assert_eq!(
+        answers,
+        vec![Answer::CorrectedTruth {
+            file: Ok((
+                "truth.corrected.jsonl".into(),
+                "{\"id\":\"a\",\"total\":100,\"items\":[{\"qty\":1,\"sku\":\"X\"},{\"qty\":2,\"sku\":\"Y\"}]}\n{\"id\":\"b\",\"total\":5,\"name\":\"Zed\"}\n".into()
+            ))
+        }]
+    );
+    // A list that does not read: a notice, the corrections kept.
+    let (answers, _) = ask(
+        &mut service,
+        Request::SetCorrections {
+            corrections: serde_json::json!("no"),
+        },
+        Vec::new(),
+    );
+    assert!(matches!(answers[..], [Answer::Notice { .. }]));
+    // The bundle keeps them; opened by another worker, they come back.
+    let (answers, _) = ask(
+        &mut service,
+        Request::Bundle {
+            for_html: false,
+            settings: Map::new(),
+        },
+        Vec::new(),
+    );
+    let Some(Answer::Bundle {
+        bundle: Ok(bundle), ..
+    }) = answers.into_iter().next()
+    else {
+        panic!("a bundle");
+    };
+    let mut other = Service::new(Session::default());
+    let (answers, _) = ask(
+        &mut other,
+        Request::AddFiles {
+            files: vec![NewFile {
+                id: 0,
+                name: "fieldscope-bundle.json".into(),
+                role: None,
+                model: None,
+                cost: None,
+            }],
+            replace_example: false,
+        },
+        vec![bundle.into_bytes()],
+    );
+    assert!(answers.contains(&Answer::Corrections { corrections: list }));
+    let Answer::Report { report: again, .. } = run_report(&mut other, 1) else {
+        panic!("a report");
+    };
+    assert_eq!(again.models, report.models);
+    // Without the corrections, for the panel's baseline: the report
+    // before (b.name missing: 8/13), the corrections still in force.
+    let Answer::Report { report: before, .. } = run(&mut other, 2, Task::Uncorrected) else {
+        panic!("a report");
+    };
+    assert!((before.models[0].micro.f1 - 8.0 / 13.0).abs() < 1e-12);
+    assert_eq!(before.suspected_truth_errors.len(), 3);
+    assert_eq!(other.session.corrections().len(), 1);
+    let Answer::Report { report: third, .. } = run_report(&mut other, 3) else {
+        panic!("a report");
+    };
+    assert_eq!(third.models, report.models);
+}
+
+fn run_report(service: &mut Service, generation: Generation) -> Answer {
+    run(service, generation, report_task())
+}

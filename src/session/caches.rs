@@ -14,11 +14,15 @@ use super::*;
 pub(super) struct PreparedKey {
     pub(super) files: ValidityKey,
     pub(super) models: Vec<String>,
+    /// The corrections of the truth applied (SPEC §9.3).
+    pub(super) corrections: Vec<crate::eval::corrections::Correction>,
 }
 
 impl PreparedKey {
     pub(super) fn same(&self, other: &PreparedKey) -> bool {
-        self.files.same(&other.files) && self.models == other.models
+        self.files.same(&other.files)
+            && self.models == other.models
+            && self.corrections == other.corrections
     }
 }
 

@@ -1,5 +1,7 @@
 //! The session as text: a report bundle (every input and the settings in
-//! one JSON file, what `--embed-inputs` and the app's "Save bundle" write)
+//! one JSON file, what `--embed-inputs` and the app's "Save bundle" write;
+//! with the corrections of the truth, SPEC §9.3, as `"corrections"` when
+//! there are any)
 //! and the settings as a URL fragment.
 //!
 //! May depend on `eval` (a fragment's settings are checked as a config
@@ -45,6 +47,13 @@ impl Session {
         root.insert(BUNDLE_KEY.into(), Value::from(1));
         root.insert("settings".into(), Value::Object(self.settings.clone()));
         root.insert("files".into(), Value::Array(files));
+        // Only with corrections: a bundle without them stays as it was.
+        if !self.corrections.is_empty() {
+            root.insert(
+                "corrections".into(),
+                super::corrections_json(&self.corrections),
+            );
+        }
         Value::Object(root).to_string()
     }
 
@@ -113,6 +122,10 @@ impl Session {
         }
         if let Some(Value::Object(settings)) = bundle.get("settings") {
             s.settings = settings.clone();
+        }
+        if let Some(list) = bundle.get("corrections") {
+            s.set_corrections(list)
+                .map_err(|e| format!("the bundle's corrections: {e}"))?;
         }
         Ok(s)
     }

@@ -43,6 +43,7 @@ impl Session {
     /// comparison runs), and gives back its own for [`Session::keep`].
     /// Errors: why there is no report (no truth, a bad config).
     pub fn evaluation(&mut self, details: bool) -> Result<Evaluation, String> {
+        self.apply_corrections();
         self.truth_records()?;
         let config = self.config()?;
         let schema_name = self.schema_name().map(str::to_owned);
@@ -69,6 +70,7 @@ impl Session {
             .filter(|(key, prepared)| key.same(&prepared_key) && prepared.fits(&config))
             .map(|(_, prepared)| prepared);
         Ok(Evaluation {
+            corrected: self.corrected_warnings(),
             input,
             config,
             details,
@@ -85,6 +87,7 @@ impl Session {
         PreparedKey {
             files: ValidityKey::new(&self.files, config),
             models: self.files.iter().map(|f| f.model.clone()).collect(),
+            corrections: self.corrections.clone(),
         }
     }
 
@@ -163,6 +166,15 @@ impl Session {
 
     /// The ground truth's records, or why there are none to evaluate.
     pub(super) fn truth_records(&self) -> Result<&Arc<DocFile>, String> {
+        let records = self.raw_truth_records()?;
+        match self.corrected() {
+            None => Ok(records),
+            Some(corrected) => corrected.map(|(docs, _)| docs),
+        }
+    }
+
+    /// The ground truth's records as the file has them.
+    fn raw_truth_records(&self) -> Result<&Arc<DocFile>, String> {
         match self.truth().map(|f| (&f.name, &f.parsed)) {
             None => Err("Load a ground-truth file to see a report.".into()),
             Some((name, Err(_))) => Err(format!(
@@ -205,6 +217,9 @@ pub struct Evaluation {
     prepared: Option<Prepared>,
     prepared_key: PreparedKey,
     schema_name: Option<String>,
+    /// One warning per correction of the truth applied, put first in the
+    /// report's warnings (as `eval --corrections` does).
+    corrected: Vec<String>,
 }
 
 impl Evaluation {
@@ -226,6 +241,7 @@ impl Evaluation {
             prepared,
             prepared_key,
             schema_name,
+            corrected,
         } = self;
         let message = |e: Error| error_message(schema_name.as_deref(), e);
         let costs: Vec<Option<f64>> = input.models.iter().map(|m| m.cost).collect();
@@ -240,7 +256,12 @@ impl Evaluation {
         let report = work
             .evaluate_paced(&costs, &config, details, &validity, pace)
             .await
-            .map(|r| r.map_err(message));
+            .map(|r| {
+                r.map_err(message).map(|mut report| {
+                    report.warnings.splice(0..0, corrected);
+                    report
+                })
+            });
         (report, Some(Kept(prepared_key, work)))
     }
 }

@@ -8,6 +8,7 @@ mod common;
 mod confidence;
 mod confidence_bootstrap;
 mod confidence_charts;
+mod corrections_cli;
 mod error_types;
 mod exporters;
 mod figures;
