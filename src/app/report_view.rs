@@ -5,7 +5,9 @@
 use super::format::{cost, full, opt_ratio, percent, ratio, shown};
 use super::{documents, exports, AppState, AverageView};
 use crate::eval::bootstrap::{BootstrapReport, Interval};
+use crate::eval::config::MacroF1;
 use crate::eval::report::{ModelReport, Report};
+use crate::export::json_number;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -60,14 +62,8 @@ type Shared = std::sync::Arc<Report>;
 
 #[component]
 fn Summary(state: AppState, report: Shared) -> impl IntoView {
-    let preset = report.config["preset"]
-        .as_str()
-        .unwrap_or("standard")
-        .to_string();
-    let method = report.config["string_match"]["method"]
-        .as_str()
-        .unwrap_or("")
-        .to_string();
+    let preset = report.config.preset.name();
+    let method = report.config.string_match.method.name();
     view! {
         <p class="summary" data-testid="summary" data-evaluation-ms=state.evaluation_ms.get_untracked().round()>
             {format!(
@@ -202,8 +198,8 @@ fn ModelTable(state: AppState, report: Shared) -> impl IntoView {
         let br = best(&rows.iter().map(|x| x.1).collect::<Vec<_>>());
         let bf = best(&rows.iter().map(|x| x.2).collect::<Vec<_>>());
         let is = |v: f64, b: Option<f64>| b.is_some_and(|b| (v - b).abs() < 1e-12);
-        let f1_note = match (avg, r.config["macro_f1"].as_str()) {
-            (AverageView::MacroDocuments, Some("mean")) => "F1 is the mean of per-document F1.",
+        let f1_note = match (avg, r.config.macro_f1) {
+            (AverageView::MacroDocuments, MacroF1::Mean) => "F1 is the mean of per-document F1.",
             (AverageView::MacroDocuments, _) => {
                 "F1 is the harmonic mean of macro precision and macro recall (M4)."
             }
@@ -417,10 +413,12 @@ fn ParadoxPanel(state: AppState, report: Shared) -> impl IntoView {
 
 #[component]
 fn DocumentScores(state: AppState, report: Shared) -> impl IntoView {
-    let w = &report.config["document_extraction_score"]["weights"];
+    let w = &report.config.document_extraction_score.weights;
     let weights = format!(
         "{} · numeric_precision + {} · field_f1_partial + {} · schema_validity",
-        w["numeric_precision"], w["field_f1_partial"], w["schema_validity"]
+        json_number(w.numeric_precision),
+        json_number(w.field_f1_partial),
+        json_number(w.schema_validity)
     );
     let table = move || {
         if let Some(why) = state.validity_failure.get() {
@@ -619,7 +617,7 @@ fn SetsSection(report: Shared) -> impl IntoView {
 #[component]
 fn ItemsSection(state: AppState, report: Shared) -> impl IntoView {
     let any = report.models.iter().any(|m| m.items.is_some());
-    let threshold = report.config["item_f1_threshold"].as_f64().unwrap_or(0.85);
+    let threshold = report.config.item_f1_threshold;
     let table = move || {
         let boot = state.bootstrap.get();
         view! {

@@ -4,8 +4,10 @@
 //!
 //! Owns: the shape of the report only. The numbers are filled in by
 //! [`crate::eval::evaluate`]; exporters and the app read these structs.
-//! Depends on: `serde` only.
+//! Depends on: `serde` and the typed configuration of
+//! [`crate::eval::config`].
 
+use crate::eval::config::Config;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -14,8 +16,11 @@ use std::collections::BTreeMap;
 pub struct Report {
     /// Format version; always 1.
     pub fieldscope_report: u32,
-    /// The effective configuration (SPEC §4), every key spelled out.
-    pub config: serde_json::Value,
+    /// The effective configuration (SPEC §4), every key spelled out; its
+    /// JSON is [`Config::to_json`]'s (so a report without slices has no
+    /// `slice_by`/`slices`). Exporters and the app read these typed fields.
+    #[serde(serialize_with = "effective_config")]
+    pub config: Config,
     /// Everything that was unusual about the input, in plain words.
     pub warnings: Vec<String>,
     /// Field types the truth suggests (SPEC §7.4); never changes a score.
@@ -42,6 +47,11 @@ pub struct Report {
     /// the default report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comparison: Option<Box<Comparison>>,
+}
+
+/// The report's `config` as [`Config::to_json`] writes it.
+fn effective_config<S: serde::Serializer>(config: &Config, s: S) -> Result<S::Ok, S::Error> {
+    config.to_json().serialize(s)
 }
 
 /// One suspected truth error (SPEC §9.3): at document `id`, `field`

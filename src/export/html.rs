@@ -40,10 +40,11 @@
 //! Depends on: `crate::eval::report`, and `super::embed` for the inputs.
 
 use super::{
-    best_of, bootstrap_caption, bootstrap_table, convention_clause, documents_phrase,
+    best_of, bootstrap_caption, bootstrap_table, convention_clause, documents_phrase, json_number,
     literature_columns, literature_sentence, Best, ExportOptions, MacroF1, Number,
 };
 pub use crate::escape::html as escape;
+use crate::eval::config::MatchMethod;
 use crate::eval::report::{Counts, ModelReport, Report};
 use serde_json::Value;
 
@@ -394,7 +395,7 @@ fn push_summary(out: &mut String, report: &Report, options: &ExportOptions, part
     let rows = [
         ("Documents", report.documents.to_string()),
         ("Models", models),
-        ("Preset", config_code(report, &["preset"])),
+        ("Preset", code(report.config.preset.name())),
         ("String matching", string_matching(report)),
         ("Incorrect values", incorrect_values(report)),
         (
@@ -403,14 +404,14 @@ fn push_summary(out: &mut String, report: &Report, options: &ExportOptions, part
         ),
         (
             "Zero division (0/0)",
-            config_code(report, &["zero_division"]),
+            code(&json_number(report.config.zero_division)),
         ),
         ("Warnings", warnings),
     ];
     for (term, description) in rows {
         out.push_str(&format!("<dt>{term}</dt><dd>{description}</dd>\n"));
     }
-    let app_url = config_value(report, &["app_url"]).and_then(Value::as_str);
+    let app_url = report.config.app_url.as_deref();
     if let Some(inputs) = parts.inputs {
         out.push_str(&format!(
             "<dt>Inputs</dt><dd id=\"inputs\">{}</dd>\n",
@@ -445,7 +446,7 @@ fn push_warnings(out: &mut String, report: &Report) {
 fn push_comparison(out: &mut String, report: &Report, options: &ExportOptions) {
     open_section(out, "comparison", "Model comparison", false);
     let several = report.models.len() > 1;
-    let f1 = match MacroF1::of(report) {
+    let f1 = match report.config.macro_f1 {
         MacroF1::Harmonic => "F1 is the harmonic mean of macro precision and macro recall",
         MacroF1::Mean => "F1 is the mean of per-document F1",
     };
@@ -872,9 +873,7 @@ fn push_items(out: &mut String, report: &Report, options: &ExportOptions) {
         out.push_str("<p>No item lists (line items) in this evaluation.</p>\n</section>\n");
         return;
     }
-    let threshold = config_number(report, &["item_f1_threshold"])
-        .map(|t| format!(" ≥ {t}"))
-        .unwrap_or_default();
+    let threshold = format!(" ≥ {}", json_number(report.config.item_f1_threshold));
     let mut caption = format!(
         "Line items (M3), matched one to one by the Hungarian algorithm; an item is recognised \
          when matched with item F1{threshold}. Precision = recognised / predicted items, recall \
@@ -1118,27 +1117,21 @@ fn push_definitions(out: &mut String, report: &Report) {
     } else {
         "credit / |Truth|"
     };
-    let macro_f1 = match MacroF1::of(report) {
+    let macro_f1 = match report.config.macro_f1 {
         MacroF1::Harmonic => "F1 = 2·P̄·R̄ / (P̄ + R̄) (harmonic mean of the macro averages)",
         MacroF1::Mean => "F1 = mean of per-document F1",
     };
-    let empty_score = config_number(report, &["empty_document_score"])
-        .map(|x| format!(" ({x} here)"))
-        .unwrap_or_default();
-    let weights = ["numeric_precision", "field_f1_partial", "schema_validity"]
-        .map(|w| config_number(report, &["document_extraction_score", "weights", w]));
-    let weights_line = match weights {
-        [Some(n), Some(f), Some(s)] => {
-            format!("Weights here: w<sub>n</sub> = {n}, w<sub>f</sub> = {f}, w<sub>s</sub> = {s}. ")
-        }
-        _ => String::new(),
-    };
-    let item_threshold = config_number(report, &["item_f1_threshold"])
-        .map(|x| x.to_string())
-        .unwrap_or_else(|| "item_f1_threshold".to_string());
-    let zero_division = config_number(report, &["zero_division"])
-        .map(|x| format!(" ({x} here)"))
-        .unwrap_or_default();
+    let config = &report.config;
+    let empty_score = format!(" ({} here)", json_number(config.empty_document_score));
+    let w = &config.document_extraction_score.weights;
+    let weights_line = format!(
+        "Weights here: w<sub>n</sub> = {}, w<sub>f</sub> = {}, w<sub>s</sub> = {}. ",
+        json_number(w.numeric_precision),
+        json_number(w.field_f1_partial),
+        json_number(w.schema_validity)
+    );
+    let item_threshold = json_number(config.item_f1_threshold);
+    let zero_division = format!(" ({} here)", json_number(config.zero_division));
 
     let rows: Vec<(&str, String, String)> = vec![
         (
@@ -1332,11 +1325,7 @@ fn push_definitions(out: &mut String, report: &Report) {
 fn push_configuration(out: &mut String, report: &Report) {
     open_section(out, "configuration", "Configuration", false);
     let mut rows = Vec::new();
-    flatten("", &report.config, &mut rows);
-    if rows.is_empty() {
-        out.push_str("<p>The report carries no configuration.</p>\n</section>\n");
-        return;
-    }
+    flatten("", &report.config.to_json(), &mut rows);
     let long = if rows.len() > LONG_TABLE { " long" } else { "" };
     out.push_str(&format!(
         "<div class=\"scroll\">\n<table class=\"text{long}\">\n"
@@ -1379,59 +1368,33 @@ fn flatten(prefix: &str, value: &Value, rows: &mut Vec<(String, String)>) {
 // ---------------------------------------------------------------------------
 // Configuration in words
 
-fn config_value<'a>(report: &'a Report, path: &[&str]) -> Option<&'a Value> {
-    path.iter()
-        .try_fold(&report.config, |value, key| value.get(key))
-}
-
-/// A configured number as JSON writes it (`0.85`, `0.0`).
-fn config_number(report: &Report, path: &[&str]) -> Option<String> {
-    config_value(report, path)
-        .filter(|v| v.is_number())
-        .map(Value::to_string)
-}
-
-/// A configured value in `<code>`: a string as it is, anything else as its
-/// JSON text; `—` when the report does not say.
-fn config_code(report: &Report, path: &[&str]) -> String {
-    match config_value(report, path) {
-        Some(Value::String(s)) => format!("<code>{}</code>", escape(s)),
-        Some(Value::Null) | None => NONE.to_string(),
-        Some(other) => format!("<code>{}</code>", escape(&other.to_string())),
-    }
+/// A configured value in `<code>`, escaped.
+fn code(text: &str) -> String {
+    format!("<code>{}</code>", escape(text))
 }
 
 fn string_matching(report: &Report) -> String {
-    let method = config_value(report, &["string_match", "method"]).and_then(Value::as_str);
-    let or_name =
-        |path: &[&str], name: &str| config_number(report, path).unwrap_or_else(|| name.to_string());
-    match method {
-        Some("similarity") => format!(
+    let config = &report.config;
+    let thresholds = &config.partial_matching.string;
+    match config.string_match.method {
+        MatchMethod::Similarity => format!(
             "<code>similarity</code>: exact at similarity ≥ {}, partial at ≥ {}",
-            or_name(
-                &["partial_matching", "string", "exact_threshold"],
-                "exact_threshold"
-            ),
-            or_name(
-                &["partial_matching", "string", "partial_threshold"],
-                "partial_threshold"
-            ),
+            json_number(thresholds.exact_threshold),
+            json_number(thresholds.partial_threshold),
         ),
-        Some("cer") => format!(
+        MatchMethod::Cer => format!(
             "<code>cer</code>: exact at CER ≤ {}, else incorrect",
-            or_name(&["string_match", "cer_threshold"], "cer_threshold")
+            json_number(config.string_match.cer_threshold)
         ),
-        Some("exact") => "<code>exact</code>: equal after normalisation, else incorrect".into(),
-        Some(other) => format!("<code>{}</code>", escape(other)),
-        None => NONE.to_string(),
+        MatchMethod::Exact => {
+            "<code>exact</code>: equal after normalisation, else incorrect".into()
+        }
     }
 }
 
 fn incorrect_values(report: &Report) -> String {
-    let code = config_code(report, &["incorrect_counts_as"]);
-    if code == NONE {
-        return code;
-    }
+    let kinds = serde_json::to_string(&report.config.incorrect_counts_as).unwrap_or_default();
+    let code = code(&kinds);
     if convention_clause(report).is_empty() {
         format!("{code}: a wrong value is a false positive and a false negative")
     } else {
@@ -1440,7 +1403,7 @@ fn incorrect_values(report: &Report) -> String {
 }
 
 fn macro_f1_phrase(report: &Report) -> &'static str {
-    match MacroF1::of(report) {
+    match report.config.macro_f1 {
         MacroF1::Harmonic => "harmonic mean of macro precision and macro recall",
         MacroF1::Mean => "mean of per-document F1",
     }

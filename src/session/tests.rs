@@ -1,6 +1,7 @@
 //! The session's native tests: loading, roles, settings, the caches,
 //! validity, bundles and fragments.
 use super::*;
+use crate::eval::config::MatchMethod;
 use serde_json::json;
 
 #[test]
@@ -131,7 +132,7 @@ fn settings_are_the_top_layer_and_bad_settings_say_so() {
     s.set_setting("string_match.method", Some(Value::String("exact".into())));
     let r = s.evaluate().unwrap();
     assert_eq!(r.models[0].counts.incorrect, 1);
-    assert_eq!(r.config["string_match"]["method"], "exact");
+    assert_eq!(r.config.string_match.method, MatchMethod::Exact);
     s.set_setting("string_match.method", None);
     assert_eq!(s.evaluate().unwrap().models[0].counts.partial, 1);
     s.set_setting("zero_division", Some(Value::String("x".into())));

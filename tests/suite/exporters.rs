@@ -4,12 +4,12 @@
 //! `UPDATE_GOLDEN=1 cargo test exporters` rewrites the golden files instead
 //! of comparing; read the diff before committing it.
 
+use fieldscope::eval::config::{Config, MacroF1, Preset};
 use fieldscope::eval::report::{
     Counts, ErrorCounts, FieldAverage, FieldReport, ItemsReport, ModelReport, PartialScores,
     Report, Scores,
 };
 use fieldscope::export::{self, ExportOptions, Format};
-use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -195,7 +195,7 @@ fn three_models() -> Report {
         fieldscope_report: 1,
         suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
-        config: json!({"preset": "standard", "incorrect_counts_as": ["fp", "fn"], "macro_f1": "harmonic"}),
+        config: Config::default(),
         warnings: vec![
             "3 prediction ids matched only after removing a file extension (`doc_001.jpg` = `doc_001`)"
                 .to_string(),
@@ -283,7 +283,10 @@ fn single_model() -> Report {
         fieldscope_report: 1,
         suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
-        config: json!({"preset": "not-found", "incorrect_counts_as": ["fp"], "macro_f1": "mean"}),
+        config: Config {
+            macro_f1: MacroF1::Mean,
+            ..Config::preset(Preset::NotFound)
+        },
         warnings: vec![],
         documents: 1,
         models: vec![m],
@@ -298,7 +301,7 @@ fn empty() -> Report {
         fieldscope_report: 1,
         suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
-        config: json!({}),
+        config: Config::default(),
         warnings: vec![],
         documents: 0,
         models: vec![],

@@ -84,13 +84,15 @@ fn hostile_report() -> Report {
         fieldscope_report: 1,
         suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
-        config: json!({
-            "preset": SCRIPT,
-            "string_match": {"method": IMG},
+        // The configuration's free-text keys carry the payloads (preset
+        // and string method are typed: they cannot).
+        config: Config::from_json(&json!({
+            "id_field": SCRIPT,
             "absent_values": ["</td></tr></table><script>", BIDI],
-            "incorrect_counts_as": ["fp", "fn"],
-            FORMULA: {"nested": IMG},
-        }),
+            "ignored_fields": [IMG],
+            "field_weights": {FORMULA: 2},
+        }))
+        .unwrap(),
         warnings: names.iter().map(|n| format!("warning about {n}")).collect(),
         documents: 4,
         models,
@@ -323,7 +325,19 @@ fn hostile_names_are_shown_literally_and_never_run() {
             .collect::<Vec<_>>()
     );
     let config = row_headers(&doc, "configuration");
-    assert!(config.contains(&format!("{FORMULA}.nested")), "{config:?}");
+    assert!(
+        config.contains(&format!("field_weights.{FORMULA}")),
+        "{config:?}"
+    );
+    let values = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some("configuration"))
+        .unwrap()
+        .descendants()
+        .filter(|n| n.has_tag_name("td"))
+        .map(text_of)
+        .collect::<Vec<_>>();
+    assert!(values.contains(&format!("{:?}", SCRIPT)), "{values:?}");
     // The chart is inlined, its title and caption escaped.
     assert!(text.contains("<figure id=\"chart-1\">\n<svg width=\"320\""));
     assert!(text.contains("<strong>&lt;script&gt;alert(1)&lt;/script&gt;.</strong>"));
@@ -537,7 +551,7 @@ fn empty_report_still_renders_a_well_formed_page() {
         fieldscope_report: 1,
         suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
-        config: json!({}),
+        config: Config::default(),
         warnings: vec![],
         documents: 0,
         models: vec![],
@@ -548,7 +562,8 @@ fn empty_report_still_renders_a_well_formed_page() {
     let text = html(&report);
     assert_inert(&text);
     assert!(text.contains("<p>No models.</p>"));
-    assert!(text.contains("<p>The report carries no configuration.</p>"));
+    // A typed configuration is never empty: the defaults are listed.
+    assert!(text.contains("<tr><th scope=\"row\"><code>preset</code></th><td><code>&quot;standard&quot;</code></td></tr>"));
 }
 
 proptest::proptest! {
@@ -562,7 +577,10 @@ proptest::proptest! {
             fieldscope_report: 1,
             suspected_truth_errors: Vec::new(),
             suggestions: Vec::new(),
-            config: json!({"preset": name.clone()}),
+            config: Config {
+                id_field: Some(name.clone()),
+                ..Config::default()
+            },
             warnings: vec![name.clone()],
             documents: 1,
             models: vec![model(&name, None, c, (0.5, 0.5, 0.5), None, vec![field(&field_name, c, None, None)])],
