@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 VERSION: str
+RATE_KEYS: List[str]
 
 Spec = Tuple[str, str, Any]
 

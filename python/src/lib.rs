@@ -605,5 +605,12 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
+    // The per-model rates' report keys, as `fieldscope::eval::rates`
+    // declares them (the models frame's columns).
+    let rates: Vec<&str> = fieldscope::eval::rates::RATES
+        .iter()
+        .map(|r| r.key)
+        .collect();
+    m.add("RATE_KEYS", rates)?;
     Ok(())
 }

@@ -6,6 +6,7 @@ use super::format::{cost, full, opt_ratio, percent, ratio, shown};
 use super::{documents, exports, AppState, AverageView};
 use crate::eval::bootstrap::{BootstrapReport, Interval};
 use crate::eval::config::MacroF1;
+use crate::eval::rates::{ABSTENTION_RATE, HALLUCINATION_RATE, RATES};
 use crate::eval::report::{ModelReport, Report};
 use crate::export::json_number;
 use leptos::prelude::*;
@@ -304,8 +305,8 @@ pub fn paradox_explanation(report: &Report) -> Option<String> {
             "{}: {} of its outcomes are true negatives, it abstains on {} of the present fields, and gives a value to {} of the absent ones (hallucination rate{worst_field}). ",
             m.name,
             percent(tn_share(m)),
-            percent(m.abstention_rate),
-            percent(m.hallucination_rate),
+            percent(ABSTENTION_RATE.value(m)),
+            percent(HALLUCINATION_RATE.value(m)),
         ));
     }
     text.push_str("A conservative model gains accuracy from true negatives while losing recall; an eager one gains recall while hallucinating on absent fields.");
@@ -375,16 +376,30 @@ fn ParadoxPanel(state: AppState, report: Shared) -> impl IntoView {
     let bf = best(&report.models.iter().map(|m| m.micro.f1).collect::<Vec<_>>());
     let is = |v: f64, b: Option<f64>| b.is_some_and(|b| (v - b).abs() < 1e-12);
     let explanation = paradox_explanation(&report);
+    // "Hallucination rate = …; abstention rate = …" from the declarations.
+    let rate_words = RATES
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let label = if i == 0 {
+                r.label.to_string()
+            } else {
+                r.label.to_lowercase()
+            };
+            format!("{label} = {}", r.words)
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
     let table = move || {
         let boot = state.bootstrap.get();
         let iv = |m: &ModelReport, metric: &str| interval_of(&boot, &m.name, metric);
         let below = |m: &ModelReport, metric: &str| below_of(&boot, &m.name, metric);
         view! {
             <table class="data numeric" data-testid="paradox-table">
-                <caption>{format!("Micro averages. Accuracy = (TP + TN) / N also counts true negatives; precision, recall and F1 do not. Hallucination rate = spurious / (spurious + true negatives); abstention rate = missed / |Truth|.{}", interval_note(&boot, "F1 or accuracy"))}</caption>
+                <caption>{format!("Micro averages. Accuracy = (TP + TN) / N also counts true negatives; precision, recall and F1 do not. {rate_words}.{}", interval_note(&boot, "F1 or accuracy"))}</caption>
                 <thead><tr>
                     <th scope="col">"Model"</th><th scope="col">"Precision"</th><th scope="col">"Recall"</th><th scope="col">"F1"</th>
-                    <th scope="col">"Accuracy"</th><th scope="col">"Hallucination rate"</th><th scope="col">"Abstention rate"</th>
+                    <th scope="col">"Accuracy"</th>{RATES.iter().map(|r| view! { <th scope="col">{r.label}</th> }).collect_view()}
                 </tr></thead>
                 <tbody>
                     {report.models.iter().map(|m| view! {
@@ -394,8 +409,7 @@ fn ParadoxPanel(state: AppState, report: Shared) -> impl IntoView {
                             <NumCell metric="recall" value=Some(m.micro.recall) text=ratio(m.micro.recall) interval=iv(m, "micro.recall") />
                             <NumCell metric="f1" value=Some(m.micro.f1) text=ratio(m.micro.f1) best=is(m.micro.f1, bf) interval=iv(m, "micro.f1") below=below(m, "micro.f1") />
                             <NumCell metric="accuracy" value=Some(m.micro.accuracy) text=ratio(m.micro.accuracy) best=is(m.micro.accuracy, ba) interval=iv(m, "micro.accuracy") below=below(m, "micro.accuracy") />
-                            <NumCell metric="hallucination_rate" value=Some(m.hallucination_rate) text=ratio(m.hallucination_rate) />
-                            <NumCell metric="abstention_rate" value=Some(m.abstention_rate) text=ratio(m.abstention_rate) />
+                            {RATES.iter().map(|r| view! { <NumCell metric=r.key value=Some(r.value(m)) text=ratio(r.value(m)) /> }).collect_view()}
                         </tr>
                     }).collect_view()}
                 </tbody>

@@ -45,6 +45,7 @@ use super::{
 };
 pub use crate::escape::html as escape;
 use crate::eval::config::MatchMethod;
+use crate::eval::rates::{Rate, HALLUCINATION_RATE, RATES};
 use crate::eval::report::{Counts, ModelReport, Report};
 use serde_json::Value;
 
@@ -497,24 +498,27 @@ fn push_micro(out: &mut String, report: &Report, options: &ExportOptions) {
     let mut caption = format!(
         "Micro averages on {}: counts pooled over all documents and fields, then each score \
          computed once; strict matching{}. Accuracy also counts true negatives, so it can rank \
-         models differently from F1. Hallucination rate = spurious / (spurious + true \
-         negatives): how often a field the document does not have gets a value. Abstention \
-         rate = missed / |Truth|: how often a field the document has is left empty.",
+         models differently from F1.",
         documents_phrase(report),
         convention_clause(report),
     );
+    for rate in &RATES {
+        caption.push_str(&format!(
+            " {} = {}: {}.",
+            rate.label, rate.words, rate.meaning
+        ));
+    }
     if report.models.len() > 1 {
         caption.push_str(" Bold: the best value of each column (for the two rates, the lowest).");
     }
     let m = &report.models;
-    let columns = vec![
+    let mut columns = vec![
         ratio_column("Precision", m, options, |m| m.micro.precision),
         ratio_column("Recall", m, options, |m| m.micro.recall),
         ratio_column("F1", m, options, |m| m.micro.f1),
         ratio_column("Accuracy", m, options, |m| m.micro.accuracy),
-        ratio_column("Hallucination rate", m, options, |m| m.hallucination_rate).best(Best::Lowest),
-        ratio_column("Abstention rate", m, options, |m| m.abstention_rate).best(Best::Lowest),
     ];
+    columns.extend(RATES.iter().map(|rate| rate_column(rate, m, options)));
     push_table(out, "", &caption, "Model", &model_names(report), columns);
     out.push_str("</section>\n");
 }
@@ -695,7 +699,7 @@ fn push_paradox(out: &mut String, report: &Report, options: &ExportOptions) {
                 n => ratio(m.counts.true_negative as f64 / n as f64),
             }),
         ),
-        ratio_column("Hallucination rate", m, options, |m| m.hallucination_rate).unranked(),
+        rate_column(&HALLUCINATION_RATE, m, options).unranked(),
     ];
     push_table(out, "", caption, "Model", &model_names(report), columns);
     out.push_str("</section>\n");
@@ -1133,7 +1137,7 @@ fn push_definitions(out: &mut String, report: &Report) {
     let item_threshold = json_number(config.item_f1_threshold);
     let zero_division = format!(" ({} here)", json_number(config.zero_division));
 
-    let rows: Vec<(&str, String, String)> = vec![
+    let mut rows: Vec<(&str, String, String)> = vec![
         (
             "Outcomes",
             "COR, PAR, INC, MIS, SPU, TN".into(),
@@ -1198,16 +1202,19 @@ fn push_definitions(out: &mut String, report: &Report) {
                 .into(),
             "<code>field_f1_partial</code>: the micro F1 with partial credit.".into(),
         ),
+    ];
+    rows.extend(RATES.iter().map(|rate| {
+        let mut meaning = rate.meaning.to_string();
+        if let Some(first) = meaning.get(..1) {
+            meaning.replace_range(..1, &first.to_uppercase());
+        }
         (
-            "Hallucination rate",
-            "SPU / (SPU + TN)".into(),
-            "How often a field the document does not have gets a value.".into(),
-        ),
-        (
-            "Abstention rate",
-            "MIS / |Truth|".into(),
-            "How often a field the document has is left empty.".into(),
-        ),
+            rate.label,
+            escape(rate.symbols),
+            format!("{}.", escape(&meaning)),
+        )
+    }));
+    rows.extend(vec![
         (
             "Numeric precision",
             "exact / present numeric truth values".into(),
@@ -1307,7 +1314,7 @@ fn push_definitions(out: &mut String, report: &Report) {
                  applicable."
             ),
         ),
-    ];
+    ]);
     out.push_str("<div class=\"scroll\">\n<table class=\"text defs long\">\n");
     out.push_str("<caption>Each metric in one line, with its formula (SPEC.md §3).</caption>\n");
     out.push_str(
@@ -1480,6 +1487,20 @@ fn ratio_column(
         cells(models, |m| Number::Ratio(get(m)).format(options)),
     )
     .best(Best::Highest)
+}
+
+/// The column of one of the declared rates, its best as declared.
+fn rate_column(rate: &Rate, models: &[ModelReport], options: &ExportOptions) -> Column {
+    let best = if rate.lower_is_better {
+        Best::Lowest
+    } else {
+        Best::Highest
+    };
+    Column::new(
+        rate.label,
+        cells(models, |m| Number::Ratio(rate.value(m)).format(options)),
+    )
+    .best(best)
 }
 
 /// A column of ratios that may be not applicable, highest best.

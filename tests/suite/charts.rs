@@ -11,7 +11,8 @@ use fieldscope::eval::config::{
     Config, IncorrectCountsAs, MacroF1, MatchMethod, Preset, StringMatch,
 };
 use fieldscope::eval::report::{
-    Counts, FieldAverage, FieldReport, ItemsReport, ModelReport, PartialScores, Report, Scores,
+    Counts, FieldAverage, FieldReport, ItemsReport, ModelReport, PartialScores, Rates, Report,
+    Scores,
 };
 use fieldscope::{eval, io, synth};
 use serde_json::json;
@@ -77,8 +78,10 @@ fn model(name: &str, fields: Vec<FieldReport>, items: Option<ItemsReport>) -> Mo
             recall: 0.75,
             f1: 0.71,
         },
-        hallucination_rate: 0.4,
-        abstention_rate: 0.1,
+        rates: Rates::from_pairs([
+            ("hallucination_rate".to_string(), 0.4),
+            ("abstention_rate".to_string(), 0.1),
+        ]),
         numeric_precision: None,
         field_f1_partial: 0.71,
         schema_validity_rate: 1.0,

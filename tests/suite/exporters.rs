@@ -5,8 +5,9 @@
 //! of comparing; read the diff before committing it.
 
 use fieldscope::eval::config::{Config, MacroF1, Preset};
+use fieldscope::eval::rates::RATES;
 use fieldscope::eval::report::{
-    Counts, ErrorCounts, FieldAverage, FieldReport, ItemsReport, ModelReport, PartialScores,
+    Counts, ErrorCounts, FieldAverage, FieldReport, ItemsReport, ModelReport, PartialScores, Rates,
     Report, Scores,
 };
 use fieldscope::export::{self, ExportOptions, Format};
@@ -164,8 +165,7 @@ pub fn model(
         macro_fields: FieldAverage::default(),
         weighted_fields: None,
         partial: PartialScores::default(),
-        hallucination_rate: 0.0,
-        abstention_rate: 0.0,
+        rates: Rates::from_pairs(RATES.map(|r| (r.key.to_string(), 0.0))),
         numeric_precision: None,
         field_f1_partial: 0.0,
         schema_validity_rate: 1.0,
