@@ -94,21 +94,18 @@ impl Rates {
 mod tests {
     use super::*;
 
-    fn counts(exact: u64, missed: u64, spurious: u64, true_negative: u64) -> Counts {
-        Counts {
-            exact,
-            missed,
-            spurious,
-            true_negative,
-            ..Counts::default()
-        }
-    }
-
     #[test]
     fn rates_follow_their_formulas_in_key_order() {
         // COR 2, MIS 1, SPU 1, TN 3: hallucination = 1/(1+3) = 0.25;
         // abstention = 1/|Truth| = 1/(2+1) = 1/3.
-        let r = Rates::of(&counts(2, 1, 1, 3), 0.0);
+        let c = Counts {
+            exact: 2,
+            missed: 1,
+            spurious: 1,
+            true_negative: 3,
+            ..Counts::default()
+        };
+        let r = Rates::of(&c, 0.0);
         let keys: Vec<&str> = r.iter().map(|(k, _)| k).collect();
         assert_eq!(keys, ["hallucination_rate", "abstention_rate"]);
         assert_eq!(r.get("hallucination_rate"), Some(0.25));
@@ -126,7 +123,13 @@ mod tests {
 
     #[test]
     fn serialises_as_the_model_objects_keys() {
-        let r = Rates::of(&counts(0, 0, 1, 1), 0.0);
+        // SPU 1, TN 1: hallucination = 1/2; |Truth| = 0: abstention = zd = 0.
+        let c = Counts {
+            spurious: 1,
+            true_negative: 1,
+            ..Counts::default()
+        };
+        let r = Rates::of(&c, 0.0);
         assert_eq!(
             serde_json::to_string(&r).unwrap(),
             r#"{"hallucination_rate":0.5,"abstention_rate":0.0}"#

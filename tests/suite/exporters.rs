@@ -296,7 +296,8 @@ fn single_model() -> Report {
     }
 }
 
-fn empty() -> Report {
+/// A report of no documents and no models, with the default config.
+pub fn empty() -> Report {
     Report {
         fieldscope_report: 1,
         suspected_truth_errors: Vec::new(),

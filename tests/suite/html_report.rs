@@ -8,7 +8,7 @@
 
 use super::common::example;
 use super::common::{records, run};
-use super::exporters::{check_golden, counts, field, model};
+use super::exporters::{check_golden, counts, empty, field, model};
 use fieldscope::eval::report::{Report, SetReport};
 use fieldscope::eval::{evaluate, Config, EvalInput, ModelInput};
 use fieldscope::export::html::Parts;
@@ -189,6 +189,17 @@ fn row_headers(doc: &roxmltree::Document, id: &str) -> Vec<String> {
         .collect()
 }
 
+/// The text of every `tag` element inside the element of id `id`.
+fn texts_of(doc: &roxmltree::Document, id: &str, tag: &str) -> Vec<String> {
+    doc.descendants()
+        .find(|n| n.attribute("id") == Some(id))
+        .unwrap_or_else(|| panic!("no element #{id}"))
+        .descendants()
+        .filter(|n| n.has_tag_name(tag))
+        .map(text_of)
+        .collect()
+}
+
 /// All the text inside `node`.
 fn text_of(node: roxmltree::Node) -> String {
     node.descendants()
@@ -309,14 +320,7 @@ fn hostile_names_are_shown_literally_and_never_run() {
     let fields = row_headers(&doc, "fields");
     assert_eq!(fields.len(), 16);
     assert_eq!(fields[..4], expected[..]);
-    let warnings: Vec<String> = doc
-        .descendants()
-        .find(|n| n.attribute("id") == Some("warnings"))
-        .unwrap()
-        .descendants()
-        .filter(|n| n.has_tag_name("li"))
-        .map(text_of)
-        .collect();
+    let warnings = texts_of(&doc, "warnings", "li");
     assert_eq!(
         warnings,
         expected
@@ -329,14 +333,7 @@ fn hostile_names_are_shown_literally_and_never_run() {
         config.contains(&format!("field_weights.{FORMULA}")),
         "{config:?}"
     );
-    let values = doc
-        .descendants()
-        .find(|n| n.attribute("id") == Some("configuration"))
-        .unwrap()
-        .descendants()
-        .filter(|n| n.has_tag_name("td"))
-        .map(text_of)
-        .collect::<Vec<_>>();
+    let values = texts_of(&doc, "configuration", "td");
     assert!(values.contains(&format!("{:?}", SCRIPT)), "{values:?}");
     // The chart is inlined, its title and caption escaped.
     assert!(text.contains("<figure id=\"chart-1\">\n<svg width=\"320\""));
@@ -547,18 +544,7 @@ fn cli_format_html_prints_the_report() {
 
 #[test]
 fn empty_report_still_renders_a_well_formed_page() {
-    let report = Report {
-        fieldscope_report: 1,
-        suspected_truth_errors: Vec::new(),
-        suggestions: Vec::new(),
-        config: Config::default(),
-        warnings: vec![],
-        documents: 0,
-        models: vec![],
-        bootstrap: None,
-        comparison: None,
-        slices: None,
-    };
+    let report = empty();
     let text = html(&report);
     assert_inert(&text);
     assert!(text.contains("<p>No models.</p>"));
