@@ -23,18 +23,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+mod common;
+
 const TARGET: &str =
     "confidences cost at most 10 % over the same run without them, at 1 and 2 jobs";
 
 fn main() {
-    let documents: usize = std::env::var("FIELDSCOPE_BENCH_DOCS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(10_000);
-    let runs: usize = std::env::var("FIELDSCOPE_BENCH_RUNS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(5);
+    let documents = common::env_count("FIELDSCOPE_BENCH_DOCS", 10_000);
+    let runs = common::env_count("FIELDSCOPE_BENCH_RUNS", 5);
     let binary = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/release/fieldscope");
     println!("fieldscope confidence benchmark");
     println!("target: {TARGET}");

@@ -23,18 +23,14 @@ use fieldscope::eval::slices::slices_report;
 use fieldscope::eval::Config;
 use std::time::Instant;
 
+mod common;
+
 const TARGET: &str =
     "slice discovery on 10,000 documents × 3 models × 50 slices × 1,000 resamples in seconds on 2 cores";
 
 fn main() {
-    let documents: usize = std::env::var("FIELDSCOPE_BENCH_DOCS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(10_000);
-    let runs: usize = std::env::var("FIELDSCOPE_BENCH_RUNS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(3);
+    let documents = common::env_count("FIELDSCOPE_BENCH_DOCS", 10_000);
+    let runs = common::env_count("FIELDSCOPE_BENCH_RUNS", 3);
     println!("fieldscope slices benchmark");
     println!("target: {TARGET}");
     let slices = 50;

@@ -37,6 +37,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+mod common;
+
 const TARGET: &str =
     "10,000 documents × 3 models in under 1 s single-threaded; peak memory under 3× the input size";
 const MODELS: [&str; 3] = ["good", "conservative", "aggressive"];
@@ -47,12 +49,7 @@ fn main() {
         core(Path::new(&dir));
         return;
     }
-    let documents: usize = match std::env::var("FIELDSCOPE_BENCH_DOCS") {
-        Ok(n) => n
-            .parse()
-            .unwrap_or_else(|_| panic!("FIELDSCOPE_BENCH_DOCS={n:?} is not a number")),
-        Err(_) => 10_000,
-    };
+    let documents = common::env_count("FIELDSCOPE_BENCH_DOCS", 10_000);
 
     println!("fieldscope throughput benchmark");
     println!("target: {TARGET}");

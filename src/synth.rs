@@ -2159,6 +2159,7 @@ mod tests {
 
     #[test]
     fn the_evaluation_ranks_the_profiles_as_intended() {
+        use crate::eval::rates::{ABSTENTION_RATE, HALLUCINATION_RATE};
         let report = evaluate_data(&generate(&options(300, 12)));
         let [good, conservative, aggressive] = [0, 1, 2].map(|i| &report.models[i]);
         assert_eq!(
@@ -2166,10 +2167,10 @@ mod tests {
             ["good", "conservative", "aggressive"]
         );
         assert!(good.micro.f1 > conservative.micro.f1 && good.micro.f1 > aggressive.micro.f1);
-        assert!(conservative.hallucination_rate < good.hallucination_rate);
-        assert!(good.hallucination_rate < aggressive.hallucination_rate);
-        assert!(conservative.abstention_rate > good.abstention_rate);
-        assert!(conservative.abstention_rate > aggressive.abstention_rate);
+        assert!(HALLUCINATION_RATE.value(conservative) < HALLUCINATION_RATE.value(good));
+        assert!(HALLUCINATION_RATE.value(good) < HALLUCINATION_RATE.value(aggressive));
+        assert!(ABSTENTION_RATE.value(conservative) > ABSTENTION_RATE.value(good));
+        assert!(ABSTENTION_RATE.value(conservative) > ABSTENTION_RATE.value(aggressive));
         assert!(aggressive.schema_validity_rate < good.schema_validity_rate);
         assert!(aggressive.cost.unwrap() < conservative.cost.unwrap());
         let items = |m: &crate::eval::ModelReport| m.items.as_ref().unwrap().pred_items;
@@ -2381,7 +2382,8 @@ mod tests {
         let tn =
             |m: &crate::eval::ModelReport| m.counts.true_negative as f64 / m.counts.total() as f64;
         assert!(tn(conservative) > 0.15 && tn(conservative) > tn(aggressive) + 0.05);
-        assert!(aggressive.hallucination_rate > 0.6 && conservative.hallucination_rate < 0.05);
+        let hallucination = |m| crate::eval::rates::HALLUCINATION_RATE.value(m);
+        assert!(hallucination(aggressive) > 0.6 && hallucination(conservative) < 0.05);
         let plain = evaluate_data(&generate(&options(2000, 3)));
         let [_, c, a] = [0, 1, 2].map(|i| &plain.models[i]);
         assert!(a.micro.f1 > c.micro.f1 && a.micro.accuracy > c.micro.accuracy);

@@ -796,15 +796,19 @@ Input = Any  # str | os.PathLike | bytes | list[dict] | dict[str, dict] | pandas
 # One schema (a path, a dict) or several (SPEC §7.2): a list of paths or
 # (name, schema) pairs, or a dict name → schema.
 Schemas = Any
+# The models' predictions: name → input, or paths (each named by its stem).
+Predictions = Union[Dict[str, Input], Sequence[Union[str, "os.PathLike[str]"]]]
+# A metrics config (SPEC §4): a path or a dict.
+ConfigFile = Union[None, str, "os.PathLike[str]", dict]
 
 
 def evaluate(
     truth: Input,
-    predictions: Union[Dict[str, Input], Sequence[Union[str, "os.PathLike[str]"]]],
+    predictions: Predictions,
     *,
     schema: Schemas = None,
     schema_by: Optional[str] = None,
-    config: Union[None, str, "os.PathLike[str]", dict] = None,
+    config: ConfigFile = None,
     preset: Optional[str] = None,
     costs: Optional[Dict[str, float]] = None,
     details: bool = False,
@@ -951,7 +955,7 @@ def evaluate(
 
     def once(layer: Dict[str, Any]) -> Any:
         return _native.evaluate(
-            *common,
+            common,
             bool(details),
             bootstrap,
             seed,
@@ -975,13 +979,13 @@ def evaluate(
 
 def sweep(
     truth: Input,
-    predictions: Union[Dict[str, Input], Sequence[Union[str, "os.PathLike[str]"]]],
+    predictions: Predictions,
     param: str,
     values: Optional[Iterable[float]] = None,
     *,
     schema: Schemas = None,
     schema_by: Optional[str] = None,
-    config: Union[None, str, "os.PathLike[str]", dict] = None,
+    config: ConfigFile = None,
     preset: Optional[str] = None,
     costs: Optional[Dict[str, float]] = None,
 ) -> Sweep:
@@ -1019,13 +1023,13 @@ def sweep(
     """
     common = _common(truth, predictions, schema, config, preset, costs)
     return Sweep(
-        _native.sweep(*common, str(param), _values(values), schema_by=_schema_by(schema_by))
+        _native.sweep(common, str(param), _values(values), schema_by=_schema_by(schema_by))
     )
 
 
 def figures(
     truth: Input,
-    predictions: Union[Dict[str, Input], Sequence[Union[str, "os.PathLike[str]"]]],
+    predictions: Predictions,
     out_dir: Union[str, "os.PathLike[str]"],
     *,
     size: str = "full",
@@ -1033,7 +1037,7 @@ def figures(
     values: Optional[Iterable[float]] = None,
     schema: Schemas = None,
     schema_by: Optional[str] = None,
-    config: Union[None, str, "os.PathLike[str]", dict] = None,
+    config: ConfigFile = None,
     preset: Optional[str] = None,
     costs: Optional[Dict[str, float]] = None,
 ) -> List[Path]:
@@ -1083,7 +1087,7 @@ def figures(
         )
     size = str(size).strip().lower()
     paths, messages = _native.figures(
-        *common,
+        common,
         _path_name(out_dir),
         size,
         "pdf" in wanted,

@@ -4,15 +4,18 @@ frame is asked for."""
 
 from typing import Any, Dict, List
 
+from fieldscope import _native
+
 COUNTS = ("exact", "partial", "incorrect", "missed", "spurious", "true_negative")
 # SPEC §9.1, in the report's key order.
 ERRORS = ("format", "scale", "swapped", "near_miss", "wrong", "missed", "spurious")
 ERROR_LEVELS = ("model", "field")
 SCORES = ("precision", "recall", "f1", "accuracy")
 LITERATURE = ("anls_star", "nted", "donut_f1")
+# The rates declared in the Rust core (`eval::rates`), then the other
+# per-model scalars.
 RATES = (
-    "hallucination_rate",
-    "abstention_rate",
+    *_native.RATE_KEYS,
     "numeric_precision",
     "field_f1_partial",
     "schema_validity_rate",

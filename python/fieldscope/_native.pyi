@@ -5,8 +5,18 @@ from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 VERSION: str
+RATE_KEYS: List[str]
 
 Spec = Tuple[str, str, Any]
+# `fieldscope._common`'s tuple: truth, models, schema, config, preset, costs.
+Inputs = Tuple[
+    Spec,
+    Sequence[Tuple[str, Spec]],
+    Union[None, Spec, List[Tuple[Optional[str], Spec]]],
+    Optional[Spec],
+    Optional[str],
+    Sequence[Tuple[str, float]],
+]
 
 class NativeReport:
     warnings: List[str]
@@ -20,12 +30,7 @@ class NativeSweep:
     def render(self, format: str) -> str: ...
 
 def evaluate(
-    truth: Spec,
-    models: Sequence[Tuple[str, Spec]],
-    schema: Union[None, Spec, List[Tuple[Optional[str], Spec]]],
-    config: Optional[Spec],
-    preset: Optional[str],
-    costs: Sequence[Tuple[str, float]],
+    inputs: Inputs,
     details: bool,
     bootstrap: Optional[int],
     seed: int,
@@ -36,23 +41,13 @@ def evaluate(
     corrections: Optional[Spec] = None,
 ) -> NativeReport: ...
 def sweep(
-    truth: Spec,
-    models: Sequence[Tuple[str, Spec]],
-    schema: Union[None, Spec, List[Tuple[Optional[str], Spec]]],
-    config: Optional[Spec],
-    preset: Optional[str],
-    costs: Sequence[Tuple[str, float]],
+    inputs: Inputs,
     param: str,
     values: Optional[List[float]],
     schema_by: Optional[str] = None,
 ) -> NativeSweep: ...
 def figures(
-    truth: Spec,
-    models: Sequence[Tuple[str, Spec]],
-    schema: Union[None, Spec, List[Tuple[Optional[str], Spec]]],
-    config: Optional[Spec],
-    preset: Optional[str],
-    costs: Sequence[Tuple[str, float]],
+    inputs: Inputs,
     out_dir: str,
     size: str,
     pdf: bool,
@@ -61,21 +56,11 @@ def figures(
     schema_by: Optional[str] = None,
 ) -> Tuple[List[Path], List[str]]: ...
 def learn(
-    truth: Spec,
-    models: Sequence[Tuple[str, Spec]],
-    schema: Union[None, Spec, List[Tuple[Optional[str], Spec]]],
-    config: Optional[Spec],
-    preset: Optional[str],
-    costs: Sequence[Tuple[str, float]],
+    inputs: Inputs,
     schema_by: Optional[str] = None,
 ) -> bytes: ...
 def evaluate_partial(
-    truth: Spec,
-    models: Sequence[Tuple[str, Spec]],
-    schema: Union[None, Spec, List[Tuple[Optional[str], Spec]]],
-    config: Optional[Spec],
-    preset: Optional[str],
-    costs: Sequence[Tuple[str, float]],
+    inputs: Inputs,
     learned: Optional[Tuple[str, bytes]],
     details: bool,
     schema_by: Optional[str] = None,

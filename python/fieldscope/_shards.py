@@ -11,11 +11,15 @@ The design and the format: ``docs/partial-results.md``; a Dask example:
 
 import json
 import os
-from typing import Any, Dict, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Optional, Tuple, Union
 
 # fieldscope/__init__.py imports this module after defining these.
 from fieldscope import (
+    ConfigFile,
+    Input,
+    Predictions,
     Report,
+    Schemas,
     _bootstrap_args,
     _common,
     _native,
@@ -23,8 +27,6 @@ from fieldscope import (
     _warn,
     _warn_suggestions,
 )
-
-Input = Any
 
 
 def _bytes_or_path(obj: Any, name: str, role: str) -> Tuple[str, bytes]:
@@ -43,11 +45,11 @@ def _bytes_or_path(obj: Any, name: str, role: str) -> Tuple[str, bytes]:
 
 def learn(
     truth: Input,
-    predictions: Union[Dict[str, Input], Sequence[Union[str, "os.PathLike[str]"]]],
+    predictions: Predictions,
     *,
-    schema: Union[None, str, "os.PathLike[str]", dict] = None,
+    schema: Schemas = None,
     schema_by: Optional[str] = None,
-    config: Union[None, str, "os.PathLike[str]", dict] = None,
+    config: ConfigFile = None,
     preset: Optional[str] = None,
     costs: Optional[Dict[str, float]] = None,
 ) -> bytes:
@@ -88,18 +90,18 @@ def learn(
     >>> learned = fieldscope.learn("truth.jsonl", ["gpt.jsonl"])  # doctest: +SKIP
     """
     return _native.learn(
-        *_common(truth, predictions, schema, config, preset, costs),
+        _common(truth, predictions, schema, config, preset, costs),
         schema_by=_schema_by(schema_by),
     )
 
 
 def evaluate_partial(
     truth: Input,
-    predictions: Union[Dict[str, Input], Sequence[Union[str, "os.PathLike[str]"]]],
+    predictions: Predictions,
     *,
-    schema: Union[None, str, "os.PathLike[str]", dict] = None,
+    schema: Schemas = None,
     schema_by: Optional[str] = None,
-    config: Union[None, str, "os.PathLike[str]", dict] = None,
+    config: ConfigFile = None,
     preset: Optional[str] = None,
     costs: Optional[Dict[str, float]] = None,
     learned: Union[None, bytes, str, "os.PathLike[str]"] = None,
@@ -157,7 +159,7 @@ def evaluate_partial(
     common = _common(truth, predictions, schema, config, preset, costs)
     given = None if learned is None else _bytes_or_path(learned, "learned", "learned")
     return _native.evaluate_partial(
-        *common, given, bool(details), schema_by=_schema_by(schema_by)
+        common, given, bool(details), schema_by=_schema_by(schema_by)
     )
 
 

@@ -199,37 +199,32 @@ fn load_schemas(
     ))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The inputs every evaluating function takes, as the Python side passes
+/// them: one tuple `(truth, models, schema, config, preset, costs)`
+/// (`fieldscope._common`).
+#[derive(FromPyObject)]
+pub(crate) struct Inputs<'py>(
+    Bound<'py, PyAny>,
+    Vec<(String, Bound<'py, PyAny>)>,
+    Option<Bound<'py, PyAny>>,
+    Option<Bound<'py, PyAny>>,
+    Option<String>,
+    Vec<(String, f64)>,
+);
+
+/// Reads the [`Inputs`] and builds the config from its layers: the config,
+/// `schema_by`, then `layer` (the JSON text of a dict the Python side made:
+/// `app_url`, the field types of applied suggestions), checked as a config
+/// file's layer is, then the preset.
 fn load(
     py: Python<'_>,
-    truth: &Bound<'_, PyAny>,
-    models: Vec<(String, Bound<'_, PyAny>)>,
-    schema: Option<&Bound<'_, PyAny>>,
-    config: Option<&Bound<'_, PyAny>>,
-    preset: Option<&str>,
-    costs: Vec<(String, f64)>,
-    schema_by: Option<&str>,
-) -> PyResult<Loaded> {
-    load_with(
-        py, truth, models, schema, config, preset, costs, schema_by, None,
-    )
-}
-
-/// [`load`] with one more config layer after the config and `schema_by`:
-/// the JSON text of a dict the Python side made (`app_url`, the field
-/// types of applied suggestions), checked as a config file's layer is.
-#[allow(clippy::too_many_arguments)]
-fn load_with(
-    py: Python<'_>,
-    truth: &Bound<'_, PyAny>,
-    models: Vec<(String, Bound<'_, PyAny>)>,
-    schema: Option<&Bound<'_, PyAny>>,
-    config: Option<&Bound<'_, PyAny>>,
-    preset: Option<&str>,
-    costs: Vec<(String, f64)>,
+    inputs: Inputs<'_>,
     schema_by: Option<&str>,
     layer: Option<&str>,
 ) -> PyResult<Loaded> {
+    let Inputs(truth, models, schema, config, preset, costs) = inputs;
+    let (truth, schema, config, preset) =
+        (&truth, schema.as_ref(), config.as_ref(), preset.as_deref());
     let mut builder = ConfigBuilder::new();
     if let Some(spec) = config {
         let (value, file) = load_document(py, spec)?;
@@ -469,16 +464,11 @@ fn corrected_truth(
 
 /// `fieldscope eval`: the report of `truth` against each model.
 #[pyfunction]
-#[pyo3(signature = (truth, models, schema, config, preset, costs, details, bootstrap, seed, alpha, metrics, schema_by=None, layer=None, corrections=None))]
+#[pyo3(signature = (inputs, details, bootstrap, seed, alpha, metrics, schema_by=None, layer=None, corrections=None))]
 #[allow(clippy::too_many_arguments)]
 fn evaluate(
     py: Python<'_>,
-    truth: &Bound<'_, PyAny>,
-    models: Vec<(String, Bound<'_, PyAny>)>,
-    schema: Option<&Bound<'_, PyAny>>,
-    config: Option<&Bound<'_, PyAny>>,
-    preset: Option<&str>,
-    costs: Vec<(String, f64)>,
+    inputs: Inputs<'_>,
     details: bool,
     bootstrap: Option<usize>,
     seed: u64,
@@ -502,17 +492,16 @@ fn evaluate(
             alpha,
             compare: None,
         };
+        let truth = inputs.0.clone();
         let Loaded {
             config,
             mut input,
             schema_file,
-        } = load_with(
-            py, truth, models, schema, config, preset, costs, schema_by, layer,
-        )?;
+        } = load(py, inputs, schema_by, layer)?;
         let mut applied = Vec::new();
         if let Some(corrections) = &corrections {
             let loaded = std::mem::take(&mut input.truth);
-            let (doc, warnings) = corrected_truth(py, truth, loaded, corrections, &config)?;
+            let (doc, warnings) = corrected_truth(py, &truth, loaded, corrections, &config)?;
             input.truth = doc;
             applied = warnings;
         }
@@ -527,16 +516,10 @@ fn evaluate(
 
 /// `fieldscope sweep`: one evaluation per value of one threshold.
 #[pyfunction]
-#[pyo3(signature = (truth, models, schema, config, preset, costs, param, values, schema_by=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (inputs, param, values, schema_by=None))]
 fn sweep(
     py: Python<'_>,
-    truth: &Bound<'_, PyAny>,
-    models: Vec<(String, Bound<'_, PyAny>)>,
-    schema: Option<&Bound<'_, PyAny>>,
-    config: Option<&Bound<'_, PyAny>>,
-    preset: Option<&str>,
-    costs: Vec<(String, f64)>,
+    inputs: Inputs<'_>,
     param: &str,
     values: Option<Vec<f64>>,
     schema_by: Option<&str>,
@@ -545,7 +528,7 @@ fn sweep(
         let param = SweepParam::parse(param)
             .map_err(|e| PyValueError::new_err(format!("param: {}", e.message)))?;
         let values = values.unwrap_or_else(fieldscope::eval::sweep::default_values);
-        let loaded = load(py, truth, models, schema, config, preset, costs, schema_by)?;
+        let loaded = load(py, inputs, schema_by, None)?;
         let report = detached(py, || {
             run_sweep(&loaded.input, &loaded.config, param, &values)
                 .map_err(|e| schema_error(&loaded.schema_file, e))
@@ -557,16 +540,11 @@ fn sweep(
 /// `fieldscope figures`: writes every figure into `out_dir` (created if
 /// missing); returns the files written and the evaluation's warnings.
 #[pyfunction]
-#[pyo3(signature = (truth, models, schema, config, preset, costs, out_dir, size, pdf, svg, values, schema_by=None))]
+#[pyo3(signature = (inputs, out_dir, size, pdf, svg, values, schema_by=None))]
 #[allow(clippy::too_many_arguments)]
 fn figures(
     py: Python<'_>,
-    truth: &Bound<'_, PyAny>,
-    models: Vec<(String, Bound<'_, PyAny>)>,
-    schema: Option<&Bound<'_, PyAny>>,
-    config: Option<&Bound<'_, PyAny>>,
-    preset: Option<&str>,
-    costs: Vec<(String, f64)>,
+    inputs: Inputs<'_>,
     out_dir: PathBuf,
     size: &str,
     pdf: bool,
@@ -589,7 +567,7 @@ fn figures(
             config,
             input,
             schema_file,
-        } = load(py, truth, models, schema, config, preset, costs, schema_by)?;
+        } = load(py, inputs, schema_by, None)?;
         let options = FigureOptions {
             size,
             pdf,
@@ -658,5 +636,12 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
+    // The per-model rates' report keys, as `fieldscope::eval::rates`
+    // declares them (the models frame's columns).
+    let rates: Vec<&str> = fieldscope::eval::rates::RATES
+        .iter()
+        .map(|r| r.key)
+        .collect();
+    m.add("RATE_KEYS", rates)?;
     Ok(())
 }

@@ -14,7 +14,7 @@
 //! pyo3.
 
 use crate::errors::guard;
-use crate::{detached, load, schema_error, Loaded, NativeReport};
+use crate::{detached, load, schema_error, Inputs, Loaded, NativeReport};
 use fieldscope::eval::evaluate::{
     evaluate_partial as partial, learn as learn_fields, read_learned,
 };
@@ -25,24 +25,14 @@ use pyo3::types::PyBytes;
 /// `fieldscope learn`: what the passes before the comparison learn of
 /// every document, as the learned-fields file's bytes.
 #[pyfunction]
-#[pyo3(signature = (truth, models, schema, config, preset, costs, schema_by=None))]
-#[allow(clippy::too_many_arguments)]
-pub fn learn(
-    py: Python<'_>,
-    truth: &Bound<'_, PyAny>,
-    models: Vec<(String, Bound<'_, PyAny>)>,
-    schema: Option<&Bound<'_, PyAny>>,
-    config: Option<&Bound<'_, PyAny>>,
-    preset: Option<&str>,
-    costs: Vec<(String, f64)>,
-    schema_by: Option<&str>,
-) -> PyResult<Py<PyBytes>> {
+#[pyo3(signature = (inputs, schema_by=None))]
+pub fn learn(py: Python<'_>, inputs: Inputs<'_>, schema_by: Option<&str>) -> PyResult<Py<PyBytes>> {
     guard(|| {
         let Loaded {
             config,
             input,
             schema_file,
-        } = load(py, truth, models, schema, config, preset, costs, schema_by)?;
+        } = load(py, inputs, schema_by, None)?;
         let bytes = detached(py, move || {
             learn_fields(input, &config)
                 .map(|learned| learned.to_bytes())
@@ -55,16 +45,10 @@ pub fn learn(
 /// `fieldscope eval --partial`: this shard's partial result, as the
 /// file's bytes; `learned` is `(name, bytes)` of a learned-fields file.
 #[pyfunction]
-#[pyo3(signature = (truth, models, schema, config, preset, costs, learned, details, schema_by=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (inputs, learned, details, schema_by=None))]
 pub fn evaluate_partial(
     py: Python<'_>,
-    truth: &Bound<'_, PyAny>,
-    models: Vec<(String, Bound<'_, PyAny>)>,
-    schema: Option<&Bound<'_, PyAny>>,
-    config: Option<&Bound<'_, PyAny>>,
-    preset: Option<&str>,
-    costs: Vec<(String, f64)>,
+    inputs: Inputs<'_>,
     learned: Option<(String, Bound<'_, PyBytes>)>,
     details: bool,
     schema_by: Option<&str>,
@@ -75,7 +59,7 @@ pub fn evaluate_partial(
             config,
             input,
             schema_file,
-        } = load(py, truth, models, schema, config, preset, costs, schema_by)?;
+        } = load(py, inputs, schema_by, None)?;
         let bytes = detached(py, move || {
             let learned = match &learned {
                 Some((name, bytes)) => Some(read_learned(name, bytes)?),

@@ -339,15 +339,10 @@ fn field_thresholds(
             })
             .collect_view()
     });
-    let review_target = report.config["confidence"]["review_target"]
-        .as_f64()
-        .map_or_else(|| "the review target".to_string(), |t| t.to_string());
-    let straight_through = report.config["confidence"]["straight_through"]
-        .as_f64()
-        .map_or_else(|| "its default".to_string(), |t| t.to_string());
-    let min_pairs = report.config["confidence"]["min_pairs"]
-        .as_u64()
-        .map_or_else(|| "enough".to_string(), |n| format!("at least {n}"));
+    let settings = &report.config.confidence;
+    let review_target = settings.review_target.to_string();
+    let straight_through = settings.straight_through.to_string();
+    let min_pairs = format!("at least {}", settings.min_pairs);
     view! {
         <h3 id="confidence-fields-heading">"Thresholds per field"</h3>
         <p class="hint">{format!(

@@ -5,7 +5,10 @@
 use super::format::{cost, full, opt_ratio, percent, ratio, shown};
 use super::{documents, exports, AppState, AverageView};
 use crate::eval::bootstrap::{BootstrapReport, Interval};
+use crate::eval::config::MacroF1;
+use crate::eval::rates::{ABSTENTION_RATE, HALLUCINATION_RATE, RATES};
 use crate::eval::report::{ModelReport, Report};
+use crate::export::json_number;
 use crate::protocol::Request;
 use crate::report_state::truth::Message;
 use crate::report_state::Event;
@@ -85,14 +88,8 @@ type Shared = std::sync::Arc<Report>;
 
 #[component]
 fn Summary(state: AppState, report: Shared) -> impl IntoView {
-    let preset = report.config["preset"]
-        .as_str()
-        .unwrap_or("standard")
-        .to_string();
-    let method = report.config["string_match"]["method"]
-        .as_str()
-        .unwrap_or("")
-        .to_string();
+    let preset = report.config.preset.name();
+    let method = report.config.string_match.method.name();
     view! {
         <p class="summary" data-testid="summary" data-evaluation-ms=state.evaluation_ms.get_untracked().round()>
             {format!(
@@ -227,8 +224,8 @@ fn ModelTable(state: AppState, report: Shared) -> impl IntoView {
         let br = best(&rows.iter().map(|x| x.1).collect::<Vec<_>>());
         let bf = best(&rows.iter().map(|x| x.2).collect::<Vec<_>>());
         let is = |v: f64, b: Option<f64>| b.is_some_and(|b| (v - b).abs() < 1e-12);
-        let f1_note = match (avg, r.config["macro_f1"].as_str()) {
-            (AverageView::MacroDocuments, Some("mean")) => "F1 is the mean of per-document F1.",
+        let f1_note = match (avg, r.config.macro_f1) {
+            (AverageView::MacroDocuments, MacroF1::Mean) => "F1 is the mean of per-document F1.",
             (AverageView::MacroDocuments, _) => {
                 "F1 is the harmonic mean of macro precision and macro recall (M4)."
             }
@@ -333,8 +330,8 @@ pub fn paradox_explanation(report: &Report) -> Option<String> {
             "{}: {} of its outcomes are true negatives, it abstains on {} of the present fields, and gives a value to {} of the absent ones (hallucination rate{worst_field}). ",
             m.name,
             percent(tn_share(m)),
-            percent(m.abstention_rate),
-            percent(m.hallucination_rate),
+            percent(ABSTENTION_RATE.value(m)),
+            percent(HALLUCINATION_RATE.value(m)),
         ));
     }
     text.push_str("A conservative model gains accuracy from true negatives while losing recall; an eager one gains recall while hallucinating on absent fields.");
@@ -404,16 +401,30 @@ fn ParadoxPanel(state: AppState, report: Shared) -> impl IntoView {
     let bf = best(&report.models.iter().map(|m| m.micro.f1).collect::<Vec<_>>());
     let is = |v: f64, b: Option<f64>| b.is_some_and(|b| (v - b).abs() < 1e-12);
     let explanation = paradox_explanation(&report);
+    // "Hallucination rate = …; abstention rate = …" from the declarations.
+    let rate_words = RATES
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let label = if i == 0 {
+                r.label.to_string()
+            } else {
+                r.label.to_lowercase()
+            };
+            format!("{label} = {}", r.words)
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
     let table = move || {
         let boot = state.bootstrap.get();
         let iv = |m: &ModelReport, metric: &str| interval_of(&boot, &m.name, metric);
         let below = |m: &ModelReport, metric: &str| below_of(&boot, &m.name, metric);
         view! {
             <table class="data numeric" data-testid="paradox-table">
-                <caption>{format!("Micro averages. Accuracy = (TP + TN) / N also counts true negatives; precision, recall and F1 do not. Hallucination rate = spurious / (spurious + true negatives); abstention rate = missed / |Truth|.{}", interval_note(&boot, "F1 or accuracy"))}</caption>
+                <caption>{format!("Micro averages. Accuracy = (TP + TN) / N also counts true negatives; precision, recall and F1 do not. {rate_words}.{}", interval_note(&boot, "F1 or accuracy"))}</caption>
                 <thead><tr>
                     <th scope="col">"Model"</th><th scope="col">"Precision"</th><th scope="col">"Recall"</th><th scope="col">"F1"</th>
-                    <th scope="col">"Accuracy"</th><th scope="col">"Hallucination rate"</th><th scope="col">"Abstention rate"</th>
+                    <th scope="col">"Accuracy"</th>{RATES.iter().map(|r| view! { <th scope="col">{r.label}</th> }).collect_view()}
                 </tr></thead>
                 <tbody>
                     {report.models.iter().map(|m| view! {
@@ -423,8 +434,7 @@ fn ParadoxPanel(state: AppState, report: Shared) -> impl IntoView {
                             <NumCell metric="recall" value=Some(m.micro.recall) text=ratio(m.micro.recall) interval=iv(m, "micro.recall") />
                             <NumCell metric="f1" value=Some(m.micro.f1) text=ratio(m.micro.f1) best=is(m.micro.f1, bf) interval=iv(m, "micro.f1") below=below(m, "micro.f1") />
                             <NumCell metric="accuracy" value=Some(m.micro.accuracy) text=ratio(m.micro.accuracy) best=is(m.micro.accuracy, ba) interval=iv(m, "micro.accuracy") below=below(m, "micro.accuracy") />
-                            <NumCell metric="hallucination_rate" value=Some(m.hallucination_rate) text=ratio(m.hallucination_rate) />
-                            <NumCell metric="abstention_rate" value=Some(m.abstention_rate) text=ratio(m.abstention_rate) />
+                            {RATES.iter().map(|r| view! { <NumCell metric=r.key value=Some(r.value(m)) text=ratio(r.value(m)) /> }).collect_view()}
                         </tr>
                     }).collect_view()}
                 </tbody>
@@ -442,10 +452,12 @@ fn ParadoxPanel(state: AppState, report: Shared) -> impl IntoView {
 
 #[component]
 fn DocumentScores(state: AppState, report: Shared) -> impl IntoView {
-    let w = &report.config["document_extraction_score"]["weights"];
+    let w = &report.config.document_extraction_score.weights;
     let weights = format!(
         "{} · numeric_precision + {} · field_f1_partial + {} · schema_validity",
-        w["numeric_precision"], w["field_f1_partial"], w["schema_validity"]
+        json_number(w.numeric_precision),
+        json_number(w.field_f1_partial),
+        json_number(w.schema_validity)
     );
     let table = move || {
         if let Some(why) = state.validity_failure.get() {
@@ -644,7 +656,7 @@ fn SetsSection(report: Shared) -> impl IntoView {
 #[component]
 fn ItemsSection(state: AppState, report: Shared) -> impl IntoView {
     let any = report.models.iter().any(|m| m.items.is_some());
-    let threshold = report.config["item_f1_threshold"].as_f64().unwrap_or(0.85);
+    let threshold = report.config.item_f1_threshold;
     let table = move || {
         let boot = state.bootstrap.get();
         view! {

@@ -19,7 +19,7 @@ fn effective(state: AppState, pointer: &str) -> Value {
         .with(|r| {
             r.as_ref()
                 .ok()
-                .and_then(|r| r.config.pointer(pointer).cloned())
+                .and_then(|r| r.config.to_json().pointer(pointer).cloned())
         })
         .or_else(|| default_json().pointer(pointer).cloned())
         .unwrap_or(Value::Null)

@@ -154,7 +154,7 @@ pub fn WhereItFails(state: Signals, report: Arc<Report>) -> impl IntoView {
             }
         })
         .collect_view();
-    let near = report.config["errors"]["near_miss"].as_f64().unwrap_or(0.8);
+    let near = report.config.errors.near_miss;
     view! {
         <section class="card where" aria-labelledby="where-heading" data-testid="where-it-fails">
             <h2 id="where-heading">"Where it fails"</h2>

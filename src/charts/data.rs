@@ -9,6 +9,7 @@
 
 use super::text::{fixed, sanitize};
 use super::Average;
+use crate::eval::config::{IncorrectCountsAs, MacroF1, MatchMethod};
 use crate::eval::report::{Counts, ErrorType, ModelReport, Report};
 
 /// A value axis.
@@ -186,16 +187,8 @@ pub(super) fn model_label(m: &ModelReport, i: usize) -> String {
     }
 }
 
-fn config_str<'a>(report: &'a Report, key: &str) -> Option<&'a str> {
-    report.config.get(key).and_then(|v| v.as_str())
-}
-
 fn fp_only(report: &Report) -> bool {
-    report
-        .config
-        .get("incorrect_counts_as")
-        .and_then(|v| v.as_array())
-        .is_some_and(|a| a.len() == 1 && a[0].as_str() == Some("fp"))
+    report.config.incorrect_counts_as == IncorrectCountsAs::FpOnly
 }
 
 /// The four strict scores of one model under `average`.
@@ -286,16 +279,12 @@ pub fn metric_words(report: &Report, average: Average) -> Words {
     let how = match average {
         Average::Micro => "micro-averaged (counts pooled over all documents and fields; F1 = harmonic mean of micro P and R)".to_string(),
         Average::MacroDocuments => {
-            let f1 = if config_str(report, "macro_f1") == Some("mean") {
+            let f1 = if report.config.macro_f1 == MacroF1::Mean {
                 "F1 = mean of per-document F1"
             } else {
                 "F1 = harmonic mean of macro P and R"
             };
-            let empty = report
-                .config
-                .get("empty_document_score")
-                .and_then(|v| v.as_f64())
-                .unwrap_or(1.0);
+            let empty = report.config.empty_document_score;
             format!(
                 "macro-averaged over documents ({f1}; a document with neither truth nor prediction scores P = R = {})",
                 fixed(empty, if empty.fract() == 0.0 { 0 } else { 2 })
@@ -414,7 +403,7 @@ pub fn error_types(report: &Report) -> Stacked {
 }
 
 pub fn error_words(report: &Report) -> Words {
-    let near_miss = report.config["errors"]["near_miss"].as_f64().unwrap_or(0.8);
+    let near_miss = report.config.errors.near_miss;
     Words {
         title: "Error types per model".to_string(),
         caption: format!(
@@ -605,11 +594,8 @@ pub fn cer_distribution(report: &Report) -> Strips {
 
 /// The CER threshold when strings are matched by CER.
 fn cer_threshold(report: &Report) -> Option<f64> {
-    let sm = report.config.get("string_match")?;
-    if sm.get("method")?.as_str()? != "cer" {
-        return None;
-    }
-    sm.get("cer_threshold")?.as_f64().filter(|t| t.is_finite())
+    let sm = &report.config.string_match;
+    (sm.method == MatchMethod::Cer && sm.cer_threshold.is_finite()).then_some(sm.cer_threshold)
 }
 
 pub fn cer_words(report: &Report) -> Words {
@@ -678,11 +664,7 @@ pub fn item_metrics(report: &Report) -> Option<Bars> {
 }
 
 pub fn item_words(report: &Report) -> Words {
-    let threshold = report
-        .config
-        .get("item_f1_threshold")
-        .and_then(|v| v.as_f64())
-        .unwrap_or(0.85);
+    let threshold = report.config.item_f1_threshold;
     Words {
         title: "Line-item scores per model".to_string(),
         caption: format!(

@@ -303,6 +303,17 @@ pub enum MatchMethod {
     Exact,
 }
 
+impl MatchMethod {
+    /// The method's name as written in a config.
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchMethod::Similarity => "similarity",
+            MatchMethod::Cer => "cer",
+            MatchMethod::Exact => "exact",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StringMatch {
     pub method: MatchMethod,

@@ -1006,7 +1006,7 @@ fn build_report(
 
     Report {
         fieldscope_report: 1,
-        config: config.to_json(),
+        config: config.clone(),
         warnings,
         suggestions,
         documents,

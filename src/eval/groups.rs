@@ -40,7 +40,6 @@
 //! (`s = 1`) both come first; a field all models get nearly right comes
 //! last.
 
-use crate::eval::config::Config;
 use crate::eval::counts::strict_scores;
 use crate::eval::evaluate::NamedSchema;
 use crate::eval::paths::{read_schema, Ignored};
@@ -410,7 +409,7 @@ pub fn type_table(report: &Report, types: Option<&DocTypes>) -> Vec<TypeRow> {
     let Some(types) = types else {
         return Vec::new();
     };
-    let config = Config::from_json(&report.config).unwrap_or_default();
+    let config = &report.config;
     let slices = report.slices.as_ref();
     let mut shared: HashMap<&str, usize> = HashMap::new();
     for t in &types.types {

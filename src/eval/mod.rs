@@ -59,6 +59,7 @@ pub mod nfc;
 pub mod normalize;
 pub mod pace;
 pub mod paths;
+pub mod rates;
 pub mod report;
 pub mod sets;
 pub mod slices;

@@ -4,8 +4,10 @@
 //!
 //! Owns: the shape of the report only. The numbers are filled in by
 //! [`crate::eval::evaluate`]; exporters and the app read these structs.
-//! Depends on: `serde` only.
+//! Depends on: `serde` and the typed configuration of
+//! [`crate::eval::config`].
 
+use crate::eval::config::Config;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -14,8 +16,11 @@ use std::collections::BTreeMap;
 pub struct Report {
     /// Format version; always 1.
     pub fieldscope_report: u32,
-    /// The effective configuration (SPEC §4), every key spelled out.
-    pub config: serde_json::Value,
+    /// The effective configuration (SPEC §4), every key spelled out; its
+    /// JSON is [`Config::to_json`]'s (so a report without slices has no
+    /// `slice_by`/`slices`). Exporters and the app read these typed fields.
+    #[serde(serialize_with = "effective_config")]
+    pub config: Config,
     /// Everything that was unusual about the input, in plain words.
     pub warnings: Vec<String>,
     /// Field types the truth suggests (SPEC §7.4); never changes a score.
@@ -42,6 +47,11 @@ pub struct Report {
     /// the default report).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comparison: Option<Box<Comparison>>,
+}
+
+/// The report's `config` as [`Config::to_json`] writes it.
+fn effective_config<S: serde::Serializer>(config: &Config, s: S) -> Result<S::Ok, S::Error> {
+    config.to_json().serialize(s)
 }
 
 /// One suspected truth error (SPEC §9.3): at document `id`, `field`
@@ -272,8 +282,10 @@ pub struct ModelReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weighted_fields: Option<Scores>,
     pub partial: PartialScores,
-    pub hallucination_rate: f64,
-    pub abstention_rate: f64,
+    /// The rates of [`crate::eval::rates::RATES`] (`hallucination_rate`,
+    /// `abstention_rate`, …), each a key of the model object.
+    #[serde(flatten)]
+    pub rates: Rates,
     pub numeric_precision: Option<f64>,
     pub field_f1_partial: f64,
     pub schema_validity_rate: f64,
@@ -307,6 +319,63 @@ pub struct ModelReport {
     /// the validity is known. Never serialised.
     #[serde(skip)]
     pub exact_if_valid: Option<Vec<bool>>,
+}
+
+/// A model's rates by report key, in the order they are declared
+/// (`crate::eval::rates`, which fills them); serialised as keys of the
+/// model object (`#[serde(flatten)]`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Rates(Vec<(String, f64)>);
+
+impl Rates {
+    /// The rates as given, in this order.
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (String, f64)>) -> Rates {
+        Rates(pairs.into_iter().collect())
+    }
+
+    /// The value of `key`, if the model has it.
+    pub fn get(&self, key: &str) -> Option<f64> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
+
+    /// Every (key, value), in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, f64)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), *v))
+    }
+}
+
+impl Serialize for Rates {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Rates {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Rates;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("rates by key")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Rates, A::Error> {
+                let mut pairs = Vec::new();
+                while let Some(pair) = map.next_entry::<String, f64>()? {
+                    pairs.push(pair);
+                }
+                Ok(Rates(pairs))
+            }
+        }
+        d.deserialize_map(Visitor)
+    }
 }
 
 /// SPEC §8.5: a model's `confidence` block (the scores of §8.3 over all

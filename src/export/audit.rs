@@ -45,12 +45,7 @@ fn value(v: &Value) -> String {
 
 /// The caption: what a suspect is, with the threshold's rule.
 pub fn caption(report: &Report) -> String {
-    let agreement = report
-        .config
-        .get("audit")
-        .and_then(|a| a.get("agreement"))
-        .and_then(Value::as_f64)
-        .unwrap_or(0.5);
+    let agreement = report.config.audit.agreement;
     format!(
         "Suspected truth errors (SPEC §9.3): {} (document, field) slot(s) where no model is exact or a true negative and at least max(2, ⌈{agreement}·M⌉) of the M = {} models agree on one value; most support first.",
         report.suspected_truth_errors.len(),

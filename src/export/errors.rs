@@ -78,12 +78,6 @@ pub fn field_rows(
     )
 }
 
-/// `errors.near_miss` of the report's configuration (its default when the
-/// configuration does not say).
-pub fn near_miss(report: &Report) -> f64 {
-    report.config["errors"]["near_miss"].as_f64().unwrap_or(0.8)
-}
-
 /// What the model table shows, in words (plain text; each exporter
 /// escapes it).
 pub fn caption(report: &Report) -> String {
@@ -94,7 +88,7 @@ pub fn caption(report: &Report) -> String {
          Swapped = the true value of another field of the document (or of the item); \
          Near miss = string similarity at least {}; Wrong = otherwise; \
          Missed = no value where the truth has one; Spurious = a value where the truth has none.",
-        near_miss(report)
+        report.config.errors.near_miss
     )
 }
 

@@ -41,10 +41,12 @@
 //! Depends on: `crate::eval::report`, and `super::embed` for the inputs.
 
 use super::{
-    best_of, bootstrap_caption, bootstrap_table, convention_clause, documents_phrase,
+    best_of, bootstrap_caption, bootstrap_table, convention_clause, documents_phrase, json_number,
     literature_columns, literature_sentence, Best, ExportOptions, MacroF1, Number,
 };
 pub use crate::escape::html as escape;
+use crate::eval::config::MatchMethod;
+use crate::eval::rates::{Rate, HALLUCINATION_RATE, RATES};
 use crate::eval::report::{Counts, ModelReport, Report};
 use serde_json::Value;
 
@@ -415,7 +417,7 @@ fn push_summary(out: &mut String, report: &Report, options: &ExportOptions, part
     let rows = [
         ("Documents", report.documents.to_string()),
         ("Models", models),
-        ("Preset", config_code(report, &["preset"])),
+        ("Preset", code(report.config.preset.name())),
         ("String matching", string_matching(report)),
         ("Incorrect values", incorrect_values(report)),
         (
@@ -424,14 +426,14 @@ fn push_summary(out: &mut String, report: &Report, options: &ExportOptions, part
         ),
         (
             "Zero division (0/0)",
-            config_code(report, &["zero_division"]),
+            code(&json_number(report.config.zero_division)),
         ),
         ("Warnings", warnings),
     ];
     for (term, description) in rows {
         out.push_str(&format!("<dt>{term}</dt><dd>{description}</dd>\n"));
     }
-    let app_url = config_value(report, &["app_url"]).and_then(Value::as_str);
+    let app_url = report.config.app_url.as_deref();
     if let Some(inputs) = parts.inputs {
         out.push_str(&format!(
             "<dt>Inputs</dt><dd id=\"inputs\">{}</dd>\n",
@@ -466,7 +468,7 @@ fn push_warnings(out: &mut String, report: &Report) {
 fn push_comparison(out: &mut String, report: &Report, options: &ExportOptions) {
     open_section(out, "comparison", "Model comparison", false);
     let several = report.models.len() > 1;
-    let f1 = match MacroF1::of(report) {
+    let f1 = match report.config.macro_f1 {
         MacroF1::Harmonic => "F1 is the harmonic mean of macro precision and macro recall",
         MacroF1::Mean => "F1 is the mean of per-document F1",
     };
@@ -517,24 +519,27 @@ fn push_micro(out: &mut String, report: &Report, options: &ExportOptions) {
     let mut caption = format!(
         "Micro averages on {}: counts pooled over all documents and fields, then each score \
          computed once; strict matching{}. Accuracy also counts true negatives, so it can rank \
-         models differently from F1. Hallucination rate = spurious / (spurious + true \
-         negatives): how often a field the document does not have gets a value. Abstention \
-         rate = missed / |Truth|: how often a field the document has is left empty.",
+         models differently from F1.",
         documents_phrase(report),
         convention_clause(report),
     );
+    for rate in &RATES {
+        caption.push_str(&format!(
+            " {} = {}: {}.",
+            rate.label, rate.words, rate.meaning
+        ));
+    }
     if report.models.len() > 1 {
         caption.push_str(" Bold: the best value of each column (for the two rates, the lowest).");
     }
     let m = &report.models;
-    let columns = vec![
+    let mut columns = vec![
         ratio_column("Precision", m, options, |m| m.micro.precision),
         ratio_column("Recall", m, options, |m| m.micro.recall),
         ratio_column("F1", m, options, |m| m.micro.f1),
         ratio_column("Accuracy", m, options, |m| m.micro.accuracy),
-        ratio_column("Hallucination rate", m, options, |m| m.hallucination_rate).best(Best::Lowest),
-        ratio_column("Abstention rate", m, options, |m| m.abstention_rate).best(Best::Lowest),
     ];
+    columns.extend(RATES.iter().map(|rate| rate_column(rate, m, options)));
     push_table(out, "", &caption, "Model", &model_names(report), columns);
     out.push_str("</section>\n");
 }
@@ -715,7 +720,7 @@ fn push_paradox(out: &mut String, report: &Report, options: &ExportOptions) {
                 n => ratio(m.counts.true_negative as f64 / n as f64),
             }),
         ),
-        ratio_column("Hallucination rate", m, options, |m| m.hallucination_rate).unranked(),
+        rate_column(&HALLUCINATION_RATE, m, options).unranked(),
     ];
     push_table(out, "", caption, "Model", &model_names(report), columns);
     out.push_str("</section>\n");
@@ -916,9 +921,7 @@ fn push_items(out: &mut String, report: &Report, options: &ExportOptions) {
         out.push_str("<p>No item lists (line items) in this evaluation.</p>\n</section>\n");
         return;
     }
-    let threshold = config_number(report, &["item_f1_threshold"])
-        .map(|t| format!(" ≥ {t}"))
-        .unwrap_or_default();
+    let threshold = format!(" ≥ {}", json_number(report.config.item_f1_threshold));
     let mut caption = format!(
         "Line items (M3), matched one to one by the Hungarian algorithm; an item is recognised \
          when matched with item F1{threshold}. Precision = recognised / predicted items, recall \
@@ -1162,29 +1165,23 @@ fn push_definitions(out: &mut String, report: &Report) {
     } else {
         "credit / |Truth|"
     };
-    let macro_f1 = match MacroF1::of(report) {
+    let macro_f1 = match report.config.macro_f1 {
         MacroF1::Harmonic => "F1 = 2·P̄·R̄ / (P̄ + R̄) (harmonic mean of the macro averages)",
         MacroF1::Mean => "F1 = mean of per-document F1",
     };
-    let empty_score = config_number(report, &["empty_document_score"])
-        .map(|x| format!(" ({x} here)"))
-        .unwrap_or_default();
-    let weights = ["numeric_precision", "field_f1_partial", "schema_validity"]
-        .map(|w| config_number(report, &["document_extraction_score", "weights", w]));
-    let weights_line = match weights {
-        [Some(n), Some(f), Some(s)] => {
-            format!("Weights here: w<sub>n</sub> = {n}, w<sub>f</sub> = {f}, w<sub>s</sub> = {s}. ")
-        }
-        _ => String::new(),
-    };
-    let item_threshold = config_number(report, &["item_f1_threshold"])
-        .map(|x| x.to_string())
-        .unwrap_or_else(|| "item_f1_threshold".to_string());
-    let zero_division = config_number(report, &["zero_division"])
-        .map(|x| format!(" ({x} here)"))
-        .unwrap_or_default();
+    let config = &report.config;
+    let empty_score = format!(" ({} here)", json_number(config.empty_document_score));
+    let w = &config.document_extraction_score.weights;
+    let weights_line = format!(
+        "Weights here: w<sub>n</sub> = {}, w<sub>f</sub> = {}, w<sub>s</sub> = {}. ",
+        json_number(w.numeric_precision),
+        json_number(w.field_f1_partial),
+        json_number(w.schema_validity)
+    );
+    let item_threshold = json_number(config.item_f1_threshold);
+    let zero_division = format!(" ({} here)", json_number(config.zero_division));
 
-    let rows: Vec<(&str, String, String)> = vec![
+    let mut rows: Vec<(&str, String, String)> = vec![
         (
             "Outcomes",
             "COR, PAR, INC, MIS, SPU, TN".into(),
@@ -1249,16 +1246,19 @@ fn push_definitions(out: &mut String, report: &Report) {
                 .into(),
             "<code>field_f1_partial</code>: the micro F1 with partial credit.".into(),
         ),
+    ];
+    rows.extend(RATES.iter().map(|rate| {
+        let mut meaning = rate.meaning.to_string();
+        if let Some(first) = meaning.get(..1) {
+            meaning.replace_range(..1, &first.to_uppercase());
+        }
         (
-            "Hallucination rate",
-            "SPU / (SPU + TN)".into(),
-            "How often a field the document does not have gets a value.".into(),
-        ),
-        (
-            "Abstention rate",
-            "MIS / |Truth|".into(),
-            "How often a field the document has is left empty.".into(),
-        ),
+            rate.label,
+            escape(rate.symbols),
+            format!("{}.", escape(&meaning)),
+        )
+    }));
+    rows.extend(vec![
         (
             "Numeric precision",
             "exact / present numeric truth values".into(),
@@ -1358,7 +1358,7 @@ fn push_definitions(out: &mut String, report: &Report) {
                  applicable."
             ),
         ),
-    ];
+    ]);
     out.push_str("<div class=\"scroll\">\n<table class=\"text defs long\">\n");
     out.push_str("<caption>Each metric in one line, with its formula (SPEC.md §3).</caption>\n");
     out.push_str(
@@ -1376,11 +1376,7 @@ fn push_definitions(out: &mut String, report: &Report) {
 fn push_configuration(out: &mut String, report: &Report) {
     open_section(out, "configuration", "Configuration", false);
     let mut rows = Vec::new();
-    flatten("", &report.config, &mut rows);
-    if rows.is_empty() {
-        out.push_str("<p>The report carries no configuration.</p>\n</section>\n");
-        return;
-    }
+    flatten("", &report.config.to_json(), &mut rows);
     let long = if rows.len() > LONG_TABLE { " long" } else { "" };
     out.push_str(&format!(
         "<div class=\"scroll\">\n<table class=\"text{long}\">\n"
@@ -1423,59 +1419,33 @@ fn flatten(prefix: &str, value: &Value, rows: &mut Vec<(String, String)>) {
 // ---------------------------------------------------------------------------
 // Configuration in words
 
-fn config_value<'a>(report: &'a Report, path: &[&str]) -> Option<&'a Value> {
-    path.iter()
-        .try_fold(&report.config, |value, key| value.get(key))
-}
-
-/// A configured number as JSON writes it (`0.85`, `0.0`).
-fn config_number(report: &Report, path: &[&str]) -> Option<String> {
-    config_value(report, path)
-        .filter(|v| v.is_number())
-        .map(Value::to_string)
-}
-
-/// A configured value in `<code>`: a string as it is, anything else as its
-/// JSON text; `—` when the report does not say.
-fn config_code(report: &Report, path: &[&str]) -> String {
-    match config_value(report, path) {
-        Some(Value::String(s)) => format!("<code>{}</code>", escape(s)),
-        Some(Value::Null) | None => NONE.to_string(),
-        Some(other) => format!("<code>{}</code>", escape(&other.to_string())),
-    }
+/// A configured value in `<code>`, escaped.
+fn code(text: &str) -> String {
+    format!("<code>{}</code>", escape(text))
 }
 
 fn string_matching(report: &Report) -> String {
-    let method = config_value(report, &["string_match", "method"]).and_then(Value::as_str);
-    let or_name =
-        |path: &[&str], name: &str| config_number(report, path).unwrap_or_else(|| name.to_string());
-    match method {
-        Some("similarity") => format!(
+    let config = &report.config;
+    let thresholds = &config.partial_matching.string;
+    match config.string_match.method {
+        MatchMethod::Similarity => format!(
             "<code>similarity</code>: exact at similarity ≥ {}, partial at ≥ {}",
-            or_name(
-                &["partial_matching", "string", "exact_threshold"],
-                "exact_threshold"
-            ),
-            or_name(
-                &["partial_matching", "string", "partial_threshold"],
-                "partial_threshold"
-            ),
+            json_number(thresholds.exact_threshold),
+            json_number(thresholds.partial_threshold),
         ),
-        Some("cer") => format!(
+        MatchMethod::Cer => format!(
             "<code>cer</code>: exact at CER ≤ {}, else incorrect",
-            or_name(&["string_match", "cer_threshold"], "cer_threshold")
+            json_number(config.string_match.cer_threshold)
         ),
-        Some("exact") => "<code>exact</code>: equal after normalisation, else incorrect".into(),
-        Some(other) => format!("<code>{}</code>", escape(other)),
-        None => NONE.to_string(),
+        MatchMethod::Exact => {
+            "<code>exact</code>: equal after normalisation, else incorrect".into()
+        }
     }
 }
 
 fn incorrect_values(report: &Report) -> String {
-    let code = config_code(report, &["incorrect_counts_as"]);
-    if code == NONE {
-        return code;
-    }
+    let kinds = serde_json::to_string(&report.config.incorrect_counts_as).unwrap_or_default();
+    let code = code(&kinds);
     if convention_clause(report).is_empty() {
         format!("{code}: a wrong value is a false positive and a false negative")
     } else {
@@ -1484,7 +1454,7 @@ fn incorrect_values(report: &Report) -> String {
 }
 
 fn macro_f1_phrase(report: &Report) -> &'static str {
-    match MacroF1::of(report) {
+    match report.config.macro_f1 {
         MacroF1::Harmonic => "harmonic mean of macro precision and macro recall",
         MacroF1::Mean => "mean of per-document F1",
     }
@@ -1561,6 +1531,20 @@ fn ratio_column(
         cells(models, |m| Number::Ratio(get(m)).format(options)),
     )
     .best(Best::Highest)
+}
+
+/// The column of one of the declared rates, its best as declared.
+fn rate_column(rate: &Rate, models: &[ModelReport], options: &ExportOptions) -> Column {
+    let best = if rate.lower_is_better {
+        Best::Lowest
+    } else {
+        Best::Highest
+    };
+    Column::new(
+        rate.label,
+        cells(models, |m| Number::Ratio(rate.value(m)).format(options)),
+    )
+    .best(best)
 }
 
 /// A column of ratios that may be not applicable, highest best.

@@ -102,7 +102,7 @@ pub fn render(report: &Report, options: &ExportOptions) -> String {
             None => NO_COST.to_string(),
         }),
     ];
-    let f1 = match MacroF1::of(report) {
+    let f1 = match report.config.macro_f1 {
         MacroF1::Harmonic => "$F_1$ is the harmonic mean of macro precision and recall",
         MacroF1::Mean => "$F_1$ is the mean of per-document $F_1$",
     };

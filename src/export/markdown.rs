@@ -274,7 +274,7 @@ fn push_row(out: &mut String, cells: &[String]) {
 }
 
 fn comparison_caption(report: &Report) -> String {
-    let f1 = match MacroF1::of(report) {
+    let f1 = match report.config.macro_f1 {
         MacroF1::Harmonic => "F1 is the harmonic mean of macro precision and recall",
         MacroF1::Mean => "F1 is the mean of per-document F1",
     };

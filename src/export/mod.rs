@@ -54,6 +54,7 @@ pub mod sweep;
 pub mod wide;
 
 use crate::error::{Error, ErrorKind};
+use crate::eval::config::IncorrectCountsAs;
 use crate::eval::report::{LiteratureReport, Report, Scores};
 use std::fmt;
 use std::str::FromStr;
@@ -274,15 +275,11 @@ pub fn weighted_sentence(report: &Report) -> Option<String> {
     }
     let weights = report
         .config
-        .get("field_weights")
-        .and_then(serde_json::Value::as_object)
-        .map(|w| {
-            w.iter()
-                .map(|(field, weight)| format!("{field} {weight}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .unwrap_or_default();
+        .field_weights
+        .iter()
+        .map(|(field, weight)| format!("{field} {}", json_number(*weight)))
+        .collect::<Vec<_>>()
+        .join(", ");
     Some(format!(
         "Macro average over fields, each field's score weighted by its field_weights \
          entry w (a field not listed weighs 1): the sum of w times the score divided by the \
@@ -435,23 +432,12 @@ pub(crate) fn best_of(values: &[Option<f64>], best: Best) -> Vec<bool> {
 
 /// How F1 under `macro_documents` was computed (config `macro_f1`, SPEC
 /// §3.2); captions say which.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum MacroF1 {
-    /// The harmonic mean of macro precision and macro recall (default, M4).
-    Harmonic,
-    /// The mean of per-document F1.
-    Mean,
-}
+pub(crate) use crate::eval::config::MacroF1;
 
-impl MacroF1 {
-    /// Reads `macro_f1` from the report's effective configuration; anything
-    /// but `"mean"` (including a missing key) is the default, harmonic.
-    pub(crate) fn of(report: &Report) -> Self {
-        match report.config.get("macro_f1").and_then(|v| v.as_str()) {
-            Some("mean") => MacroF1::Mean,
-            _ => MacroF1::Harmonic,
-        }
-    }
+/// A configured number as the report's JSON writes it (`0.85`, `2.0`,
+/// `0.0`), for captions that quote the configuration.
+pub fn json_number(x: f64) -> String {
+    serde_json::Value::from(x).to_string()
 }
 
 /// The caption clause on where an incorrect value goes, empty under the
@@ -459,12 +445,7 @@ impl MacroF1 {
 /// value is a false positive only and recall's denominator leaves it out
 /// (SPEC §3.1). Plain text: safe in Markdown, LaTeX and HTML alike.
 pub(crate) fn convention_clause(report: &Report) -> &'static str {
-    let kinds = report
-        .config
-        .get("incorrect_counts_as")
-        .and_then(|v| v.as_array());
-    let fp_only = kinds.is_some_and(|kinds| !kinds.iter().any(|kind| kind.as_str() == Some("fn")));
-    if fp_only {
+    if report.config.incorrect_counts_as == IncorrectCountsAs::FpOnly {
         "; an incorrect value counts as a false positive only, so recall leaves it out"
     } else {
         ""

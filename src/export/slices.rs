@@ -112,18 +112,13 @@ pub fn caption(
 }
 
 /// `slices.min_documents`, `slices.resamples`, `slices.alpha` as the
-/// report's config gives them (SPEC's defaults otherwise).
+/// report's JSON writes them.
 fn settings(report: &Report) -> (String, String, String) {
-    let s = &report.config["slices"];
-    let get = |k: &str, default: &str| {
-        s.get(k)
-            .filter(|v| v.is_number())
-            .map_or_else(|| default.to_string(), Value::to_string)
-    };
+    let s = &report.config.slices;
     (
-        get("min_documents", "10"),
-        get("resamples", "1000"),
-        get("alpha", "0.05"),
+        s.min_documents.to_string(),
+        s.resamples.to_string(),
+        super::json_number(s.alpha),
     )
 }
 

@@ -121,7 +121,9 @@ mod tests {
 
     fn report(suggestions: Vec<Suggestion>) -> Report {
         let mut r: Report = serde_json::from_value(json!({
-            "fieldscope_report": 1, "config": {}, "warnings": [], "suggestions": [],
+            "fieldscope_report": 1,
+            "config": crate::eval::Config::default().to_json(),
+            "warnings": [], "suggestions": [],
             "documents": 0, "models": []
         }))
         .expect("a minimal report");

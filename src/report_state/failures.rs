@@ -16,7 +16,6 @@
 use crate::eval::report::{DocumentDetail, ErrorCounts, ErrorType, FieldDetail, Report, SliceRow};
 use crate::eval::slices::{cut, FIELDS, ITEMS, SCHEMA};
 use crate::export::slices::value_text;
-use serde_json::Value;
 
 /// One segment of a stacked bar: an error type, its count and its share
 /// of the bar's errors (0 when the bar has none).
@@ -122,21 +121,20 @@ pub fn slice_keys(report: &Report) -> Vec<String> {
         .iter()
         .flat_map(|m| m.fields.iter().map(|f| top_key(&f.field).to_string()))
         .collect();
-    if let Some(ignored) = report.config["ignored_fields"].as_array() {
-        keys.extend(
-            ignored
-                .iter()
-                .filter_map(Value::as_str)
-                .filter(|k| top_key(k) == *k)
-                .map(str::to_string),
-        );
-    }
+    keys.extend(
+        report
+            .config
+            .ignored_fields
+            .iter()
+            .filter(|k| top_key(k) == k.as_str())
+            .cloned(),
+    );
     keys.retain(|k| !k.is_empty() && !k.starts_with('_'));
     keys.sort();
     keys.dedup();
     keys.push(ITEMS.to_string());
     keys.push(FIELDS.to_string());
-    if !report.config["schema_by"].is_null() {
+    if report.config.schema_by.is_some() {
         keys.push(SCHEMA.to_string());
     }
     for key in slice_by(report) {
@@ -156,15 +154,7 @@ fn top_key(path: &str) -> &str {
 
 /// The report's effective `slice_by` (its config's; empty without).
 pub fn slice_by(report: &Report) -> Vec<String> {
-    report.config["slice_by"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
+    report.config.slice_by.clone()
 }
 
 /// The picker's new `slice_by` after ticking (`on`) or unticking `key`:

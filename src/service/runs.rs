@@ -12,7 +12,7 @@ use crate::eval::gate::{GateOptions, GateRun, GateSpec};
 use crate::eval::literature;
 use crate::eval::pace::{should_stop, Pace, PauseFuture};
 use crate::eval::sweep::SweepRun;
-use crate::eval::{Config, Report};
+use crate::eval::Report;
 use crate::protocol::{Answer, Generation, ValidityStatus};
 use crate::session::{Evaluation, Kept};
 use std::sync::Arc;
@@ -131,13 +131,9 @@ impl Run {
 
 /// The bootstrap of a detailed `report`.
 async fn bootstrap(generation: Generation, report: Report, pace: &mut dyn Pace) -> Answer {
-    let failed = |reason: String| Answer::Failed { generation, reason };
     let options = BootstrapOptions::default();
     let total = options.resamples;
-    let config = match Config::from_json(&report.config) {
-        Ok(c) => c,
-        Err(e) => return failed(e.to_string()),
-    };
+    let config = report.config.clone();
     let models = report.models.iter().filter_map(ModelTallies::of).collect();
     // The details of every document are not needed to resample: freed
     // now rather than held for the whole run.
@@ -169,10 +165,7 @@ async fn gate(
 ) -> Answer {
     let failed = |reason: String| Answer::Failed { generation, reason };
     let options = GateOptions::default();
-    let config = match Config::from_json(&pair.config) {
-        Ok(c) => c,
-        Err(e) => return failed(e.to_string()),
-    };
+    let config = pair.config.clone();
     // The two models only: a model's numbers do not depend on the others.
     pair.models
         .retain(|m| m.name == baseline || m.name == candidate);

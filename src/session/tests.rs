@@ -1,6 +1,7 @@
 //! The session's native tests: loading, roles, settings, the caches,
 //! validity, bundles and fragments.
 use super::*;
+use crate::eval::config::MatchMethod;
 use serde_json::json;
 
 #[test]
@@ -34,7 +35,7 @@ fn the_example_has_truth_three_models_and_a_schema() {
 #[test]
 fn the_example_has_a_weak_slice_to_show() {
     let r = Session::example().evaluate().unwrap();
-    assert_eq!(r.config["slice_by"], serde_json::json!(["vendor_country"]));
+    assert_eq!(r.config.slice_by, ["vendor_country"]);
     assert!(r
         .models
         .iter()
@@ -164,7 +165,7 @@ fn settings_are_the_top_layer_and_bad_settings_say_so() {
     s.set_setting("string_match.method", Some(Value::String("exact".into())));
     let r = s.evaluate().unwrap();
     assert_eq!(r.models[0].counts.incorrect, 1);
-    assert_eq!(r.config["string_match"]["method"], "exact");
+    assert_eq!(r.config.string_match.method, MatchMethod::Exact);
     s.set_setting("string_match.method", None);
     assert_eq!(s.evaluate().unwrap().models[0].counts.partial, 1);
     s.set_setting("zero_division", Some(Value::String("x".into())));

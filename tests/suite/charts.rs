@@ -7,9 +7,12 @@
 
 use super::common::{close, run};
 use fieldscope::charts::{self, data, Average, Chart, ChartOptions, PaperSize};
-use fieldscope::eval::config::{Config, Preset};
+use fieldscope::eval::config::{
+    Config, IncorrectCountsAs, MacroF1, MatchMethod, Preset, StringMatch,
+};
 use fieldscope::eval::report::{
-    Counts, FieldAverage, FieldReport, ItemsReport, ModelReport, PartialScores, Report, Scores,
+    Counts, FieldAverage, FieldReport, ItemsReport, ModelReport, PartialScores, Rates, Report,
+    Scores,
 };
 use fieldscope::{eval, io, synth};
 use serde_json::json;
@@ -75,8 +78,10 @@ fn model(name: &str, fields: Vec<FieldReport>, items: Option<ItemsReport>) -> Mo
             recall: 0.75,
             f1: 0.71,
         },
-        hallucination_rate: 0.4,
-        abstention_rate: 0.1,
+        rates: Rates::from_pairs([
+            ("hallucination_rate".to_string(), 0.4),
+            ("abstention_rate".to_string(), 0.1),
+        ]),
         numeric_precision: None,
         field_f1_partial: 0.71,
         schema_validity_rate: 1.0,
@@ -99,7 +104,7 @@ fn report(models: Vec<ModelReport>) -> Report {
         fieldscope_report: 1,
         suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
-        config: eval::config::default_json(),
+        config: Config::default(),
         warnings: Vec::new(),
         documents: 4,
         models,
@@ -311,11 +316,11 @@ fn macro_f1_wording_follows_the_config() {
     assert!(charts::metric_bars(&r, &o)
         .caption
         .contains("F1 = harmonic mean of macro P and R"));
-    r.config["macro_f1"] = json!("mean");
+    r.config.macro_f1 = MacroF1::Mean;
     assert!(charts::metric_bars(&r, &o)
         .caption
         .contains("F1 = mean of per-document F1"));
-    r.config["incorrect_counts_as"] = json!(["fp"]);
+    r.config.incorrect_counts_as = IncorrectCountsAs::FpOnly;
     assert!(charts::metric_bars(&r, &o)
         .caption
         .contains("false positives only"));
@@ -451,7 +456,10 @@ fn cer_distribution_has_a_point_per_field_with_a_cer_and_marks_the_model_cer() {
     assert!(d.axis.max >= 1.4, "a CER above 1 stays on the axis");
     assert!(d.threshold.is_none());
 
-    r.config["string_match"] = json!({"method": "cer", "cer_threshold": 0.15});
+    r.config.string_match = StringMatch {
+        method: MatchMethod::Cer,
+        cer_threshold: 0.15,
+    };
     let chart = charts::cer_distribution(&r, &ChartOptions::default());
     assert!(chart.caption.contains("CER ≤ 0.15"));
     let doc = parse(&chart);

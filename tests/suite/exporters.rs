@@ -4,12 +4,13 @@
 //! `UPDATE_GOLDEN=1 cargo test exporters` rewrites the golden files instead
 //! of comparing; read the diff before committing it.
 
+use fieldscope::eval::config::{Config, MacroF1, Preset};
+use fieldscope::eval::rates::RATES;
 use fieldscope::eval::report::{
-    Counts, ErrorCounts, FieldAverage, FieldReport, ItemsReport, ModelReport, PartialScores,
+    Counts, ErrorCounts, FieldAverage, FieldReport, ItemsReport, ModelReport, PartialScores, Rates,
     Report, Scores,
 };
 use fieldscope::export::{self, ExportOptions, Format};
-use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -164,8 +165,7 @@ pub fn model(
         macro_fields: FieldAverage::default(),
         weighted_fields: None,
         partial: PartialScores::default(),
-        hallucination_rate: 0.0,
-        abstention_rate: 0.0,
+        rates: Rates::from_pairs(RATES.map(|r| (r.key.to_string(), 0.0))),
         numeric_precision: None,
         field_f1_partial: 0.0,
         schema_validity_rate: 1.0,
@@ -195,7 +195,7 @@ fn three_models() -> Report {
         fieldscope_report: 1,
         suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
-        config: json!({"preset": "standard", "incorrect_counts_as": ["fp", "fn"], "macro_f1": "harmonic"}),
+        config: Config::default(),
         warnings: vec![
             "3 prediction ids matched only after removing a file extension (`doc_001.jpg` = `doc_001`)"
                 .to_string(),
@@ -283,7 +283,10 @@ fn single_model() -> Report {
         fieldscope_report: 1,
         suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
-        config: json!({"preset": "not-found", "incorrect_counts_as": ["fp"], "macro_f1": "mean"}),
+        config: Config {
+            macro_f1: MacroF1::Mean,
+            ..Config::preset(Preset::NotFound)
+        },
         warnings: vec![],
         documents: 1,
         models: vec![m],
@@ -293,12 +296,13 @@ fn single_model() -> Report {
     }
 }
 
-fn empty() -> Report {
+/// A report of no documents and no models, with the default config.
+pub fn empty() -> Report {
     Report {
         fieldscope_report: 1,
         suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
-        config: json!({}),
+        config: Config::default(),
         warnings: vec![],
         documents: 0,
         models: vec![],

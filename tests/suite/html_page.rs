@@ -85,7 +85,7 @@ fn app_request(s: &mut Session) -> TextExport {
         m.literature = Some(lit);
     }
     report.warnings.extend(warnings);
-    let config = Config::from_json(&report.config).unwrap();
+    let config = report.config.clone();
     let models = report.models.iter().filter_map(ModelTallies::of).collect();
     let mut bootstrap = Bootstrap::new(models, &config, BootstrapOptions::default());
     while bootstrap.step(25) < BootstrapOptions::default().resamples {}

@@ -8,7 +8,7 @@
 
 use super::common::example;
 use super::common::{records, run};
-use super::exporters::{check_golden, counts, field, model};
+use super::exporters::{check_golden, counts, empty, field, model};
 use fieldscope::eval::report::{Report, SetReport};
 use fieldscope::eval::{evaluate, Config, EvalInput, ModelInput};
 use fieldscope::export::html::Parts;
@@ -84,13 +84,15 @@ fn hostile_report() -> Report {
         fieldscope_report: 1,
         suspected_truth_errors: Vec::new(),
         suggestions: Vec::new(),
-        config: json!({
-            "preset": SCRIPT,
-            "string_match": {"method": IMG},
+        // The configuration's free-text keys carry the payloads (preset
+        // and string method are typed: they cannot).
+        config: Config::from_json(&json!({
+            "id_field": SCRIPT,
             "absent_values": ["</td></tr></table><script>", BIDI],
-            "incorrect_counts_as": ["fp", "fn"],
-            FORMULA: {"nested": IMG},
-        }),
+            "ignored_fields": [IMG],
+            "field_weights": {FORMULA: 2},
+        }))
+        .unwrap(),
         warnings: names.iter().map(|n| format!("warning about {n}")).collect(),
         documents: 4,
         models,
@@ -183,6 +185,17 @@ fn row_headers(doc: &roxmltree::Document, id: &str) -> Vec<String> {
     section
         .descendants()
         .filter(|n| n.has_tag_name("th") && n.attribute("scope") == Some("row"))
+        .map(text_of)
+        .collect()
+}
+
+/// The text of every `tag` element inside the element of id `id`.
+fn texts_of(doc: &roxmltree::Document, id: &str, tag: &str) -> Vec<String> {
+    doc.descendants()
+        .find(|n| n.attribute("id") == Some(id))
+        .unwrap_or_else(|| panic!("no element #{id}"))
+        .descendants()
+        .filter(|n| n.has_tag_name(tag))
         .map(text_of)
         .collect()
 }
@@ -310,14 +323,7 @@ fn hostile_names_are_shown_literally_and_never_run() {
     let matrix = fields.len() - 16;
     assert_eq!(fields.len(), 20);
     assert_eq!(fields[matrix..matrix + 4], expected[..]);
-    let warnings: Vec<String> = doc
-        .descendants()
-        .find(|n| n.attribute("id") == Some("warnings"))
-        .unwrap()
-        .descendants()
-        .filter(|n| n.has_tag_name("li"))
-        .map(text_of)
-        .collect();
+    let warnings = texts_of(&doc, "warnings", "li");
     assert_eq!(
         warnings,
         expected
@@ -326,7 +332,12 @@ fn hostile_names_are_shown_literally_and_never_run() {
             .collect::<Vec<_>>()
     );
     let config = row_headers(&doc, "configuration");
-    assert!(config.contains(&format!("{FORMULA}.nested")), "{config:?}");
+    assert!(
+        config.contains(&format!("field_weights.{FORMULA}")),
+        "{config:?}"
+    );
+    let values = texts_of(&doc, "configuration", "td");
+    assert!(values.contains(&format!("{:?}", SCRIPT)), "{values:?}");
     // The chart is inlined, its title and caption escaped.
     assert!(text.contains("<figure id=\"chart-1\">\n<svg width=\"320\""));
     assert!(text.contains("<strong>&lt;script&gt;alert(1)&lt;/script&gt;.</strong>"));
@@ -536,22 +547,12 @@ fn cli_format_html_prints_the_report() {
 
 #[test]
 fn empty_report_still_renders_a_well_formed_page() {
-    let report = Report {
-        fieldscope_report: 1,
-        suspected_truth_errors: Vec::new(),
-        suggestions: Vec::new(),
-        config: json!({}),
-        warnings: vec![],
-        documents: 0,
-        models: vec![],
-        bootstrap: None,
-        comparison: None,
-        slices: None,
-    };
+    let report = empty();
     let text = html(&report);
     assert_inert(&text);
     assert!(text.contains("<p>No models.</p>"));
-    assert!(text.contains("<p>The report carries no configuration.</p>"));
+    // A typed configuration is never empty: the defaults are listed.
+    assert!(text.contains("<tr><th scope=\"row\"><code>preset</code></th><td><code>&quot;standard&quot;</code></td></tr>"));
 }
 
 proptest::proptest! {
@@ -565,7 +566,10 @@ proptest::proptest! {
             fieldscope_report: 1,
             suspected_truth_errors: Vec::new(),
             suggestions: Vec::new(),
-            config: json!({"preset": name.clone()}),
+            config: Config {
+                id_field: Some(name.clone()),
+                ..Config::default()
+            },
             warnings: vec![name.clone()],
             documents: 1,
             models: vec![model(&name, None, c, (0.5, 0.5, 0.5), None, vec![field(&field_name, c, None, None)])],

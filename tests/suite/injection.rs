@@ -285,7 +285,7 @@ fn json_carries_the_exact_text() {
 #[test]
 fn app_url_and_suggestions_from_a_hostile_report_stay_text() {
     let mut report = hostile_report();
-    report.config["app_url"] = json!(JS_URL);
+    report.config.app_url = Some(JS_URL.into());
     report.suggestions = vec![fieldscope::eval::report::Suggestion {
         field: SCRIPT.into(),
         r#type: "number".into(),

@@ -6,6 +6,7 @@
 //! * |Truth|, |Pred| and M_total follow from the counts.
 
 use super::common::records;
+use fieldscope::eval::rates::{ABSTENTION_RATE, HALLUCINATION_RATE};
 use fieldscope::eval::{evaluate, Config, EvalInput, ModelInput, ModelReport, Preset, Report};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
@@ -126,8 +127,8 @@ fn ratios(m: &ModelReport) -> Vec<(String, f64)> {
         ("partial.precision".into(), m.partial.precision),
         ("partial.recall".into(), m.partial.recall),
         ("partial.f1".into(), m.partial.f1),
-        ("hallucination_rate".into(), m.hallucination_rate),
-        ("abstention_rate".into(), m.abstention_rate),
+        ("hallucination_rate".into(), HALLUCINATION_RATE.value(m)),
+        ("abstention_rate".into(), ABSTENTION_RATE.value(m)),
         ("schema_validity_rate".into(), m.schema_validity_rate),
         ("exact_match_rate".into(), m.exact_match_rate),
         (

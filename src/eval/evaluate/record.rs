@@ -18,16 +18,15 @@ use crate::eval::audit::AuditSlot;
 use crate::eval::compare::{Comparer, Side, ValueType};
 use crate::eval::config::Config;
 use crate::eval::counts::{
-    abstention_rate, document_extraction_score, document_scores, hallucination_rate, is_kept_field,
-    items_summary, macro_over_documents, macro_over_fields, mean, numeric_precision,
-    partial_scores, ratio, strict_scores,
+    document_extraction_score, document_scores, is_kept_field, items_summary, macro_over_documents,
+    macro_over_fields, mean, numeric_precision, partial_scores, ratio, strict_scores,
 };
 use crate::eval::error_types::{classify, Candidate};
 use crate::eval::items::{match_items, partial_credit, F1Grid, Item};
 use crate::eval::paths::{Kind, Leaf, PathId};
 use crate::eval::report::{
     Counts, DocumentDetail, DocumentTally, ErrorCounts, ErrorType, FieldDetail, FieldReport,
-    ItemTally, ModelReport, Outcome, Scores, SetReport,
+    ItemTally, ModelReport, Outcome, Rates, Scores, SetReport,
 };
 use crate::eval::sets::{set_scores, SetCounts};
 use crate::eval::tree::{Json, JsonType};
@@ -848,8 +847,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
             macro_fields,
             weighted_fields,
             partial,
-            hallucination_rate: hallucination_rate(&total, zd),
-            abstention_rate: abstention_rate(&total, zd),
+            rates: Rates::of(&total, zd),
             numeric_precision,
             field_f1_partial: partial.f1,
             schema_validity_rate,

@@ -20,9 +20,8 @@
 use crate::error::{Error, ErrorKind};
 use crate::eval::bootstrap::{self, ConfidenceResampler, CONFIDENCE_METRICS, METRICS};
 use crate::eval::config::Config;
-use crate::eval::counts::{
-    abstention_rate, hallucination_rate, mean, partial_scores, strict_scores,
-};
+use crate::eval::counts::{mean, partial_scores, strict_scores};
+use crate::eval::rates::RATES;
 use crate::eval::report::{Counts, DocumentTally};
 use serde_json::Value;
 use std::fmt;
@@ -376,8 +375,8 @@ pub enum Resampled {
     Headline(usize),
     /// `partial.precision`, `.recall`, `.f1` (0, 1, 2; `field_f1_partial` is 2).
     Partial(usize),
-    HallucinationRate,
-    AbstentionRate,
+    /// One of [`RATES`] (by position), from the pooled counts.
+    Rate(usize),
     SchemaValidityRate,
     /// A field's strict precision, recall, F1 or accuracy (0–3), by name.
     Field(String, usize),
@@ -400,12 +399,13 @@ impl Resampled {
         if let Some(k) = CONFIDENCE_METRICS.iter().position(|m| *m == text) {
             return Some(Resampled::Confidence(k));
         }
+        if let Some(k) = RATES.iter().position(|r| r.key == text) {
+            return Some(Resampled::Rate(k));
+        }
         match text.as_str() {
             "partial.precision" => return Some(Resampled::Partial(0)),
             "partial.recall" => return Some(Resampled::Partial(1)),
             "partial.f1" | "field_f1_partial" => return Some(Resampled::Partial(2)),
-            "hallucination_rate" => return Some(Resampled::HallucinationRate),
-            "abstention_rate" => return Some(Resampled::AbstentionRate),
             "schema_validity_rate" => return Some(Resampled::SchemaValidityRate),
             _ => {}
         }
@@ -418,12 +418,12 @@ impl Resampled {
         }
     }
 
-    /// Whether a smaller value is better (the two behaviour rates, and
-    /// `confidence.ece`, `.brier`, `.aurc`: [`bootstrap::lower_is_better`]);
+    /// Whether a smaller value is better (as each of [`RATES`] declares,
+    /// and `confidence.ece`, `.brier`, `.aurc`: [`bootstrap::lower_is_better`]);
     /// every other resampled metric is better larger.
     pub fn lower_is_better(&self) -> bool {
         match self {
-            Resampled::HallucinationRate | Resampled::AbstentionRate => true,
+            Resampled::Rate(k) => RATES[*k].lower_is_better,
             Resampled::Confidence(k) => bootstrap::lower_is_better(CONFIDENCE_METRICS[*k]),
             _ => false,
         }
@@ -498,8 +498,7 @@ impl ResampleSums {
                 let p = partial_scores(&self.total, config);
                 [p.precision, p.recall, p.f1][*k]
             }
-            Resampled::HallucinationRate => hallucination_rate(&self.total, zd),
-            Resampled::AbstentionRate => abstention_rate(&self.total, zd),
+            Resampled::Rate(k) => (RATES[*k].of)(&self.total, zd),
             Resampled::SchemaValidityRate => mean(self.valid.iter().copied(), zd),
             Resampled::Field(name, k) => {
                 let c = field_index(name)

@@ -26,7 +26,8 @@
 //!
 //! **No regression** (`--baseline B`, `--no-regression METRICS`): for each
 //! candidate C and metric s, oriented so that larger is better (`o = 1`, or
-//! `o = −1` for `hallucination_rate`, `abstention_rate` and
+//! `o = −1` for the rates of `crate::eval::rates` declared lower-is-better
+//! (`hallucination_rate`, `abstention_rate`) and
 //! `confidence.ece`, `.brier`, `.aurc`), the observed
 //! drop is `d = o·(s(B) − s(C))` on all documents and `d_b` on resample
 //! `b` (documents drawn with replacement, the same draws for both models,
@@ -330,8 +331,10 @@ fn regression_metrics(
         };
         for p in expanded {
             let Some(r) = Resampled::of(&p) else {
+                let rates: Vec<&str> = crate::eval::rates::RATES.iter().map(|r| r.key).collect();
                 return Err(usage(format!(
-                    "--no-regression `{p}`: not a metric the bootstrap recomputes; use micro.*, macro_documents.*, macro_fields.* (precision, recall, f1, accuracy), document_extraction_score, items.precision/recall/f1, partial.*, field_f1_partial, hallucination_rate, abstention_rate, schema_validity_rate, fields[NAME].precision/recall/f1/accuracy (fields[*].f1: every field) or confidence.ece/brier/auroc/aurc"
+                    "--no-regression `{p}`: not a metric the bootstrap recomputes; use micro.*, macro_documents.*, macro_fields.* (precision, recall, f1, accuracy), document_extraction_score, items.precision/recall/f1, partial.*, field_f1_partial, {}, schema_validity_rate, fields[NAME].precision/recall/f1/accuracy (fields[*].f1: every field) or confidence.ece/brier/auroc/aurc",
+                    rates.join(", ")
                 )));
             };
             if let Resampled::Field(name, _) = &r {

@@ -9,6 +9,7 @@
 //! (incorrect), r1's store NOT_FOUND and t1's payer NOT_FOUND (missed).
 
 use super::*;
+use crate::eval::config::Config;
 use crate::eval::model::{Record, RecordFile};
 use crate::eval::{evaluate, EvalInput, ModelInput, NamedSchema};
 use serde_json::{json, Value};

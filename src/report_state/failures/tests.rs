@@ -6,7 +6,7 @@
 use super::*;
 use crate::eval::report::{Outcome, Scores};
 use crate::session::Session;
-use serde_json::json;
+use serde_json::{json, Value};
 
 fn row(key: &str, value: Value, documents: usize, f1: f64, delta: Option<f64>) -> SliceRow {
     SliceRow {
