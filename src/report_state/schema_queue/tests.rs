@@ -188,7 +188,7 @@ fn a_loaded_worker_checks_without_a_report() {
 
 /// The evaluation worker started again numbers its jobs from 1: the old
 /// worker's job checked is answered but not relayed (it could pass for
-/// the new worker's job 1), its waiting job is dropped, and the new
+/// one of the new worker's jobs), its waiting job is dropped, and the new
 /// worker's job 1 starts once the schema worker is free.
 #[test]
 fn a_restarted_evaluation_worker() {
@@ -208,6 +208,12 @@ fn a_restarted_evaluation_worker() {
     assert_eq!(said, vec![start(1, false)]);
     let (_, said) = queue.on(answered(1));
     assert_eq!(said, vec![relay(1)]);
+    // The old job's answer before the new worker's first job reaches the
+    // page (that job may be on its way): not relayed either.
+    let (queue, _) = loaded().on(SchemaEvent::Job(job(2)));
+    let (queue, said) = run(queue, vec![SchemaEvent::Restarted, answered(2)]);
+    assert_eq!(said, vec![]);
+    assert!(!queue.is_checking());
 }
 
 /// Unicode names and fields pass through untouched.
