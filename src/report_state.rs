@@ -5,6 +5,9 @@
 //! and carries out the [`Command`]s returned (posting to the evaluation
 //! worker, restarting it, handing a job to the schema worker, giving a
 //! panel its answer). Tested natively with the sequences that matter.
+//! The schema worker's queue is a second pure machine inside it
+//! ([`schema_queue::SchemaQueue`]: one job at a time, the newest waiting,
+//! the first held until a report is drawn), fed by [`Page::on`].
 //!
 //! ```text
 //!            Changed / Dropped / Edited          Answer::Report (newest)
@@ -14,6 +17,9 @@
 //!                                        ▲  │ Answer::Progress (newest)
 //!                                        └──┘
 //!  Ready{Pending} ── Answer::Report (newest, the validity in) ──► Ready{Final}
+//!
+//!  Answer::ValidityJob ──► schema_queue ──► CheckSchema{v} (now, or once
+//!  a report is drawn) … SchemaAnswered{v} / SchemaFailed{v} ──► Post Validity{v}
 //! ```
 //!
 //! Pure: no web types, no evaluation; answers older than the newest
@@ -26,6 +32,7 @@ use crate::protocol::{
     NewFile, Request, Task, ValidityStatus, OPENING_RUN,
 };
 use crate::session::Role;
+use schema_queue::{SchemaCommand, SchemaEvent, SchemaJob, SchemaQueue};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
@@ -120,6 +127,8 @@ pub enum Event {
         message: truth::Message,
         settings: Map<String, Value>,
     },
+    /// The schema worker could not load or failed on job `version`.
+    SchemaFailed { version: u64, reason: String },
 }
 
 /// What the page must do.
@@ -133,12 +142,14 @@ pub enum Command {
     Restart { files: Vec<NewFile>, example: bool },
     /// Hand the schema worker these files (the page's `File`s of these
     /// ids, with their roles) and id field; its answer comes back as
-    /// [`Event::SchemaAnswered`].
+    /// [`Event::SchemaAnswered`] (or [`Event::SchemaFailed`]).
+    /// `after_draw`: in a task after the one that draws the report shown.
     CheckSchema {
         version: u64,
         files: Vec<(u32, String, Role)>,
         id_field: Option<String>,
         schema_by: Option<String>,
+        after_draw: bool,
     },
     /// Give the panel that asked its answer (progress, result, failure).
     ToPanel(Answer),
@@ -199,6 +210,8 @@ pub struct Page {
     /// The run of the report without corrections asked for the panel's
     /// baseline ([`Task::Uncorrected`]), while it runs.
     baseline_run: Option<Generation>,
+    /// The schema worker's queue.
+    schema: SchemaQueue,
 }
 
 /// A report's details arriving in parts, put together here so that the
@@ -257,6 +270,11 @@ impl Page {
     /// Whether the worker is down (a panic or a failed start).
     pub fn worker(&self) -> Worker {
         self.worker
+    }
+
+    /// The schema worker's queue.
+    pub fn schema(&self) -> &SchemaQueue {
+        &self.schema
     }
 
     /// The transition function: the state after `event`, and what the
@@ -356,10 +374,35 @@ impl Page {
                 }
             }
             Event::SchemaAnswered { version, answer } => {
-                commands.push(Command::Post(Request::Validity { version, answer }));
+                self.move_schema(SchemaEvent::Answered { version, answer }, &mut commands);
+            }
+            Event::SchemaFailed { version, reason } => {
+                self.move_schema(SchemaEvent::Failed { version, reason }, &mut commands);
             }
         }
+        let shown = self.report.report().is_some();
+        if shown != self.schema.report_shown() {
+            self.move_schema(SchemaEvent::ReportShown(shown), &mut commands);
+        }
         (self, commands)
+    }
+
+    /// Moves the schema worker's queue; its commands become the page's.
+    fn move_schema(&mut self, event: SchemaEvent, commands: &mut Vec<Command>) {
+        let (schema, said) = std::mem::take(&mut self.schema).on(event);
+        self.schema = schema;
+        commands.extend(said.into_iter().map(|command| match command {
+            SchemaCommand::Start { job, after_draw } => Command::CheckSchema {
+                version: job.version,
+                files: job.files,
+                id_field: job.id_field,
+                schema_by: job.schema_by,
+                after_draw,
+            },
+            SchemaCommand::Relay { version, answer } => {
+                Command::Post(Request::Validity { version, answer })
+            }
+        }));
     }
 
     /// Whether `answer`, one the build made for [`OPENING_RUN`], is still
@@ -389,6 +432,7 @@ impl Page {
     fn wake(&mut self, commands: &mut Vec<Command>) {
         if self.worker == Worker::Down {
             self.worker = Worker::Running;
+            self.move_schema(SchemaEvent::Restarted, commands);
             let files = self.files.iter().map(FileSummary::again).collect();
             commands.push(Command::Restart {
                 files,
@@ -460,12 +504,15 @@ impl Page {
                     files,
                     id_field,
                     schema_by,
-                } => commands.push(Command::CheckSchema {
-                    version,
-                    files,
-                    id_field,
-                    schema_by,
-                }),
+                } => {
+                    let job = SchemaJob {
+                        version,
+                        files,
+                        id_field,
+                        schema_by,
+                    };
+                    self.move_schema(SchemaEvent::Job(job), commands);
+                }
                 Answer::Notice { message } => commands.push(Command::Notice(message)),
                 Answer::Bundle { for_html, bundle } => {
                     commands.push(Command::Bundle { for_html, bundle })
@@ -664,6 +711,7 @@ impl Page {
 pub mod confidence;
 pub mod failures;
 pub mod panel;
+pub mod schema_queue;
 pub mod truth;
 
 #[cfg(test)]

@@ -4,8 +4,7 @@
 //! files itself; the exporter; the schema validator). Nothing here panics: every browser call that can
 //! fail returns an `Option`/`Result` that the caller turns into a message.
 
-use crate::error::{Error, ErrorKind};
-use crate::session::{validity_answer_to_json, Role};
+use crate::session::Role;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -348,11 +347,6 @@ async fn next_message(
 }
 
 impl WorkerSlot {
-    /// Whether the worker has started (and not failed since).
-    pub fn is_started(&self) -> bool {
-        self.worker.borrow().is_some()
-    }
-
     /// Posts `message` (handing over the buffers in `transfer`) to the
     /// worker, starting it and waiting for its `"ready"` the first time,
     /// and returns its answer. A worker that fails is dropped, to be
@@ -437,15 +431,15 @@ pub async fn render_text_export(exporter: &WorkerSlot, json: &str) -> Result<Vec
 /// The schema worker's answer (`session::validity_answer_to_json`'s
 /// text) for `files` (names and roles, their bytes in `buffers`, handed
 /// over as the evaluation worker sent them), `id_field` and `schema_by`
-/// (SPEC §7.2); a worker that
-/// cannot start answers with that error.
+/// (SPEC §7.2); `Err` (why) if the worker could not start or failed (it
+/// is dropped, to be started again by the next job).
 pub async fn schema_check(
     validator: &WorkerSlot,
     files: Vec<(String, Role)>,
     buffers: Vec<JsValue>,
     id_field: Option<String>,
     schema_by: Option<String>,
-) -> String {
+) -> Result<String, String> {
     let message = js_sys::Array::new();
     let transfer = js_sys::Array::new();
     for text in [&id_field, &schema_by] {
@@ -462,10 +456,8 @@ pub async fn schema_check(
         }
         message.push(&bytes);
     }
-    match validator.ask(message.into(), transfer).await {
-        Ok(answer) => answer.as_string().unwrap_or_default(),
-        Err(e) => validity_answer_to_json(&Err(Error::new(ErrorKind::Input, e))),
-    }
+    let answer = validator.ask(message.into(), transfer).await?;
+    Ok(answer.as_string().unwrap_or_default())
 }
 
 /// What the evaluation worker sent: its answer's bytes and the buffers

@@ -62,26 +62,11 @@ pub struct Link {
     panels: Vec<(Generation, PanelSink)>,
     /// What to do with the bundle asked for.
     bundle: Option<BundleSink>,
-    /// The buffers beside the last schema job.
-    job_buffers: Vec<JsValue>,
-    /// Whether the schema worker is checking, and the job waiting.
-    schema_busy: bool,
-    schema_next: Option<SchemaJob>,
-    /// A job held until the page has drawn a report: the schema worker's
-    /// module is then compiled after the page's first report, not on the
-    /// same two cores while the evaluation worker makes it.
-    schema_after_report: Option<SchemaJob>,
+    /// The bytes beside the newest schema job (its version), until the
+    /// job is handed to the schema worker or replaced: the queue itself is
+    /// the page state's (`report_state::schema_queue`).
+    job_buffers: Option<(u64, Vec<JsValue>)>,
 }
-
-/// A schema worker's job: its version, files (names and roles) and their
-/// bytes, the id field and `schema_by`.
-type SchemaJob = (
-    u64,
-    Vec<(String, Role)>,
-    Vec<JsValue>,
-    Option<String>,
-    Option<String>,
-);
 
 /// Starts the evaluation worker; its messages become events.
 fn start_worker(state: AppState) -> Option<EvalWorker> {
@@ -90,8 +75,9 @@ fn start_worker(state: AppState) -> Option<EvalWorker> {
         Ok((bytes, buffers)) => match decode::<Answer>(&bytes) {
             Ok(answer) => {
                 match &answer {
-                    Answer::ValidityJob { .. } => {
-                        state.link.update_value(|l| l.job_buffers = buffers);
+                    Answer::ValidityJob { version, .. } => {
+                        let job = Some((*version, buffers));
+                        state.link.update_value(|l| l.job_buffers = job);
                     }
                     Answer::Opened { ids } => state.link.update_value(|l| {
                         l.files.retain(|(id, _)| !ids.contains(id));
@@ -284,11 +270,20 @@ pub fn dispatch(state: AppState, event: Event) {
     let details_only = commands.contains(&Command::ShowDetails);
     show(state, evaluation_ms, details_only);
     carry_out_all(state, commands);
-    // Sinks of runs that ended (or were dropped with their report).
-    let live = state.page.with_value(|p| p.panels_listening());
-    state
-        .link
-        .update_value(|l| l.panels.retain(|(g, _)| live.contains(g)));
+    // Sinks of runs that ended (or were dropped with their report), and
+    // the bytes of a schema job the queue dropped.
+    let (live, waiting) = state
+        .page
+        .with_value(|p| (p.panels_listening(), p.schema().waiting()));
+    state.link.update_value(|l| {
+        l.panels.retain(|(g, _)| live.contains(g));
+        if l.job_buffers
+            .as_ref()
+            .is_some_and(|(v, _)| Some(*v) != waiting)
+        {
+            l.job_buffers = None;
+        }
+    });
 }
 
 fn carry_out_all(state: AppState, commands: Vec<Command>) {
@@ -342,17 +337,6 @@ fn show(state: AppState, evaluation_ms: Option<f64>, details_only: bool) {
                 let details = (!lacks_details(&report)).then(|| report.clone());
                 state.report.set(Ok(report));
                 state.details.set(details);
-                let held = state
-                    .link
-                    .try_update_value(|l| l.schema_after_report.take())
-                    .flatten();
-                if let Some(job) = held {
-                    // In a task after the one that draws this report.
-                    leptos::prelude::set_timeout(
-                        move || check_schema(state, job),
-                        std::time::Duration::ZERO,
-                    );
-                }
             }
             if state.validity.with_untracked(|v| *v != validity) {
                 state.validity.set(validity);
@@ -402,16 +386,29 @@ fn carry_out(state: AppState, command: Command) {
             files,
             id_field,
             schema_by,
+            after_draw,
         } => {
             let buffers = state
                 .link
-                .try_update_value(|l| std::mem::take(&mut l.job_buffers))
+                .try_update_value(|l| match l.job_buffers.take() {
+                    Some((v, buffers)) if v == version => buffers,
+                    other => {
+                        l.job_buffers = other;
+                        Vec::new()
+                    }
+                })
                 .unwrap_or_default();
             let files = files
                 .into_iter()
                 .map(|(_, name, role)| (name, role))
                 .collect();
-            check_schema(state, (version, files, buffers, id_field, schema_by));
+            let check = move || check_schema(state, version, files, buffers, id_field, schema_by);
+            if after_draw {
+                // In a task after the one that draws the report.
+                leptos::prelude::set_timeout(check, std::time::Duration::ZERO);
+            } else {
+                check();
+            }
         }
         Command::ToPanel(answer) => {
             let sink = answer.generation().and_then(|g| {
@@ -519,49 +516,26 @@ fn show_files(
     state.files.set(files);
 }
 
-/// Hands the schema worker `job`, one at a time (a newer job waits for
-/// the one it checks); its answer goes to the evaluation worker.
-fn check_schema(state: AppState, job: SchemaJob) {
-    let first = !state.helpers.with_value(|h| h.schema.is_started())
-        && state.report.with_untracked(|r| r.is_err());
-    if first {
-        state
-            .link
-            .update_value(|l| l.schema_after_report = Some(job));
-        return;
-    }
-    let busy = state
-        .link
-        .try_update_value(|l| {
-            if l.schema_busy {
-                l.schema_next = Some(job.clone());
-                true
-            } else {
-                l.schema_busy = true;
-                false
-            }
-        })
-        .unwrap_or(true);
-    if busy {
-        return;
-    }
+/// Hands the schema worker job `version` (the page state's queue has
+/// decided it may start); its answer, or its failure, is an event.
+fn check_schema(
+    state: AppState,
+    version: u64,
+    files: Vec<(String, Role)>,
+    buffers: Vec<JsValue>,
+    id_field: Option<String>,
+    schema_by: Option<String>,
+) {
     leptos::task::spawn_local(async move {
-        let (version, files, buffers, id_field, schema_by) = job;
         browser::mark("fieldscope:validity-start");
         let validator = state.helpers.get_value().schema;
         let answer = browser::schema_check(&validator, files, buffers, id_field, schema_by).await;
         browser::mark("fieldscope:validity-end");
-        dispatch(state, Event::SchemaAnswered { version, answer });
-        let next = state
-            .link
-            .try_update_value(|l| {
-                l.schema_busy = false;
-                l.schema_next.take()
-            })
-            .flatten();
-        if let Some(next) = next {
-            check_schema(state, next);
-        }
+        let event = match answer {
+            Ok(answer) => Event::SchemaAnswered { version, answer },
+            Err(reason) => Event::SchemaFailed { version, reason },
+        };
+        dispatch(state, event);
     });
 }
 

@@ -3,7 +3,7 @@
 
 use super::*;
 
-fn settings(preset: &str) -> Map<String, Value> {
+pub(super) fn settings(preset: &str) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("preset".into(), Value::from(preset));
     m
@@ -17,7 +17,7 @@ fn report(documents: usize) -> Box<Report> {
     Box::new(r)
 }
 
-fn ready(generation: Generation, documents: usize, validity: ValidityStatus) -> Event {
+pub(super) fn ready(generation: Generation, documents: usize, validity: ValidityStatus) -> Event {
     Event::Answer(Answer::Report {
         generation,
         report: report(documents),
@@ -28,7 +28,7 @@ fn ready(generation: Generation, documents: usize, validity: ValidityStatus) -> 
 }
 
 /// The generation of the report run in `commands`.
-fn run_of(commands: &[Command]) -> Generation {
+pub(super) fn run_of(commands: &[Command]) -> Generation {
     commands
         .iter()
         .find_map(|c| match c {
@@ -439,23 +439,36 @@ fn two_quick_changes() {
     assert_eq!(shown_documents(&page), Some(2));
 }
 
+pub(super) fn validity_job(version: u64) -> Event {
+    Event::Answer(Answer::ValidityJob {
+        version,
+        files: vec![(0, "truth.jsonl".into(), Role::Truth)],
+        id_field: None,
+        schema_by: None,
+    })
+}
+
 /// The schema worker's answer is relayed to the evaluation worker;
 /// arriving after the report, the finished report (same run) replaces
-/// the pending one; arriving before, the report comes final.
+/// the pending one; arriving before, the report comes final. The first
+/// job waits for the page's first report (the schema worker's module
+/// then compiles after it is drawn); once loaded, a job starts at once.
 #[test]
 fn the_schema_answer_before_and_after_the_report() {
     let (page, c) = Page::opening(Map::new(), false);
     let g = run_of(&c);
-    let job = Answer::ValidityJob {
-        version: 1,
-        files: vec![(0, "truth.jsonl".into(), Role::Truth)],
-        id_field: None,
-        schema_by: None,
-    };
-    let (page, c) = page.on(Event::Answer(job));
-    assert!(matches!(c[..], [Command::CheckSchema { version: 1, .. }]));
-    // After: pending, then final.
-    let (after, _) = page.clone().on(ready(g, 50, ValidityStatus::Pending));
+    let (page, c) = page.on(validity_job(1));
+    assert_eq!(c, vec![]);
+    // After: pending (the held job starts after the draw), then final.
+    let (after, c) = page.on(ready(g, 50, ValidityStatus::Pending));
+    assert!(matches!(
+        c[..],
+        [Command::CheckSchema {
+            version: 1,
+            after_draw: true,
+            ..
+        }]
+    ));
     let (after, c) = after.on(Event::SchemaAnswered {
         version: 1,
         answer: "{}".into(),
@@ -475,14 +488,29 @@ fn the_schema_answer_before_and_after_the_report() {
             ..
         }
     ));
-    // Before: still evaluating, then final at once.
-    let (before, c) = page.on(Event::SchemaAnswered {
-        version: 1,
+    // Before: a new report under other files; the loaded schema worker
+    // checks at once and answers while the run is under way.
+    let (before, c) = after.clone().on(Event::Edited {
+        edits: vec![Request::Remove { id: 2 }],
+        settings: Map::new(),
+    });
+    let g2 = run_of(&c);
+    let (before, c) = before.on(validity_job(2));
+    assert!(matches!(
+        c[..],
+        [Command::CheckSchema {
+            version: 2,
+            after_draw: false,
+            ..
+        }]
+    ));
+    let (before, c) = before.on(Event::SchemaAnswered {
+        version: 2,
         answer: "{}".into(),
     });
     assert_eq!(c.len(), 1);
     assert!(before.report.is_evaluating());
-    let (before, _) = before.on(ready(g, 50, ValidityStatus::Final));
+    let (before, _) = before.on(ready(g2, 50, ValidityStatus::Final));
     assert_eq!(before.report, after.report);
 }
 
