@@ -19,7 +19,9 @@ use std::sync::Arc;
 
 const PAGE: usize = 25;
 
-fn text_of(v: &Value) -> String {
+/// A value as the panels show it: a string as it is, anything else its
+/// JSON text, an absent one `—` (hidden characters made visible).
+pub(super) fn text_of(v: &Value) -> String {
     match v {
         Value::Null => "—".into(),
         Value::String(s) => shown(s),

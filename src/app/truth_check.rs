@@ -18,6 +18,7 @@
 //! `browser.rs`, `format`, `report_state`, `diff`, `eval::audit`.
 
 use super::browser::download;
+use super::documents::text_of;
 use super::format::{ratio, shown};
 use crate::diff::{char_diff, DiffPart};
 use crate::eval::audit::slot_name;
@@ -30,16 +31,6 @@ use std::sync::Arc;
 
 /// At most this many suspects are listed (most support first).
 const ROWS: usize = 200;
-
-/// A value as the panel shows it: a string as it is, anything else its
-/// JSON text, an absent one `—` (hidden characters made visible).
-fn text_of(v: &Value) -> String {
-    match v {
-        Value::Null => "—".into(),
-        Value::String(s) => shown(s),
-        other => shown(&other.to_string()),
-    }
-}
 
 /// `value` against the truth `truth`: a character diff when both are
 /// there and differ, else the value.

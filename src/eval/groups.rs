@@ -133,6 +133,15 @@ impl MatrixRow {
             .fold(f64::INFINITY, f64::min)
     }
 
+    /// The best F1 of the models that have the row (−∞ without cells).
+    fn max_f1(&self) -> f64 {
+        self.cells
+            .iter()
+            .flatten()
+            .map(|c| c.f1)
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
     /// The mean F1 over the models that have the row (0 without cells).
     pub fn mean_f1(&self) -> f64 {
         let (sum, n) = self
@@ -234,12 +243,7 @@ pub fn field_matrix(report: &Report) -> FieldMatrix {
                 .all(|c| c.as_ref().is_some_and(|c| is_exact(&c.counts)))
         });
     for r in &mut shown {
-        let max = r
-            .cells
-            .iter()
-            .flatten()
-            .map(|c| c.f1)
-            .fold(f64::NEG_INFINITY, f64::max);
+        let max = r.max_f1();
         let min = r.min_f1();
         r.spread = if max.is_finite() { max - min } else { 0.0 };
         r.importance = if max.is_finite() {
@@ -256,12 +260,7 @@ pub fn field_matrix(report: &Report) -> FieldMatrix {
             .then_with(|| a.field.cmp(&b.field))
     });
     for r in &mut exact {
-        let max = r
-            .cells
-            .iter()
-            .flatten()
-            .map(|c| c.f1)
-            .fold(f64::NEG_INFINITY, f64::max);
+        let max = r.max_f1();
         r.spread = max - r.min_f1();
     }
     exact.sort_by(|a, b| a.field.cmp(&b.field));
