@@ -447,7 +447,7 @@ pub fn type_table(report: &Report, types: Option<&DocTypes>) -> Vec<TypeRow> {
                         .filter(|f| own(&f.field))
                         .map(|f| f.counts)
                         .sum();
-                    (counts.total() > 0).then(|| strict_scores(&counts, &config))
+                    (counts.total() > 0).then(|| strict_scores(&counts, config))
                 })
                 .collect();
             let best = best_of(scores.iter().map(|s| s.map(|s| s.f1)));
