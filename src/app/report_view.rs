@@ -50,6 +50,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
             } report=report.clone() />
             <DocumentScores state=state report=report.clone() />
             <super::field_types::SuggestionsCard state=state report=report.clone() />
+            <super::field_matrix::FieldMatrixCard schemas=state.schemas report=report.clone() />
             <FieldTable state=state report=report.clone() />
             <SetsSection report=report.clone() />
             <ItemsSection state=state report=report.clone() />
