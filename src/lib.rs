@@ -54,6 +54,7 @@ pub mod escape;
 pub mod eval;
 pub mod export;
 pub mod io;
+pub mod matrix_view;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod pipeline;
 pub mod protocol;

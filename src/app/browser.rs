@@ -200,6 +200,13 @@ pub fn mark(name: &str) {
     }
 }
 
+/// Milliseconds since the page opened (`performance.now()`; 0 without it).
+pub fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
 /// Total size of files in a human unit (`12.4 MB`).
 pub fn human_size(bytes: usize) -> String {
     let b = bytes as f64;

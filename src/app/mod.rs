@@ -14,6 +14,7 @@ mod confidence;
 mod documents;
 mod evaluation;
 mod exports;
+mod field_matrix;
 mod field_types;
 mod files;
 mod format;

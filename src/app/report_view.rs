@@ -63,6 +63,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
                 ask_truth=Callback::new(move |()| super::evaluation::dispatch(state, Event::Ask(Request::CorrectedTruth))) />
             <DocumentScores state=state report=report.clone() />
             <super::field_types::SuggestionsCard state=state report=report.clone() />
+            <super::field_matrix::FieldMatrixCard schemas=state.schemas report=report.clone() />
             <FieldTable state=state report=report.clone() />
             <SetsSection report=report.clone() />
             <ItemsSection state=state report=report.clone() />

@@ -49,14 +49,14 @@ use std::collections::{BTreeMap, HashMap};
 
 /// The document types of an evaluation with several schemas (SPEC §7.2):
 /// what the caller read from its schemas and the truth's choices.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DocTypes {
     /// In the order of the schemas as given.
     pub types: Vec<DocType>,
 }
 
 /// One document type: one schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DocType {
     /// The schema's file stem (what `schema_by` names).
     pub name: String,

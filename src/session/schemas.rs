@@ -9,6 +9,7 @@
 //! `eval`; knows no web types.
 
 use super::{Parsed, Role, Session};
+use crate::eval::groups::DocTypes;
 use crate::eval::{documents_by_schema, schema_stem, NamedSchema};
 use std::collections::BTreeSet;
 
@@ -27,6 +28,10 @@ pub struct SchemaOverview {
     /// What `schema_by` can be: `"id"`, then every top-level field of the
     /// truth's records (sorted).
     pub choices: Vec<String>,
+    /// The document types the report's field matrix groups by
+    /// (`eval::groups::DocTypes`, as the CLI's HTML report reads them);
+    /// `None` until `schema_by` is set.
+    pub types: Option<DocTypes>,
 }
 
 impl Session {
@@ -97,6 +102,10 @@ impl Session {
             .ok(),
             _ => None,
         };
+        let types = chosen.as_ref().map(|c| {
+            let choices: Vec<Option<usize>> = c.iter().map(|(_, s)| *s).collect();
+            DocTypes::of(&self.named_schemas(), &choices)
+        });
         let served = files
             .iter()
             .enumerate()
@@ -130,6 +139,7 @@ impl Session {
                 unserved.iter().take(5).map(|s| s.to_string()).collect(),
             ),
             choices,
+            types,
         })
     }
 }
@@ -196,11 +206,30 @@ mod tests {
         assert_eq!(overview.schema_by, None);
         assert_eq!(overview.served, vec![(2, None), (3, None)]);
         assert_eq!(overview.choices, ["id", "kind", "note", "store", "total"]);
+        assert_eq!(overview.types, None);
 
         s.set_setting("schema_by", Some(json!("kind")));
         let overview = s.schema_overview().expect("several");
         assert_eq!(overview.served, vec![(2, Some(1)), (3, Some(1))]);
         assert_eq!(overview.unserved, (1, vec!["d3".to_string()]));
+        // The types the field matrix groups by: each schema's stem, its
+        // documents (d1; d2) and the fields it names.
+        let types = overview.types.expect("schema_by is set").types;
+        let named: Vec<(&str, usize, Vec<&str>)> = types
+            .iter()
+            .map(|t| {
+                let mut f: Vec<&str> = t.fields.iter().map(String::as_str).collect();
+                f.sort_unstable();
+                (t.name.as_str(), t.documents, f)
+            })
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("invoice", 1, vec!["kind", "total"]),
+                ("receipt", 1, vec!["kind", "store"])
+            ]
+        );
 
         s.compute_validity_now();
         let report = s.evaluate().expect("evaluates");
