@@ -7,7 +7,7 @@
 //! of rows is in the DOM at a time.
 
 use super::evaluation::run_panel;
-use super::format::{opt_ratio, shown};
+use super::format::{opt_ratio, shown, text_of};
 use crate::diff::{char_diff, DiffPart};
 use crate::eval::report::{DocumentDetail, FieldDetail, Outcome, Report};
 use crate::protocol::{Answer, Task};
@@ -18,16 +18,6 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 const PAGE: usize = 25;
-
-/// A value as the panels show it: a string as it is, anything else its
-/// JSON text, an absent one `—` (hidden characters made visible).
-pub(super) fn text_of(v: &Value) -> String {
-    match v {
-        Value::Null => "—".into(),
-        Value::String(s) => shown(s),
-        other => shown(&other.to_string()),
-    }
-}
 
 fn outcome_label(o: Outcome) -> &'static str {
     match o {

@@ -43,3 +43,13 @@ pub fn percent(x: f64) -> String {
 pub fn shown(text: &str) -> String {
     crate::export::show_hidden(text).into_owned()
 }
+
+/// A value as the panels show it: a string as it is, anything else its
+/// JSON text, an absent one `—` (hidden characters made visible).
+pub fn text_of(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Null => "—".into(),
+        serde_json::Value::String(s) => shown(s),
+        other => shown(&other.to_string()),
+    }
+}

@@ -18,8 +18,7 @@
 //! `browser.rs`, `format`, `report_state`, `diff`, `eval::audit`.
 
 use super::browser::download;
-use super::documents::text_of;
-use super::format::{ratio, shown};
+use super::format::{ratio, shown, text_of};
 use crate::diff::{char_diff, DiffPart};
 use crate::eval::audit::slot_name;
 use crate::eval::report::Report;
