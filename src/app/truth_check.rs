@@ -270,7 +270,7 @@ pub fn TruthCheckPanel(
                     <button type="button" data-testid="truth-download-truth" disabled=corrected == 0
                         on:click=move |_| ask_truth.run(())>"Download the corrected truth"</button>
                 </div>
-                <div class="table-wrap">
+                <div class="scroll">
                     <table class="truth-table" data-testid="truth-table">
                         <thead><tr>
                             <th scope="col">"Document"</th><th scope="col">"Field"</th><th scope="col">"Truth"</th><th scope="col">"Proposed"</th>
