@@ -62,8 +62,12 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                 }
                 // The inputs, when asked, exactly as the bundle has them
                 // (which the evaluation worker, holding the files, makes).
+                // With several schemas, the document types the field matrix
+                // groups by: the HTML report's "By document type" table and
+                // its per-type sections, as the CLI's report has them.
+                let types = state.schemas.get_untracked().and_then(|o| o.types);
                 let export = move |inputs: Option<String>| {
-                    let request = TextExport::new(format, &r, HtmlInclude { charts: true, inputs, types: None });
+                    let request = TextExport::new(format, &r, HtmlInclude { charts: true, inputs, types });
                     let request = match serde_json::to_string(&request) {
                         Ok(json) => json,
                         Err(e) => {
