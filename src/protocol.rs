@@ -51,9 +51,9 @@ pub fn opening_request() -> Request {
 
 /// The file, beside the page in the built app, that holds what the worker
 /// answers first to [`OPENING_RUN`] (a CBOR `Vec<Answer>`: the example's
-/// file list and its report without details), made when the app is built
-/// by the same code (`service::opening_answers`, run natively by
-/// `src/bin/opening.rs`, Trunk's pre-build hook): the page draws the
+/// file list and its report without details), made by the same code
+/// (`service::opening_answers`; kept in `assets/opening/`, which a test
+/// holds equal to it and Trunk copies beside the page): the page draws the
 /// example's report from it while its worker still starts.
 pub const OPENING_FILE: &str = "opening.cbor";
 

@@ -536,9 +536,10 @@ impl Service {
 /// [`OPENING_RUN`], exactly as the worker posts them (this code and
 /// [`in_parts`]), `evaluation_ms` 0: `first`, the example's file list and
 /// its provisional report without its details; `details`, the
-/// [`Answer::Details`] parts that follow it. Made natively when the app is
-/// built (`src/bin/opening.rs` writes [`crate::protocol::OPENING_FILE`]
-/// and [`crate::protocol::OPENING_DETAILS_FILE`]) so that the page can draw
+/// [`Answer::Details`] parts that follow it. Shipped with the app
+/// (`assets/opening/` holds them as [`crate::protocol::OPENING_FILE`]
+/// and [`crate::protocol::OPENING_DETAILS_FILE`], which the test
+/// `tests/suite/opening.rs` keeps equal to this) so that the page can draw
 /// the example's report, then its documents, before its worker is ready;
 /// the worker's own answers follow and the page takes them as usual.
 pub fn opening_answers() -> OpeningAnswers {

@@ -3,7 +3,7 @@
 // document, download exports. Every number the page shows is checked against
 // the command-line tool run on the same files (the same core, natively).
 //
-// Run (after `trunk build --release` and `cargo build --bin fieldscope`):
+// Run (after `trunk build` and `cargo build --bin fieldscope`; `bash .ci/test` does both):
 //   node --test tests/browser/
 // FIELDSCOPE_DIST=DIR serves another build of the app instead of dist/.
 //

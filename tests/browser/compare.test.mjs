@@ -6,7 +6,7 @@
 // --paradox`) to 1e-12; the flipped documents and the Markdown summary
 // agree too. A screenshot is saved to tests/browser/screenshots/compare.png.
 //
-// Run (after `trunk build --release` and `cargo build --bin fieldscope`):
+// Run (after `trunk build` and `cargo build --bin fieldscope`; `bash .ci/test` does both):
 //   node --test tests/browser/compare.test.mjs
 
 import { test, before, after } from 'node:test';

@@ -42,14 +42,14 @@ const { chromium } = await import(join(ROOT, '.tools/node_modules/playwright-cor
 
 /** The server, the browser and a fresh temporary folder named `prefix…`. */
 export async function startApp(prefix) {
-  assert.ok(existsSync(join(DIST, 'index.html')), `no built app in ${DIST}: run trunk build --release`);
+  assert.ok(existsSync(join(DIST, 'index.html')), `no built app in ${DIST}: run trunk build (bash .ci/test does)`);
   // `trunk serve` writes its live-reload script (a WebSocket to the dev
   // server) into dist/index.html; that is not the page people get.
   const index = readFileSync(join(DIST, 'index.html'), 'utf8');
   assert.ok(
     !index.includes('.well-known/trunk/ws'),
     `${DIST}/index.html was written by \`trunk serve\` (it has the live-reload WebSocket script): ` +
-      'build with `trunk build --release` (or set FIELDSCOPE_DIST to a release build) before these tests',
+      'build with `trunk build` (or set FIELDSCOPE_DIST to another build) before these tests',
   );
   if (!existsSync(CLI)) {
     execFileSync('cargo', ['build', '--bin', 'fieldscope'], { cwd: ROOT, stdio: 'inherit' });

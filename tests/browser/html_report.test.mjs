@@ -6,7 +6,7 @@
 // screenshot of the CLI's report with scripts disabled
 // (tests/browser/screenshots/html-report.png).
 //
-// Run (after `trunk build --release` and `cargo build --bin fieldscope`):
+// Run (after `trunk build` and `cargo build --bin fieldscope`; `bash .ci/test` does both):
 //   node --test tests/browser/html_report.test.mjs
 
 import { test, before, after } from 'node:test';

@@ -5,7 +5,7 @@
 // (to 1e-12); once computed they are in the Markdown, LaTeX and HTML
 // exports exactly as the CLI prints them.
 //
-// Run (after `trunk build --release` and `cargo build --bin fieldscope`):
+// Run (after `trunk build` and `cargo build --bin fieldscope`; `bash .ci/test` does both):
 //   node --test tests/browser/literature.test.mjs
 // Same setup as app.test.mjs (playwright-core in .tools/, /usr/bin/chromium).
 // The screenshot goes to tests/browser/screenshots/.

@@ -4,7 +4,7 @@
 // carries them. Every number the page shows is checked against the CLI run
 // with the same `--field-type`s on the same files.
 //
-// Run (after `trunk build --release` and `cargo build --bin fieldscope`):
+// Run (after `trunk build` and `cargo build --bin fieldscope`; `bash .ci/test` does both):
 //   node --test tests/browser/spec7.test.mjs
 
 import { test, before, after } from 'node:test';

@@ -5,7 +5,7 @@
 // there with their downloads; a screenshot is saved to
 // tests/browser/screenshots/sweep.png.
 //
-// Run (after `trunk build --release` and `cargo build --bin fieldscope`):
+// Run (after `trunk build` and `cargo build --bin fieldscope`; `bash .ci/test` does both):
 //   node --test tests/browser/sweep.test.mjs
 
 import { test, before, after } from 'node:test';

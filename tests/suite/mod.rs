@@ -29,3 +29,4 @@ mod slices;
 mod spec_examples;
 mod streaming;
 mod wide_report;
+mod opening;
