@@ -8,7 +8,7 @@
 //! are `eval::corrections`'s and `io::correct`'s: `eval --corrections`
 //! evaluates exactly the bytes `correct` writes.
 
-use super::{display_name, read_file};
+use super::files::{display_name, read_file};
 use crate::error::{Error, ErrorKind};
 use crate::eval::config::Config;
 use crate::eval::corrections::{parse_corrections, Correction};
