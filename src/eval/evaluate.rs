@@ -44,6 +44,7 @@ use crate::eval::pace::{run_now, should_stop, NoPause, Pace};
 use crate::eval::paths::{read_schema, Ignored, PathCache, PathTable, SchemaInfo};
 use crate::eval::report::{ModelReport, Report, Suggestion, Suspect};
 use crate::eval::source::{same_records, RecordSource};
+use crate::eval::tree::NodeId;
 use crate::eval::validate::ForestValidator;
 use serde_json::Value;
 
@@ -829,15 +830,12 @@ async fn compare_pass<S: RecordSource, V: ValidityOracle>(
     inputs: &mut [(String, Option<f64>, Predictions<S>)],
     caches: &mut [PathCache],
     pass: &Pass<'_, '_>,
-    mut docs: Docs<'_>,
+    docs: Docs<'_>,
     oracle: &V,
     pace: &mut dyn Pace,
     progress: Progress,
     sink: &mut Sink<'_>,
 ) -> Result<Option<()>, Error> {
-    let paths = pass.paths;
-    let comparer = pass.comparer;
-    let scheme = &paths.scheme;
     let documents = truth.documents.len();
     let forests = inputs.len() + 1;
     oracle.fits(inputs.len(), documents)?;
@@ -846,96 +844,55 @@ async fn compare_pass<S: RecordSource, V: ValidityOracle>(
         return shard::compare_parallel(truth, inputs, pass, docs, oracle, pace, progress, sink)
             .await;
     }
-    let (truth_cache, model_caches) = caches.split_at_mut(1);
-    let truth_cache = &mut truth_cache[0];
-    let recorder = pass.recorder();
+    let (stored, mut storing) = match docs {
+        Docs::Load(stored) => (Some(stored), None),
+        Docs::Flatten(storing) => (None, storing),
+    };
     let mut outs: Vec<DocOut> = (0..inputs.len()).map(|_| DocOut::default()).collect();
-    let (mut truth_buf, mut pred_buf) = (FlatDoc::default(), FlatDoc::default());
-    let mut grid = F1Grid::default();
-    let mut own_plan = FieldSet::default();
+    let mut buffers = shard::Buffers::default();
+    let mut roots: Vec<Option<NodeId>> = Vec::with_capacity(inputs.len());
     for d in 0..documents {
         let done = progress.start + progress.span * forests * d;
         if should_stop(pace, done, progress.total).await {
             return Ok(None);
         }
         let root = truth.fetch(d)?;
-        let mut truth_doc = truth_buf.recycle();
-        let forest = truth.source.forest();
-        let own = paths.own(d);
-        match &mut docs {
-            Docs::Load(stored) => stored[0].load(d, forest, &mut truth_doc),
-            Docs::Flatten(storing) => {
-                paths.flatten_doc(
-                    comparer,
-                    forest,
-                    root,
-                    &mut truth_doc,
-                    truth_cache,
-                    None,
-                    own,
-                );
-                if let Some(storing) = storing {
-                    storing.push(0, &truth_doc);
-                }
-            }
+        roots.clear();
+        for (_, _, preds) in inputs.iter_mut() {
+            roots.push(preds.fetch(d)?);
         }
-        let truth_sides = truth_doc.item_sides();
-        let truth_record = forest.get(root);
-        for (m, (((_, _, preds), cache), out)) in inputs
-            .iter_mut()
-            .zip(model_caches.iter_mut())
-            .zip(outs.iter_mut())
-            .enumerate()
-        {
-            let mut pred_doc = pred_buf.recycle();
-            let has_prediction = preds.by_truth[d].is_some();
-            let root = preds.fetch(d)?;
-            let valid = match (root, preds.by_truth[d].as_ref()) {
-                (Some(root), Some(p)) => {
-                    let forest = preds.source.forest();
-                    match &docs {
-                        Docs::Load(stored) => stored[m + 1].load(d, forest, &mut pred_doc),
-                        Docs::Flatten(_) => paths.flatten_doc(
-                            comparer,
-                            forest,
-                            root,
-                            &mut pred_doc,
-                            cache,
-                            p.skip(),
-                            own,
-                        ),
-                    }
-                    let skip = |k: &str| !p.is_evaluated(scheme, k);
-                    oracle.is_valid(m, d, paths.own_index(d), forest, root, &skip)
-                }
-                _ => false,
-            };
-            if let Docs::Flatten(Some(storing)) = &mut docs {
-                storing.push(m + 1, &pred_doc);
+        let models: Vec<shard::ModelDoc<'_>> = inputs
+            .iter()
+            .zip(&roots)
+            .map(|((_, _, preds), root)| shard::ModelDoc {
+                forest: preds.source.forest(),
+                root: *root,
+                prediction: preds.by_truth[d].as_ref(),
+            })
+            .collect();
+        let mut keep = |f: usize, doc: &FlatDoc<'_>| {
+            if let Some(storing) = storing.as_deref_mut() {
+                storing.push(f, doc);
             }
-            recorder.compare_document(
-                &pass.fields[m],
-                own,
-                &mut own_plan,
-                &truth_doc,
-                &truth_sides,
-                &pred_doc,
-                &mut grid,
-                valid,
-                has_prediction,
-                out,
-            );
-            pass.note_slices(d, truth_record, out);
-            pred_buf = pred_doc.recycle();
-        }
-        drop(truth_sides);
-        truth_buf = truth_doc.recycle();
+        };
+        shard::compare_doc(
+            pass,
+            d,
+            (truth.source.forest(), root),
+            &models,
+            stored,
+            caches,
+            &mut buffers,
+            oracle,
+            &mut keep,
+            &mut outs,
+        );
         sink(d, &truth.documents[d].id, &mut outs)?;
-        if let Docs::Flatten(Some(storing)) = &mut docs {
+        if let Some(storing) = storing.as_deref_mut() {
             storing.after(d, documents);
         }
     }
-    if let Docs::Flatten(Some(storing)) = &mut docs {
+    if let Some(storing) = storing {
         storing.check();
     }
     Ok(Some(()))
