@@ -7,8 +7,8 @@
 //! (`src/eval/report.rs` is `eval::report`); its edges are the paths it
 //! names — `use` trees (braces expanded), `crate::…` and `super::…` paths
 //! in code — each resolved to the longest module prefix. Test code (a
-//! `tests.rs` file, or what follows `#[cfg(test)]` before `mod tests`) is
-//! left out. An edge to an ancestor or a descendant is not part of a cycle
+//! `tests.rs` file, a file in a `tests/` folder, or what follows
+//! `#[cfg(test)]` before `mod tests`) is left out. An edge to an ancestor or a descendant is not part of a cycle
 //! (a parent declaring and re-exporting its children is the layout); a
 //! child naming an item its ancestor's own file defines (not a `pub use`)
 //! is an upward import.
@@ -41,7 +41,7 @@ fn module_of(src: &Path, file: &Path) -> Option<Module> {
     }
     let last = parts.pop()?;
     let stem = last.strip_suffix(".rs")?;
-    if stem == "tests" {
+    if stem == "tests" || parts.iter().any(|p| p == "tests") {
         return None;
     }
     if stem != "mod" && stem != "lib" {
@@ -469,6 +469,14 @@ fn the_module_checks_can_fail() {
     assert_eq!(upward_imports(&g), vec!["x::a → x::AppState".to_string()]);
     // A re-export of the parent is not its own state.
     assert!(!defines(&g.code[&parent], "Thing"));
+    // Test files, in a `tests.rs` or a `tests/` folder, are no modules.
+    let src = Path::new("/x/src");
+    assert_eq!(
+        module_of(src, &src.join("session/files.rs")),
+        Some(vec!["session".to_string(), "files".to_string()])
+    );
+    assert_eq!(module_of(src, &src.join("session/tests.rs")), None);
+    assert_eq!(module_of(src, &src.join("session/tests/files.rs")), None);
     assert_eq!(
         expand("crate::eval::{report::{Report, Scores as S}, self}"),
         [
