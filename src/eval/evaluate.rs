@@ -28,8 +28,8 @@
 //! * `validity` — SPEC §3.5's schema validity apart from the evaluation
 //!   ([`SchemaValidity`], [`schema_validity`], [`complete_provisional`])
 //!   and the oracle the comparison pass asks;
-//! * `record` — one document compared for one model (`Recorder`) and a
-//!   model's counts and report (`ModelRun`);
+//! * `record` — one document compared for one model (`Recorder`);
+//!   `model_run` — a model's counts and report (`ModelRun`);
 //! * `shard` — a document's contribution (`DocOut`), one document
 //!   compared for every model (`compare_doc`) and the comparison pass on
 //!   several threads; `learn_threads` — the ids, kinds and
@@ -55,6 +55,7 @@ mod fields;
 mod input;
 mod learn_threads;
 mod learnt;
+mod model_run;
 mod partial;
 mod prepared;
 mod record;
@@ -66,13 +67,14 @@ use fields::{field_set, FieldSet, FlatDoc, PathInfo, Paths};
 use input::{into_doc_files, settle_schemas};
 pub use input::{EvalInput, IntoDocFile, ModelInput};
 use learnt::{learn_paced, Learnt};
+use model_run::ModelRun;
 pub use partial::{
     evaluate_partial, learn, merge_partials, read_learned, Learned, MergeOptions, PartialHeader,
     PathFacts, PARTIAL_FORMAT,
 };
 pub use prepared::{prepare_paced, prepare_settings, Prepared, STORED_LIMIT_BYTES};
 use prepared::{StoredForest, Storing};
-use record::{ModelRun, Recorder};
+use record::Recorder;
 pub use several::{documents_by_schema, schema_stem, NamedSchema};
 use shard::DocOut;
 pub use validity::{complete_provisional, schema_validity, schema_validity_by, SchemaValidity};
