@@ -1,10 +1,14 @@
-//! Files and messages: reading a file (its errors naming it), writing a
-//! command's files, the report's warnings and suggestions on standard
-//! error, and the exit statuses.
+//! Files and messages: reading a file (its errors naming it), the
+//! `--config` file as a configuration layer, writing a command's files,
+//! the report's warnings and suggestions on standard error, and the exit
+//! statuses.
 //!
-//! Owns: those helpers only. Depends on `crate::error` and the report.
+//! Owns: those helpers only. Depends on `crate::error`, `crate::io`'s JSON
+//! reader, the configuration builder and the report.
 
 use crate::error::{Error, ErrorKind};
+use crate::eval::ConfigBuilder;
+use crate::io::parse_json_value;
 use std::io::Write;
 use std::path::Path;
 
@@ -58,4 +62,17 @@ pub(crate) fn print_notes(report: &crate::eval::Report, stderr: &mut dyn Write) 
             serde_json::json!({ "field_types": { &s.field: &s.r#type } })
         );
     }
+}
+
+/// A configuration builder with the `--config` file's layer (SPEC §4), if
+/// one is given; its errors name the file.
+pub(super) fn config_file(path: Option<&Path>) -> Result<ConfigBuilder, Error> {
+    let builder = ConfigBuilder::new();
+    let Some(path) = path else {
+        return Ok(builder);
+    };
+    let value = parse_json_value(&display_name(path), &read_file(path)?)?;
+    builder
+        .layer(&value)
+        .map_err(|e| e.in_file(display_name(path)))
 }

@@ -9,11 +9,11 @@
 //! `args` and `files`, `crate::io` and `crate::eval`.
 
 use super::args::InputArgs;
-use super::files::{display_name, read_file};
+use super::files::{config_file, display_name, read_file};
 use crate::error::{Error, ErrorKind};
 use crate::eval::source::{RecordInfo, RecordSource};
 use crate::eval::tree::{Forest, NodeId};
-use crate::eval::{Config, ConfigBuilder, DocFile, EvalInput, ModelInput, NamedSchema, Preset};
+use crate::eval::{Config, DocFile, EvalInput, ModelInput, NamedSchema, Preset};
 use crate::io::{format_of_name, parse_docs, parse_json_value, FileFormat, JsonlIndex};
 use std::path::{Path, PathBuf};
 
@@ -184,13 +184,7 @@ pub(super) fn load_inputs_with<S: Send>(
     args: &InputArgs,
     open: impl Fn(&Path) -> Result<S, Error> + Sync,
 ) -> Result<(Config, EvalInput<S>), Error> {
-    let mut builder = ConfigBuilder::new();
-    if let Some(path) = &args.config {
-        let value = parse_json_value(&display_name(path), &read_file(path)?)?;
-        builder = builder
-            .layer(&value)
-            .map_err(|e| e.in_file(display_name(path)))?;
-    }
+    let mut builder = config_file(args.config.as_deref())?;
     if !args.field_types.is_empty() {
         builder = builder.layer(&field_types_layer(&args.field_types)?)?;
     }

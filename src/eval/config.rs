@@ -27,6 +27,7 @@ pub use types::{
     SimilarityThresholds, SlicesConfig, StringMatch,
 };
 pub use validate::check_app_url;
+pub(crate) use validate::type_name;
 
 impl Default for Config {
     fn default() -> Self {

@@ -240,3 +240,10 @@ fn audit_agreement_defaults_to_a_half_and_is_checked() {
         e.message
     );
 }
+
+#[test]
+fn type_names_read_as_messages_say_them() {
+    assert_eq!(type_name(&json!("x")), "a string");
+    assert_eq!(type_name(&json!(null)), "null");
+    assert_eq!(type_name(&json!([1])), "an array");
+}

@@ -20,7 +20,9 @@ pub(super) fn describe_json(v: &Value) -> String {
     }
 }
 
-pub(super) fn type_name(v: &Value) -> &'static str {
+/// The JSON type of `v` with its article, for messages ("a string"):
+/// the configuration's and the input adapters' (`crate::io`).
+pub(crate) fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -134,13 +134,7 @@ impl Forest {
 
     /// Adds the object `map` (already NFC) and returns its node.
     pub fn add_map(&mut self, map: &Map<String, Value>) -> Result<NodeId, TooLarge> {
-        let mark = self.stack.len();
-        for (k, v) in map {
-            self.push_value(v)?;
-            let key = self.key(k);
-            self.set_last_key(key);
-        }
-        self.end_object(mark)?;
+        self.push_map(map)?;
         self.close_root()
     }
 
@@ -157,17 +151,19 @@ impl Forest {
                 }
                 self.end_array(mark)?;
             }
-            Value::Object(map) => {
-                let mark = self.stack.len();
-                for (k, v) in map {
-                    self.push_value(v)?;
-                    let key = self.key(k);
-                    self.set_last_key(key);
-                }
-                self.end_object(mark)?;
-            }
+            Value::Object(map) => self.push_map(map)?,
         }
         Ok(())
+    }
+
+    fn push_map(&mut self, map: &Map<String, Value>) -> Result<(), TooLarge> {
+        let mark = self.stack.len();
+        for (k, v) in map {
+            self.push_value(v)?;
+            let key = self.key(k);
+            self.set_last_key(key);
+        }
+        self.end_object(mark)
     }
 
     pub(super) fn push_bool(&mut self, b: bool) {
