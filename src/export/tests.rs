@@ -1,3 +1,6 @@
+//! Unit tests of `export`: number printing, the best of a column, format
+//! names and the text export the app sends to its worker.
+
 use super::*;
 
 /// What the export worker renders from the page's JSON request (the

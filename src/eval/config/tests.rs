@@ -1,3 +1,6 @@
+//! Unit tests of `config`: defaults, presets, layers and their merge, and
+//! the errors that name the key.
+
 use super::*;
 use crate::error::ErrorKind;
 use serde_json::json;

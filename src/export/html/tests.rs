@@ -1,3 +1,5 @@
+//! Unit tests of `export::html`: the escaper and the SVG check.
+
 use super::svg::event_attribute;
 use super::*;
 
