@@ -8,11 +8,11 @@
 //! are `eval::corrections`'s and `io::correct`'s: `eval --corrections`
 //! evaluates exactly the bytes `correct` writes.
 
-use super::{display_name, read_file};
+use super::files::{config_file, display_name, read_file};
 use crate::error::{Error, ErrorKind};
 use crate::eval::config::Config;
 use crate::eval::corrections::{parse_corrections, Correction};
-use crate::eval::{ConfigBuilder, DocFile, EvalInput};
+use crate::eval::{DocFile, EvalInput};
 use crate::io::{correct_bytes, parse_docs, parse_json_value};
 use std::path::{Path, PathBuf};
 
@@ -105,14 +105,7 @@ pub fn corrected_truth(
 /// `fieldscope correct`: writes the corrected truth; the warnings (one
 /// per correction applied) are returned for standard error.
 pub fn correct_command(args: &CorrectArgs) -> Result<Vec<String>, Error> {
-    let mut builder = ConfigBuilder::new();
-    if let Some(path) = &args.config {
-        let value = parse_json_value(&display_name(path), &read_file(path)?)?;
-        builder = builder
-            .layer(&value)
-            .map_err(|e| e.in_file(display_name(path)))?;
-    }
-    let config = builder.build()?;
+    let config = config_file(args.config.as_deref())?.build()?;
     let corrections = read_corrections(&args.corrections)?;
     let (bytes, warnings) = corrected_bytes(&args.truth, &corrections, &config)?;
     std::fs::write(&args.out, bytes).map_err(|e| {

@@ -6,7 +6,9 @@
 //! usage (as `eval`). The Markdown summary goes to standard output,
 //! `--json` and `--junit` files are written whatever the verdict.
 
-use super::{display_name, load_inputs, schema_error, InputArgs, EXIT_BAD_INPUT, EXIT_OK};
+use super::args::InputArgs;
+use super::files::{display_name, EXIT_BAD_INPUT, EXIT_OK};
+use super::inputs::{load_inputs, schema_error};
 use crate::error::{Error, ErrorKind};
 use crate::eval::evaluate_owned;
 use crate::eval::gate::metric::{MetricPath, Requirement};

@@ -7,7 +7,9 @@
 //! `merge` subcommands' arguments. The formats and every check are
 //! `crate::eval::evaluate::partial`'s; nothing here computes a number.
 
-use super::{display_name, read_file, EvalArgs, InputArgs};
+use super::args::{EvalArgs, InputArgs};
+use super::files::{display_name, print_notes, read_file};
+use super::inputs::load_inputs;
 use crate::error::{Error, ErrorKind};
 use crate::eval::evaluate::{evaluate_partial, learn, read_learned};
 use crate::eval::{Config, EvalInput, RecordSource};
@@ -79,16 +81,6 @@ pub fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, Error> {
         })
 }
 
-/// `open` of every path, on the current pool's threads; the results in
-/// the order of `paths`.
-pub fn open_all<S: Send>(
-    paths: &[&Path],
-    open: &(impl Fn(&Path) -> Result<S, Error> + Sync),
-) -> Vec<Result<S, Error>> {
-    use rayon::prelude::*;
-    paths.par_iter().map(|path| open(path)).collect()
-}
-
 /// `--bootstrap`, `--seed`, `--alpha` checked as `eval` checks them.
 pub fn check_bootstrap(resamples: Option<usize>, alpha: f64) -> Result<(), Error> {
     if resamples == Some(0) {
@@ -115,14 +107,14 @@ fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 /// `fieldscope learn`: the passes before the comparison over every
 /// document, written to `--out`.
 pub fn learn_command(args: &LearnArgs) -> Result<String, Error> {
-    let (config, input) = super::load_inputs(&args.input)?;
+    let (config, input) = load_inputs(&args.input)?;
     let learned = learn(input, &config).map_err(|e| schema_error(&args.input, e))?;
     write_bytes(&args.out, &learned.to_bytes())?;
     Ok(String::new())
 }
 
 fn schema_error(input: &InputArgs, e: Error) -> Error {
-    super::schema_error(input, e)
+    super::inputs::schema_error(input, e)
 }
 
 /// `eval --partial FILE`: the shard's partial result instead of a report.
@@ -193,6 +185,6 @@ pub fn merge_command(args: &MergeArgs, stderr: &mut dyn Write) -> Result<String,
         ..ReportOptions::default()
     };
     let report = merge_report(&partials, &options)?;
-    super::print_notes(&report, stderr);
+    print_notes(&report, stderr);
     Ok(render_report(&report, format))
 }

@@ -1,10 +1,11 @@
 //! The evaluation: records in, [`Report`] out (SPEC §1–§3, §5).
 //!
-//! Owns: putting the pieces together — the inputs ([`EvalInput`]), the
-//! entry points, the passes that learn paths and kinds
-//! ([`learn_paced`]), the pass over documents that compares them for
-//! every model at once ([`compare_pass`]) and the report built from the
-//! stored counts. Pure: no I/O, no web or plotting types.
+//! Owns: putting the pieces together — the entry points, the pass over
+//! documents that compares them for every model at once ([`compare_pass`];
+//! each document by `shard::compare_doc`, which the pass on several
+//! threads calls too) and the report built from the stored counts; the
+//! inputs and the passes that learn paths and kinds are children (below).
+//! Pure: no I/O, no web or plotting types.
 //!
 //! Records are read through a [`RecordSource`] per file: one compact
 //! forest per file ([`DocFile`]), or a file read one record at a time.
@@ -19,15 +20,19 @@
 //! that the next evaluation under other matching settings only compares.
 //!
 //! Child modules, each owning one part:
+//! * `input` — [`EvalInput`], [`ModelInput`] and how files become forests;
+//! * `learnt` — the passes before the comparison (`learn_paced`) and what
+//!   they learn (`Learnt`);
 //! * `fields` — what is learnt of the paths (kinds, types, where seen),
 //!   a document flattened (`FlatDoc`) and each model's field set;
 //! * `validity` — SPEC §3.5's schema validity apart from the evaluation
 //!   ([`SchemaValidity`], [`schema_validity`], [`complete_provisional`])
 //!   and the oracle the comparison pass asks;
-//! * `record` — one document compared for one model (`Recorder`) and a
-//!   model's counts and report (`ModelRun`);
-//! * `shard` — a document's contribution (`DocOut`) and the comparison
-//!   pass on several threads; `learn_threads` — the ids, kinds and
+//! * `record` — one document compared for one model (`Recorder`);
+//!   `model_run` — a model's counts and report (`ModelRun`);
+//! * `shard` — a document's contribution (`DocOut`), one document
+//!   compared for every model (`compare_doc`) and the comparison pass on
+//!   several threads; `learn_threads` — the ids, kinds and
 //!   item-fields passes on several threads, learning what the one-thread
 //!   passes learn; `prepared` — [`Prepared`]; `partial` — learnt fields,
 //!   partial results and their merge.
@@ -35,21 +40,22 @@
 use crate::error::{Error, ErrorKind};
 use crate::eval::compare::Comparer;
 use crate::eval::config::Config;
-use crate::eval::dataset::{
-    read_predictions_paced, read_truth_paced, Predictions, Progress, Truth,
-};
+use crate::eval::dataset::{Predictions, Progress, Truth};
 use crate::eval::items::F1Grid;
-use crate::eval::model::{DocFile, RecordFile};
 use crate::eval::pace::{run_now, should_stop, NoPause, Pace};
-use crate::eval::paths::{read_schema, Ignored, PathCache, PathTable, SchemaInfo};
+use crate::eval::paths::PathCache;
 use crate::eval::report::{ModelReport, Report, Suggestion, Suspect};
-use crate::eval::source::{same_records, RecordSource};
+use crate::eval::source::RecordSource;
+use crate::eval::tree::NodeId;
 use crate::eval::validate::ForestValidator;
 use serde_json::Value;
 
 mod confidence_run;
 mod fields;
+mod input;
 mod learn_threads;
+mod learnt;
+mod model_run;
 mod partial;
 mod prepared;
 mod record;
@@ -57,148 +63,22 @@ mod several;
 mod several_paths;
 mod shard;
 mod validity;
-use fields::{field_set, note_schema, FieldSet, FlatDoc, PathInfo, Paths};
+use fields::{field_set, FieldSet, FlatDoc, PathInfo, Paths};
+use input::{into_doc_files, settle_schemas};
+pub use input::{EvalInput, IntoDocFile, ModelInput};
+use learnt::{learn_paced, Learnt};
+use model_run::ModelRun;
 pub use partial::{
     evaluate_partial, learn, merge_partials, read_learned, Learned, MergeOptions, PartialHeader,
     PathFacts, PARTIAL_FORMAT,
 };
 pub use prepared::{prepare_paced, prepare_settings, Prepared, STORED_LIMIT_BYTES};
 use prepared::{StoredForest, Storing};
-use record::{ModelRun, Recorder};
-pub use several::{documents_by_schema, schema_stem};
+use record::Recorder;
+pub use several::{documents_by_schema, schema_stem, NamedSchema};
 use shard::DocOut;
 pub use validity::{complete_provisional, schema_validity, schema_validity_by, SchemaValidity};
 use validity::{Known, ValidityOracle};
-
-/// Everything one evaluation needs. The files are [`RecordFile`]s
-/// (`serde_json` objects) by default, or [`DocFile`]s (compact forests, as
-/// `crate::io::parse_docs` reads them; no conversion needed).
-#[derive(Debug, Clone)]
-pub struct EvalInput<F = RecordFile> {
-    pub truth: F,
-    pub models: Vec<ModelInput<F>>,
-    /// An optional JSON Schema (draft-07), the whole dataset's.
-    pub schema: Option<Value>,
-    /// SPEC §7.2: several JSON Schemas, each named by its file stem, of
-    /// which each document picks its own by the config's `schema_by`
-    /// (then `schema` is `None`). Empty: `schema` alone; one: the same as
-    /// giving it as `schema` (the dataset-wide field set of SPEC §1.2).
-    pub schemas: Vec<NamedSchema>,
-}
-
-/// One of several schemas (SPEC §7.2): its name (the file stem of its
-/// file, [`schema_stem`]: what a document's selector names) and the
-/// schema.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NamedSchema {
-    pub name: String,
-    pub schema: Value,
-}
-
-impl NamedSchema {
-    pub fn new(name: impl Into<String>, schema: Value) -> Self {
-        NamedSchema {
-            name: name.into(),
-            schema,
-        }
-    }
-}
-
-impl<F> EvalInput<F> {
-    /// Whether each document is evaluated with its own schema: more than
-    /// one in [`Self::schemas`] (SPEC §7.2).
-    pub fn has_several_schemas(&self) -> bool {
-        self.schemas.len() > 1
-    }
-}
-
-/// The schemas of `input` as the evaluation reads them: a lone entry of
-/// `schemas` becomes `schema`. Errors: `schema` and `schemas` both given;
-/// several schemas without `schema_by`, or two with one name (SPEC §7.2).
-fn settle_schemas<F>(input: &mut EvalInput<F>, schema_by: Option<&str>) -> Result<(), Error> {
-    if input.schema.is_some() && !input.schemas.is_empty() {
-        return Err(Error::new(
-            ErrorKind::Usage,
-            "give the dataset's one schema or several named schemas, not both",
-        ));
-    }
-    if input.schemas.len() == 1 {
-        input.schema = input.schemas.pop().map(|s| s.schema);
-    }
-    several::check_names(&input.schemas, schema_by)
-}
-
-/// One model: its name, its prediction file and an optional cost that
-/// overrides the sum of the records' `cost` values (SPEC §3.6).
-#[derive(Debug, Clone)]
-pub struct ModelInput<F = RecordFile> {
-    pub name: String,
-    pub file: F,
-    pub cost: Option<f64>,
-}
-
-impl EvalInput<DocFile> {
-    /// A copy whose files can be shared (what a [`Prepared`] evaluation
-    /// and the browser app's session read).
-    pub fn to_shared(&self) -> EvalInput<std::sync::Arc<DocFile>> {
-        EvalInput {
-            truth: std::sync::Arc::new(self.truth.clone()),
-            models: self
-                .models
-                .iter()
-                .map(|m| ModelInput {
-                    name: m.name.clone(),
-                    file: std::sync::Arc::new(m.file.clone()),
-                    cost: m.cost,
-                })
-                .collect(),
-            schema: self.schema.clone(),
-            schemas: self.schemas.clone(),
-        }
-    }
-}
-
-impl<F> ModelInput<F> {
-    pub fn new(name: impl Into<String>, file: F) -> Self {
-        ModelInput {
-            name: name.into(),
-            file,
-            cost: None,
-        }
-    }
-}
-
-/// A file the evaluation can read: a [`RecordFile`] is copied into a
-/// forest (and dropped), a [`DocFile`] is used as it is.
-pub trait IntoDocFile {
-    fn into_doc_file(self) -> Result<DocFile, Error>;
-}
-
-impl IntoDocFile for DocFile {
-    fn into_doc_file(self) -> Result<DocFile, Error> {
-        Ok(self)
-    }
-}
-
-/// A shared forest: copied unless this is its last holder.
-impl IntoDocFile for std::sync::Arc<DocFile> {
-    fn into_doc_file(self) -> Result<DocFile, Error> {
-        Ok(std::sync::Arc::unwrap_or_clone(self))
-    }
-}
-
-impl IntoDocFile for RecordFile {
-    fn into_doc_file(self) -> Result<DocFile, Error> {
-        (&self).into_doc_file()
-    }
-}
-
-impl IntoDocFile for &RecordFile {
-    fn into_doc_file(self) -> Result<DocFile, Error> {
-        DocFile::from_records(self)
-            .map_err(|e| Error::new(ErrorKind::Input, e.to_string()).in_file(self.name.clone()))
-    }
-}
 
 /// Compiles a JSON Schema as draft-07 with `format` as an annotation only
 /// (SPEC §3.5). A schema that is not valid JSON Schema is an error.
@@ -256,33 +136,6 @@ pub fn evaluate_owned<F: IntoDocFile>(
     details: bool,
 ) -> Result<Report, Error> {
     evaluate_sources(into_doc_files(input)?, config, details)
-}
-
-/// The input with every file as a forest.
-fn into_doc_files<F: IntoDocFile>(input: EvalInput<F>) -> Result<EvalInput<DocFile>, Error> {
-    let EvalInput {
-        truth,
-        models,
-        schema,
-        schemas,
-    } = input;
-    let truth = truth.into_doc_file()?;
-    let models = models
-        .into_iter()
-        .map(|m| {
-            Ok(ModelInput {
-                name: m.name,
-                file: m.file.into_doc_file()?,
-                cost: m.cost,
-            })
-        })
-        .collect::<Result<Vec<_>, Error>>()?;
-    Ok(EvalInput {
-        truth,
-        models,
-        schema,
-        schemas,
-    })
 }
 
 /// [`evaluate_owned`] with the schema validity known beforehand: computed
@@ -384,32 +237,10 @@ fn evaluate_with_validity<S: RecordSource, V: ValidityOracle>(
 /// compares it and [`COMPARE_STORED`] when it loads the documents a
 /// [`Prepared`] kept.
 const LEARN: usize = 2;
+
 const COMPARE_FLATTENING: usize = 4;
+
 const COMPARE_STORED: usize = 2;
-
-/// What the passes before the comparison learn of the files: the
-/// documents matched by id (SPEC §1.1), the paths and their kinds (SPEC
-/// §1.2), and the warnings so far. It depends on the files, the model
-/// names and the settings [`prepare_settings`] keeps, never on how values
-/// are compared or scores averaged.
-struct Learnt<S> {
-    truth: Truth<S>,
-    /// Each model's name, cost and predictions.
-    models: Vec<(String, Option<f64>, Predictions<S>)>,
-    warnings: Vec<String>,
-    /// SPEC §7.4, decided once the paths are known.
-    suggestions: Vec<Suggestion>,
-    paths: Paths,
-    /// One path cache per forest: the truth's, then each model's.
-    caches: Vec<PathCache>,
-}
-
-impl<S: RecordSource> Learnt<S> {
-    /// Truth records × forests: what the work units are counted in.
-    fn size(&self) -> usize {
-        self.truth.source.len() * (self.models.len() + 1)
-    }
-}
 
 /// [`evaluate_with_validity`], asking `pace` between documents whether to
 /// wait or stop (`Ok(None)`: stopped): [`learn_paced`], then
@@ -442,228 +273,6 @@ async fn evaluate_paced<S: RecordSource, V: ValidityOracle>(
         progress,
     )
     .await
-}
-
-/// The passes before the comparison: the ids (one unit per record and
-/// file), then the paths and kinds (one per document and forest), the
-/// units counted from 0 of `total`.
-async fn learn_paced<S: RecordSource>(
-    input: EvalInput<S>,
-    comparer: &Comparer<'_>,
-    pace: &mut dyn Pace,
-    total: usize,
-) -> Result<Option<Learnt<S>>, Error> {
-    let config = comparer.config;
-    let mut warnings = Vec::new();
-    let mut input = input;
-    settle_schemas(&mut input, config.schema_by.as_deref())?;
-    let EvalInput {
-        truth: mut truth_file,
-        mut models,
-        schema,
-        schemas,
-    } = input;
-
-    let truth_name = truth_file.name().to_owned();
-    for m in &mut models {
-        if same_records(&mut m.file, &mut truth_file)? {
-            warnings.push(format!(
-                "{} ({}): the predictions are the ground truth's records, exactly as in {truth_name}; was the truth file given as a prediction file by mistake?",
-                m.file.name(), m.name
-            ));
-        }
-    }
-    let records = truth_file.len();
-    let forests = models.len() + 1;
-    let in_pass = |start: usize| Progress {
-        start,
-        span: records,
-        total,
-    };
-    let id_field = config.id_field.as_deref();
-    let read = read_truth_paced(truth_file, id_field, &mut warnings, pace, in_pass(0)).await?;
-    let Some(mut truth) = read else {
-        return Ok(None);
-    };
-    truth.scheme.confidence_key = config.confidence.key.clone();
-    if truth.documents.is_empty() {
-        warnings.push(format!("{truth_name}: the ground truth has no records"));
-    }
-    let mut names = std::collections::HashSet::new();
-    for m in &models {
-        if !names.insert(m.name.as_str()) {
-            warnings.push(format!(
-                "two models are named {:?}; give each a distinct name",
-                m.name
-            ));
-        }
-    }
-    let threads = shard::threads();
-    let mut inputs: Vec<(String, Option<f64>, Predictions<S>)> = if threads > 1 {
-        learn_threads::read_models(models, &truth, &mut warnings)?
-    } else {
-        let mut inputs = Vec::with_capacity(models.len());
-        for (i, m) in models.into_iter().enumerate() {
-            let progress = in_pass((i + 1) * records);
-            let read =
-                read_predictions_paced(&m.name, m.file, &truth, &mut warnings, pace, progress)
-                    .await?;
-            let Some(preds) = read else {
-                return Ok(None);
-            };
-            inputs.push((m.name, m.cost, preds));
-        }
-        inputs
-    };
-
-    let scheme = truth.scheme.clone();
-    let skip_top = |k: &str| !scheme.is_evaluated(k);
-    let ignored = Ignored::new(&config.ignored_fields);
-    let schema_info = schema
-        .as_ref()
-        .map(|s| read_schema(s, &skip_top, &ignored))
-        .unwrap_or_default();
-    let several_infos: Vec<SchemaInfo> = schemas
-        .iter()
-        .map(|s| read_schema(&s.schema, &skip_top, &ignored))
-        .collect();
-    if schemas.is_empty() {
-        if let Some(by) = &config.schema_by {
-            let given = if schema.is_some() {
-                "one schema is"
-            } else {
-                "no schema is"
-            };
-            warnings.push(format!(
-                "schema_by {by:?} is not used: {given} given, and documents pick their own schema only among several (SPEC §7.2)"
-            ));
-        }
-    }
-
-    let mut paths = Paths {
-        table: PathTable::default(),
-        info: Vec::new(),
-        models: inputs.len(),
-        ignored,
-        scheme: scheme.clone(),
-        buf: String::new(),
-        raw: Vec::new(),
-        several: None,
-    };
-    note_schema(&mut paths, &schema_info);
-    let mut several = match (schemas.len() > 1, config.schema_by.as_deref()) {
-        (true, Some(by)) => Some(several_paths::read_schemas(
-            &mut paths,
-            &schemas,
-            several_infos,
-            by,
-            truth.documents.len(),
-        )),
-        _ => None,
-    };
-    drop(schemas);
-    let mut caches: Vec<PathCache> = (0..=inputs.len()).map(|_| PathCache::default()).collect();
-    let (truth_cache, model_caches) = caches.split_at_mut(1);
-    let truth_cache = &mut truth_cache[0];
-    let documents = truth.documents.len();
-    if learn_threads::applies(threads, &truth, &inputs, several.is_some()) {
-        let (truth_lists, model_lists) =
-            learn_threads::note_tops(&mut paths, comparer, &mut truth, &mut inputs, threads)?;
-        learn_threads::note_items(
-            &mut paths,
-            comparer,
-            &truth,
-            &inputs,
-            &truth_lists,
-            &model_lists,
-            threads,
-        );
-    } else {
-        let kinds_pass = forests * records;
-        // The truth's present values decide kinds before any prediction's.
-        let mut truth_lists = Vec::new();
-        for d in 0..documents {
-            if should_stop(pace, kinds_pass + d, total).await {
-                return Ok(None);
-            }
-            let root = truth.fetch(d)?;
-            if let Some(several) = &mut several {
-                let chosen =
-                    several.choose(truth.source.forest().get(root), &truth.documents[d].id);
-                several.of_doc[d] = chosen;
-            }
-            paths.note_top(
-                comparer,
-                truth.source.forest(),
-                root,
-                None,
-                truth_cache,
-                &mut truth_lists,
-                None,
-                d,
-            );
-        }
-        if let Some(several) = &several {
-            let ids = truth.documents.iter().map(|doc| doc.id.clone());
-            warnings.extend(several.warning(ids));
-        }
-        // Then each model's, in the truth's order.
-        let mut model_lists = vec![Vec::new(); inputs.len()];
-        for (m, ((_, _, preds), cache)) in
-            inputs.iter_mut().zip(model_caches.iter_mut()).enumerate()
-        {
-            for d in 0..documents {
-                if should_stop(pace, kinds_pass + (m + 1) * records + d, total).await {
-                    return Ok(None);
-                }
-                let Some(root) = preds.fetch(d)? else {
-                    continue;
-                };
-                let skip = preds.by_truth[d].as_ref().and_then(|p| p.skip());
-                paths.note_top(
-                    comparer,
-                    preds.source.forest(),
-                    root,
-                    Some(m),
-                    cache,
-                    &mut model_lists[m],
-                    skip,
-                    d,
-                );
-            }
-        }
-        // Kinds are final: item fields, in the same order (each document read
-        // again, which gives the nodes noted above).
-        for lists in truth_lists.chunk_by(|a, b| a.0 == b.0) {
-            truth.fetch(lists[0].0)?;
-            paths.note_items(comparer, truth.source.forest(), lists, None, truth_cache);
-        }
-        drop(truth_lists);
-        for (m, ((_, _, preds), cache)) in
-            inputs.iter_mut().zip(model_caches.iter_mut()).enumerate()
-        {
-            for lists in model_lists[m].chunk_by(|a, b| a.0 == b.0) {
-                preds.fetch(lists[0].0)?;
-                paths.note_items(comparer, preds.source.forest(), lists, Some(m), cache);
-            }
-        }
-        drop(model_lists);
-    }
-    paths.mark_parents();
-    paths.fix_types(comparer);
-    if let Some(mut several) = several {
-        several_paths::fix_schema_types(&mut several, &paths, comparer);
-        paths.several = Some(Box::new(several));
-    }
-    let suggestions = paths.suggestions();
-    Ok(Some(Learnt {
-        truth,
-        models: inputs,
-        warnings,
-        suggestions,
-        paths,
-        caches,
-    }))
 }
 
 /// Where the comparison pass takes each document from.
@@ -829,15 +438,12 @@ async fn compare_pass<S: RecordSource, V: ValidityOracle>(
     inputs: &mut [(String, Option<f64>, Predictions<S>)],
     caches: &mut [PathCache],
     pass: &Pass<'_, '_>,
-    mut docs: Docs<'_>,
+    docs: Docs<'_>,
     oracle: &V,
     pace: &mut dyn Pace,
     progress: Progress,
     sink: &mut Sink<'_>,
 ) -> Result<Option<()>, Error> {
-    let paths = pass.paths;
-    let comparer = pass.comparer;
-    let scheme = &paths.scheme;
     let documents = truth.documents.len();
     let forests = inputs.len() + 1;
     oracle.fits(inputs.len(), documents)?;
@@ -846,96 +452,55 @@ async fn compare_pass<S: RecordSource, V: ValidityOracle>(
         return shard::compare_parallel(truth, inputs, pass, docs, oracle, pace, progress, sink)
             .await;
     }
-    let (truth_cache, model_caches) = caches.split_at_mut(1);
-    let truth_cache = &mut truth_cache[0];
-    let recorder = pass.recorder();
+    let (stored, mut storing) = match docs {
+        Docs::Load(stored) => (Some(stored), None),
+        Docs::Flatten(storing) => (None, storing),
+    };
     let mut outs: Vec<DocOut> = (0..inputs.len()).map(|_| DocOut::default()).collect();
-    let (mut truth_buf, mut pred_buf) = (FlatDoc::default(), FlatDoc::default());
-    let mut grid = F1Grid::default();
-    let mut own_plan = FieldSet::default();
+    let mut buffers = shard::Buffers::default();
+    let mut roots: Vec<Option<NodeId>> = Vec::with_capacity(inputs.len());
     for d in 0..documents {
         let done = progress.start + progress.span * forests * d;
         if should_stop(pace, done, progress.total).await {
             return Ok(None);
         }
         let root = truth.fetch(d)?;
-        let mut truth_doc = truth_buf.recycle();
-        let forest = truth.source.forest();
-        let own = paths.own(d);
-        match &mut docs {
-            Docs::Load(stored) => stored[0].load(d, forest, &mut truth_doc),
-            Docs::Flatten(storing) => {
-                paths.flatten_doc(
-                    comparer,
-                    forest,
-                    root,
-                    &mut truth_doc,
-                    truth_cache,
-                    None,
-                    own,
-                );
-                if let Some(storing) = storing {
-                    storing.push(0, &truth_doc);
-                }
-            }
+        roots.clear();
+        for (_, _, preds) in inputs.iter_mut() {
+            roots.push(preds.fetch(d)?);
         }
-        let truth_sides = truth_doc.item_sides();
-        let truth_record = forest.get(root);
-        for (m, (((_, _, preds), cache), out)) in inputs
-            .iter_mut()
-            .zip(model_caches.iter_mut())
-            .zip(outs.iter_mut())
-            .enumerate()
-        {
-            let mut pred_doc = pred_buf.recycle();
-            let has_prediction = preds.by_truth[d].is_some();
-            let root = preds.fetch(d)?;
-            let valid = match (root, preds.by_truth[d].as_ref()) {
-                (Some(root), Some(p)) => {
-                    let forest = preds.source.forest();
-                    match &docs {
-                        Docs::Load(stored) => stored[m + 1].load(d, forest, &mut pred_doc),
-                        Docs::Flatten(_) => paths.flatten_doc(
-                            comparer,
-                            forest,
-                            root,
-                            &mut pred_doc,
-                            cache,
-                            p.skip(),
-                            own,
-                        ),
-                    }
-                    let skip = |k: &str| !p.is_evaluated(scheme, k);
-                    oracle.is_valid(m, d, paths.own_index(d), forest, root, &skip)
-                }
-                _ => false,
-            };
-            if let Docs::Flatten(Some(storing)) = &mut docs {
-                storing.push(m + 1, &pred_doc);
+        let models: Vec<shard::ModelDoc<'_>> = inputs
+            .iter()
+            .zip(&roots)
+            .map(|((_, _, preds), root)| shard::ModelDoc {
+                forest: preds.source.forest(),
+                root: *root,
+                prediction: preds.by_truth[d].as_ref(),
+            })
+            .collect();
+        let mut keep = |f: usize, doc: &FlatDoc<'_>| {
+            if let Some(storing) = storing.as_deref_mut() {
+                storing.push(f, doc);
             }
-            recorder.compare_document(
-                &pass.fields[m],
-                own,
-                &mut own_plan,
-                &truth_doc,
-                &truth_sides,
-                &pred_doc,
-                &mut grid,
-                valid,
-                has_prediction,
-                out,
-            );
-            pass.note_slices(d, truth_record, out);
-            pred_buf = pred_doc.recycle();
-        }
-        drop(truth_sides);
-        truth_buf = truth_doc.recycle();
+        };
+        shard::compare_doc(
+            pass,
+            d,
+            (truth.source.forest(), root),
+            &models,
+            stored,
+            caches,
+            &mut buffers,
+            oracle,
+            &mut keep,
+            &mut outs,
+        );
         sink(d, &truth.documents[d].id, &mut outs)?;
-        if let Docs::Flatten(Some(storing)) = &mut docs {
+        if let Some(storing) = storing.as_deref_mut() {
             storing.after(d, documents);
         }
     }
-    if let Docs::Flatten(Some(storing)) = &mut docs {
+    if let Some(storing) = storing {
         storing.check();
     }
     Ok(Some(()))

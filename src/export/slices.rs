@@ -123,7 +123,7 @@ fn settings(report: &Report) -> (String, String, String) {
 }
 
 /// The HTML page's "Slices" part of the "Where it fails" section
-/// (`html::push_errors` opens it): the
+/// (`html::failures::push_errors` opens it): the
 /// caption, then per model a table of every slice (weak ones first,
 /// marked), with δ and the p-values; nothing without slices. Every user
 /// string goes through `html::escape`.

@@ -11,10 +11,9 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::error::Category;
 use serde_json::{Map, Value};
 
-use super::text::{
-    char_column, describe_value, json_may_need_nfc, line_text, nfc_map, nfc_str, nfc_value,
-};
+use super::text::{char_column, json_may_need_nfc, line_text, nfc_map, nfc_str, nfc_value};
 use crate::error::{Error, ErrorKind};
+use crate::eval::config::type_name;
 use crate::eval::model::{DocFile, DocRecord, Record, RecordFile};
 use crate::eval::pace::{should_stop, Pace};
 
@@ -81,7 +80,7 @@ fn array_records(file_name: &str, text: &str, items: Vec<Value>) -> Result<Vec<R
                     ErrorKind::Shape,
                     format!(
                         "expected a record (a JSON object), found {}",
-                        describe_value(&other)
+                        type_name(&other)
                     ),
                 )
                 .in_file(file_name)
@@ -107,7 +106,7 @@ fn id_map_records(
         .enumerate()
         .find(|(_, (_, value))| !value.is_object());
     if let Some((i, (key, value))) = bad {
-        let found = describe_value(value);
+        let found = type_name(value);
         let e = if entries.iter().any(|(_, v)| v.is_object()) {
             Error::new(
                 ErrorKind::Shape,
@@ -183,7 +182,7 @@ pub(crate) fn jsonl_line(
             ErrorKind::Shape,
             format!(
                 "expected a record (a JSON object) on each line, found {}",
-                describe_value(&other)
+                type_name(&other)
             ),
         )
         .in_file(file_name)

@@ -4,8 +4,6 @@
 //! their position), the NFC helpers used by every format, and the
 //! conversion of byte offsets to 1-based (line, column-in-characters) pairs.
 
-use serde_json::Value;
-
 use crate::error::{Error, ErrorKind};
 #[cfg(test)]
 use crate::eval::nfc::nfc_string;
@@ -216,18 +214,6 @@ pub(crate) fn json_may_need_nfc(json: &str) -> bool {
     has_char_from_u0300(json) || json.contains("\\u")
 }
 
-/// The JSON type of `value` with its article, for messages: "a string".
-pub(crate) fn describe_value(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,12 +304,5 @@ mod tests {
         assert_eq!(utf16_nul(b"a\0b\0c\0"), Some(1));
         assert_eq!(utf16_nul(b"abcdefghijklmnop\0"), None);
         assert_eq!(utf16_nul(b""), None);
-    }
-
-    #[test]
-    fn describe_value_names_types() {
-        assert_eq!(describe_value(&json!("x")), "a string");
-        assert_eq!(describe_value(&json!(null)), "null");
-        assert_eq!(describe_value(&json!([1])), "an array");
     }
 }

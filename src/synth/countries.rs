@@ -15,7 +15,8 @@
 //!
 //! [`SynthOptions::vendor_country`]: super::SynthOptions::vendor_country
 
-use super::{fill, stream_seed, Country, COUNTRIES};
+use super::random::{fill, stream_seed};
+use super::tables::{Country, COUNTRIES};
 use fastrand::Rng;
 use serde_json::{Map, Value};
 

@@ -11,14 +11,32 @@
 //! `paths`, `compare`, `tree`; never on `fields`, the passes, the counts or
 //! a validator.
 
-use super::NamedSchema;
 use crate::error::{Error, ErrorKind};
 use crate::eval::compare::{SchemaHint, ValueType};
 use crate::eval::dataset::Truth;
 use crate::eval::paths::{Kind, PathId};
 use crate::eval::source::RecordSource;
 use crate::eval::tree::Json;
+use serde_json::Value;
 use std::collections::HashMap;
+
+/// One of several schemas (SPEC §7.2): its name (the file stem of its
+/// file, [`schema_stem`]: what a document's selector names) and the
+/// schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedSchema {
+    pub name: String,
+    pub schema: Value,
+}
+
+impl NamedSchema {
+    pub fn new(name: impl Into<String>, schema: Value) -> Self {
+        NamedSchema {
+            name: name.into(),
+            schema,
+        }
+    }
+}
 
 /// How a document picks its schema (config `schema_by`, SPEC §7.2): by
 /// its id, or by the value of a top-level truth field.

@@ -8,8 +8,7 @@
 //! `several` (the schemas' data); never on the passes or the counts.
 
 use super::fields::{FieldSet, FlatDoc, Paths};
-use super::several::{OwnSchema, Selector, Several};
-use super::NamedSchema;
+use super::several::{NamedSchema, OwnSchema, Selector, Several};
 use crate::eval::compare::Comparer;
 use crate::eval::paths::{Kind, PathId, SchemaInfo};
 

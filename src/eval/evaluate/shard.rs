@@ -6,12 +6,14 @@
 //! counts and scores, the line-item tallies, the numeric counts, the
 //! compared values when details are asked for — which the parent's
 //! `ModelRun::absorb` adds to a model's counts and a partial result
-//! (sibling `partial`) stores; and the batched pass over documents on the
-//! caller's rayon pool.
+//! (sibling `partial`) stores; one document compared for every model
+//! ([`compare_doc`], the one routine of both passes); and the batched pass
+//! over documents on the caller's rayon pool.
 //!
 //! Why the report is byte-identical for every number of threads: each
 //! document is compared exactly as the one-thread pass compares it (the
-//! same code: `Recorder::compare_document`), into its own [`DocOut`];
+//! same routine, [`compare_doc`], which both passes call), into its own
+//! [`DocOut`];
 //! the [`DocOut`]s are then absorbed on the calling thread in the truth's
 //! document order, so every floating-point sum (a field's Σ CER, a set
 //! field's Σ scores) adds the same terms in the same order; everything
@@ -31,6 +33,7 @@ use super::{
 };
 use crate::error::{Error, ErrorKind};
 use crate::eval::audit::AuditSlot;
+use crate::eval::dataset::PredDocument;
 use crate::eval::report::{ErrorType, FieldDetail, ItemTally, Outcome};
 use crate::eval::tree::{Forest, NodeId};
 use serde::{Deserialize, Serialize};
@@ -273,11 +276,7 @@ struct Unit {
     copies: Vec<Forest>,
     /// One path cache per forest (the source's or the copy's).
     caches: Vec<PathCache>,
-    truth_buf: FlatDoc<'static>,
-    pred_buf: FlatDoc<'static>,
-    grid: F1Grid,
-    /// A document's own field set (several schemas, SPEC §7.2).
-    own_plan: FieldSet,
+    buffers: Buffers,
     /// Per document, per model.
     outs: Vec<Vec<DocOut>>,
     /// The unit's documents flattened, one per forest, when the pass
@@ -375,7 +374,7 @@ pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
         // Compare the units on the pool's threads.
         let truth_forest = truth.source.forest();
         let truth_docs = &truth.documents;
-        let model_views: Vec<(&Forest, &[Option<crate::eval::dataset::PredDocument>])> = inputs
+        let model_views: Vec<(&Forest, &[Option<PredDocument>])> = inputs
             .iter()
             .map(|(_, _, p)| (p.source.forest(), p.by_truth.as_slice()))
             .collect();
@@ -419,11 +418,12 @@ fn copy_record(to: &mut Forest, from: &Forest, root: NodeId) -> Result<NodeId, E
         .map_err(|e| Error::new(ErrorKind::Input, e.to_string()))
 }
 
-/// Compares the documents of one unit, as the one-thread pass does.
+/// Compares the documents of one unit, as the one-thread pass does
+/// ([`compare_doc`]), each into its own [`DocOut`]s.
 fn compare_unit<V: ValidityOracle>(
     unit: &mut Unit,
     truth_forest: &Forest,
-    models: &[(&Forest, &[Option<crate::eval::dataset::PredDocument>])],
+    models: &[(&Forest, &[Option<PredDocument>])],
     pass: &Pass<'_, '_>,
     stored: Option<&[super::StoredForest]>,
     oracle: &V,
@@ -433,91 +433,157 @@ fn compare_unit<V: ValidityOracle>(
         roots,
         copies,
         caches,
-        truth_buf,
-        pred_buf,
-        grid,
-        own_plan,
+        buffers,
         outs,
         kept,
     } = unit;
+    outs.resize_with(roots.len(), Vec::new);
+    let mut docs: Vec<ModelDoc<'_>> = Vec::with_capacity(models.len());
+    for (i, (root, preds)) in roots.iter().enumerate() {
+        let d = *start + i;
+        let forest = copies.first().unwrap_or(truth_forest);
+        docs.clear();
+        docs.extend(
+            models
+                .iter()
+                .enumerate()
+                .map(|(m, (source_forest, by_truth))| ModelDoc {
+                    forest: copies.get(m + 1).unwrap_or(source_forest),
+                    root: preds[m],
+                    prediction: by_truth[d].as_ref(),
+                }),
+        );
+        let doc_outs = &mut outs[i];
+        doc_outs.resize_with(models.len(), DocOut::default);
+        let mut keep = |f: usize, doc: &FlatDoc<'_>| {
+            if let Some(kept) = kept.get_mut(f) {
+                kept.push(doc);
+            }
+        };
+        compare_doc(
+            pass,
+            d,
+            (forest, *root),
+            &docs,
+            stored,
+            caches,
+            buffers,
+            oracle,
+            &mut keep,
+            doc_outs,
+        );
+    }
+}
+
+/// The buffers one document's comparison reuses: the flattened truth and
+/// prediction, the item F1 grid and a document's own field set (several
+/// schemas, SPEC §7.2).
+#[derive(Default)]
+pub(super) struct Buffers {
+    truth: FlatDoc<'static>,
+    pred: FlatDoc<'static>,
+    grid: F1Grid,
+    own_plan: FieldSet,
+}
+
+/// One model's side of a document: the forest its payload is read from,
+/// the payload's root and the prediction (`None`: the model has no
+/// prediction for the document).
+pub(super) struct ModelDoc<'a> {
+    pub forest: &'a Forest,
+    pub root: Option<NodeId>,
+    pub prediction: Option<&'a PredDocument>,
+}
+
+/// Document `d` compared for every model: the one routine of both passes
+/// (the one-thread pass of `super::compare_pass` and [`compare_unit`]),
+/// so that a document's [`DocOut`]s are the same whatever the number of
+/// threads. The truth's document (at `truth`) is loaded from `stored` or
+/// flattened (with `caches[0]`), then each model's (with `caches[m + 1]`),
+/// its payload's validity asked of `oracle`; each model's comparison goes
+/// into `outs[m]` with the document's slices noted. `keep` sees every
+/// flattened document in order (forest 0 the truth, m + 1 model m), for a
+/// pass that keeps them.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn compare_doc<V: ValidityOracle>(
+    pass: &Pass<'_, '_>,
+    d: usize,
+    truth: (&Forest, NodeId),
+    models: &[ModelDoc<'_>],
+    stored: Option<&[super::StoredForest]>,
+    caches: &mut [PathCache],
+    buffers: &mut Buffers,
+    oracle: &V,
+    keep: &mut dyn FnMut(usize, &FlatDoc<'_>),
+    outs: &mut [DocOut],
+) {
     let paths = pass.paths;
     let comparer = pass.comparer;
     let scheme = &paths.scheme;
     let recorder = pass.recorder();
-    outs.resize_with(roots.len(), Vec::new);
     let (truth_cache, model_caches) = caches.split_at_mut(1);
     let truth_cache = &mut truth_cache[0];
-    let mut truth_free = std::mem::take(truth_buf);
-    let mut pred_free = std::mem::take(pred_buf);
-    for (i, (root, preds)) in roots.iter().enumerate() {
-        let d = *start + i;
-        let forest = copies.first().unwrap_or(truth_forest);
-        let mut truth_doc = truth_free.recycle();
-        let own = paths.own(d);
-        match stored {
-            Some(stored) => stored[0].load(d, forest, &mut truth_doc),
-            None => paths.flatten_doc(
-                comparer,
-                forest,
-                *root,
-                &mut truth_doc,
-                truth_cache,
-                None,
-                own,
-            ),
-        }
-        if let Some(kept) = kept.first_mut() {
-            kept.push(&truth_doc);
-        }
-        let truth_sides = truth_doc.item_sides();
-        let truth_record = forest.get(*root);
-        let doc_outs = &mut outs[i];
-        doc_outs.resize_with(models.len(), DocOut::default);
-        for (m, ((source_forest, by_truth), cache)) in
-            models.iter().zip(model_caches.iter_mut()).enumerate()
-        {
-            let mut pred_doc = pred_free.recycle();
-            let forest = copies.get(m + 1).unwrap_or(source_forest);
-            let valid = match (preds[m], by_truth[d].as_ref()) {
-                (Some(root), Some(p)) => {
-                    match stored {
-                        Some(stored) => stored[m + 1].load(d, forest, &mut pred_doc),
-                        None => paths.flatten_doc(
-                            comparer,
-                            forest,
-                            root,
-                            &mut pred_doc,
-                            cache,
-                            p.skip(),
-                            own,
-                        ),
-                    }
-                    let skip = |k: &str| !p.is_evaluated(scheme, k);
-                    oracle.is_valid(m, d, paths.own_index(d), forest, root, &skip)
-                }
-                _ => false,
-            };
-            if let Some(kept) = kept.get_mut(m + 1) {
-                kept.push(&pred_doc);
-            }
-            recorder.compare_document(
-                &pass.fields[m],
-                own,
-                own_plan,
-                &truth_doc,
-                &truth_sides,
-                &pred_doc,
-                grid,
-                valid,
-                by_truth[d].is_some(),
-                &mut doc_outs[m],
-            );
-            pass.note_slices(d, truth_record, &mut doc_outs[m]);
-            pred_free = pred_doc.recycle();
-        }
-        drop(truth_sides);
-        truth_free = truth_doc.recycle();
+    let (forest, root) = truth;
+    let mut truth_doc = std::mem::take(&mut buffers.truth).recycle();
+    let own = paths.own(d);
+    match stored {
+        Some(stored) => stored[0].load(d, forest, &mut truth_doc),
+        None => paths.flatten_doc(
+            comparer,
+            forest,
+            root,
+            &mut truth_doc,
+            truth_cache,
+            None,
+            own,
+        ),
     }
-    *truth_buf = truth_free;
-    *pred_buf = pred_free;
+    keep(0, &truth_doc);
+    let truth_sides = truth_doc.item_sides();
+    let truth_record = forest.get(root);
+    for (m, ((model, cache), out)) in models
+        .iter()
+        .zip(model_caches.iter_mut())
+        .zip(outs.iter_mut())
+        .enumerate()
+    {
+        let mut pred_doc = std::mem::take(&mut buffers.pred).recycle();
+        let forest = model.forest;
+        let valid = match (model.root, model.prediction) {
+            (Some(root), Some(p)) => {
+                match stored {
+                    Some(stored) => stored[m + 1].load(d, forest, &mut pred_doc),
+                    None => paths.flatten_doc(
+                        comparer,
+                        forest,
+                        root,
+                        &mut pred_doc,
+                        cache,
+                        p.skip(),
+                        own,
+                    ),
+                }
+                let skip = |k: &str| !p.is_evaluated(scheme, k);
+                oracle.is_valid(m, d, paths.own_index(d), forest, root, &skip)
+            }
+            _ => false,
+        };
+        keep(m + 1, &pred_doc);
+        recorder.compare_document(
+            &pass.fields[m],
+            own,
+            &mut buffers.own_plan,
+            &truth_doc,
+            &truth_sides,
+            &pred_doc,
+            &mut buffers.grid,
+            valid,
+            model.prediction.is_some(),
+            out,
+        );
+        pass.note_slices(d, truth_record, out);
+        buffers.pred = pred_doc.recycle();
+    }
+    drop(truth_sides);
+    buffers.truth = truth_doc.recycle();
 }

@@ -7,7 +7,8 @@
 //! `ValidityOracle` the comparison pass asks. May depend on `validate`,
 //! `dataset`, `counts`, `report`; never on how values are compared.
 
-use super::{into_doc_files, settle_schemas, several, EvalInput, IntoDocFile, NamedSchema};
+use super::input::{into_doc_files, settle_schemas, EvalInput, IntoDocFile};
+use super::several::{self, NamedSchema};
 use crate::error::{Error, ErrorKind};
 use crate::eval::config::Config;
 use crate::eval::counts::{document_extraction_score, mean};

@@ -2,6 +2,7 @@
 
 use super::*;
 use serde_json::json;
+use serde_json::Value;
 
 fn round_trip(text: &str) -> Value {
     let mut f = Forest::default();

@@ -1,0 +1,316 @@
+//! The arena: [`Forest`] (every value of a file as 16-byte nodes in one
+//! vector, every string in one text buffer, object keys interned) and
+//! how values are added to it — from a `serde_json::Value`, with NFC keys
+//! and the repeated-key rule of `serde_json::Map`.
+//!
+//! Owns: the node layout and building. Knows nothing of the views
+//! (`json`) or of parsing text (`parse`), which add their own methods to
+//! [`Forest`]. Depends on `serde_json` and `nfc`.
+
+use crate::eval::nfc::{is_nfc_fast, nfc_str};
+use serde_json::{Map, Number, Value};
+use std::collections::HashMap;
+use std::fmt;
+
+/// The index of a node in its forest.
+pub type NodeId = u32;
+
+/// No key: the node is an array element or a root.
+pub(super) const NO_KEY: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Tag {
+    Null,
+    False,
+    True,
+    /// A non-negative integer: `a` and `b` are the low and high halves.
+    PosInt,
+    /// A negative integer, as the bits of an `i64`.
+    NegInt,
+    /// A finite float, as the bits of an `f64`.
+    Float,
+    /// `a` is the byte offset in the text buffer, `b` the byte length.
+    Str,
+    /// `a` is the first child's node index, `b` the number of children.
+    Array,
+    Object,
+}
+
+/// One value. Object members carry their interned key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Node {
+    pub(super) tag: Tag,
+    pub(super) key: u32,
+    pub(super) a: u32,
+    pub(super) b: u32,
+}
+
+impl Node {
+    pub(super) fn scalar(tag: Tag) -> Node {
+        Node {
+            tag,
+            key: NO_KEY,
+            a: 0,
+            b: 0,
+        }
+    }
+
+    pub(super) fn bits(tag: Tag, bits: u64) -> Node {
+        Node {
+            tag,
+            key: NO_KEY,
+            a: bits as u32,
+            b: (bits >> 32) as u32,
+        }
+    }
+
+    pub(super) fn bits64(&self) -> u64 {
+        u64::from(self.a) | (u64::from(self.b) << 32)
+    }
+}
+
+/// Too much text or too many values for one forest's 32-bit indices
+/// (over 4 GiB of strings, or over 4 billion values in one file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooLarge;
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the file is too large: over 4 GiB of text or 4 billion values")
+    }
+}
+
+/// The values of one file: nodes, string text and interned keys.
+#[derive(Debug, Default, Clone)]
+pub struct Forest {
+    pub(super) nodes: Vec<Node>,
+    pub(super) text: String,
+    pub(super) keys: Vec<Box<str>>,
+    /// For each key id, the id of its NFC form (itself when it is NFC).
+    nfc_keys: Vec<u32>,
+    key_ids: HashMap<Box<str>, u32, rustc_hash::FxBuildHasher>,
+    /// Values whose container is still open, while building.
+    pub(super) stack: Vec<Node>,
+}
+
+impl Forest {
+    /// Whether two forests hold the same values under the same node ids
+    /// (the same records parsed the same way), whatever their names.
+    pub fn same_content(&self, other: &Forest) -> bool {
+        self.nodes == other.nodes && self.text == other.text && self.keys == other.keys
+    }
+
+    /// Makes room for the values of about `json_len` bytes of JSON text,
+    /// so that building copies nothing while the vectors grow. Generous:
+    /// pages never written are never resident, and [`Self::shrink`]
+    /// returns the rest.
+    pub fn reserve_for(&mut self, json_len: usize) {
+        self.nodes.reserve(json_len / 8);
+        self.text.reserve(json_len);
+    }
+
+    /// Forgets every value but keeps the interned keys, so that a key has
+    /// the same id before and after (what a per-forest path cache relies
+    /// on). A file read one record at a time reuses one forest this way:
+    /// parsing the same text again after a clear gives the same node ids.
+    pub fn clear_values(&mut self) {
+        self.nodes.clear();
+        self.text.clear();
+        self.stack.clear();
+    }
+
+    /// Frees what building needed (the key index, spare capacity).
+    pub fn shrink(&mut self) {
+        self.stack = Vec::new();
+        self.nodes.shrink_to_fit();
+        self.text.shrink_to_fit();
+    }
+
+    /// Adds a `serde_json::Value` (already NFC) and returns its node.
+    pub fn add_value(&mut self, value: &Value) -> Result<NodeId, TooLarge> {
+        self.push_value(value)?;
+        self.close_root()
+    }
+
+    /// Adds the object `map` (already NFC) and returns its node.
+    pub fn add_map(&mut self, map: &Map<String, Value>) -> Result<NodeId, TooLarge> {
+        self.push_map(map)?;
+        self.close_root()
+    }
+
+    fn push_value(&mut self, value: &Value) -> Result<(), TooLarge> {
+        match value {
+            Value::Null => self.stack.push(Node::scalar(Tag::Null)),
+            Value::Bool(b) => self.push_bool(*b),
+            Value::Number(n) => self.push_number(n),
+            Value::String(s) => self.push_str_as_is(s)?,
+            Value::Array(items) => {
+                let mark = self.stack.len();
+                for item in items {
+                    self.push_value(item)?;
+                }
+                self.end_array(mark)?;
+            }
+            Value::Object(map) => self.push_map(map)?,
+        }
+        Ok(())
+    }
+
+    fn push_map(&mut self, map: &Map<String, Value>) -> Result<(), TooLarge> {
+        let mark = self.stack.len();
+        for (k, v) in map {
+            self.push_value(v)?;
+            let key = self.key(k);
+            self.set_last_key(key);
+        }
+        self.end_object(mark)
+    }
+
+    pub(super) fn push_bool(&mut self, b: bool) {
+        self.stack
+            .push(Node::scalar(if b { Tag::True } else { Tag::False }));
+    }
+
+    pub(super) fn push_number(&mut self, n: &Number) {
+        let node = if let Some(u) = n.as_u64() {
+            Node::bits(Tag::PosInt, u)
+        } else if let Some(i) = n.as_i64() {
+            Node::bits(Tag::NegInt, i as u64)
+        } else {
+            Node::bits(Tag::Float, n.as_f64().unwrap_or(0.0).to_bits())
+        };
+        self.stack.push(node);
+    }
+
+    pub(super) fn push_str_as_is(&mut self, s: &str) -> Result<(), TooLarge> {
+        let start = u32::try_from(self.text.len()).map_err(|_| TooLarge)?;
+        let len = u32::try_from(s.len()).map_err(|_| TooLarge)?;
+        start.checked_add(len).ok_or(TooLarge)?;
+        self.text.push_str(s);
+        self.stack.push(Node {
+            tag: Tag::Str,
+            key: NO_KEY,
+            a: start,
+            b: len,
+        });
+        Ok(())
+    }
+
+    /// A parsed string, NFC-normalised (SPEC §1.1).
+    pub(super) fn push_str_nfc(&mut self, s: &str) -> Result<(), TooLarge> {
+        if is_nfc_fast(s) {
+            self.push_str_as_is(s)
+        } else {
+            self.push_str_as_is(&nfc_str(s))
+        }
+    }
+
+    /// The id of key `k` as written (interned).
+    pub(super) fn key(&mut self, k: &str) -> u32 {
+        if let Some(&id) = self.key_ids.get(k) {
+            return id;
+        }
+        let id = self.keys.len() as u32;
+        self.keys.push(k.into());
+        self.nfc_keys.push(id);
+        self.key_ids.insert(k.into(), id);
+        if !is_nfc_fast(k) {
+            let nfc = self.key(&nfc_str(k));
+            self.nfc_keys[id as usize] = nfc;
+        }
+        id
+    }
+
+    pub(super) fn set_last_key(&mut self, key: u32) {
+        if let Some(last) = self.stack.last_mut() {
+            last.key = key;
+        }
+    }
+
+    /// Moves the values above `mark` into the node vector as one run of
+    /// children; returns (first, count).
+    fn close_children(&mut self, mark: usize) -> Result<(u32, u32), TooLarge> {
+        let first = u32::try_from(self.nodes.len()).map_err(|_| TooLarge)?;
+        let count = u32::try_from(self.stack.len() - mark).map_err(|_| TooLarge)?;
+        first.checked_add(count).ok_or(TooLarge)?;
+        // A copy of plain nodes (one `memcpy`), not a drain's loop.
+        self.nodes.extend_from_slice(&self.stack[mark..]);
+        self.stack.truncate(mark);
+        Ok((first, count))
+    }
+
+    pub(super) fn end_array(&mut self, mark: usize) -> Result<(), TooLarge> {
+        let (a, b) = self.close_children(mark)?;
+        self.stack.push(Node {
+            tag: Tag::Array,
+            key: NO_KEY,
+            a,
+            b,
+        });
+        Ok(())
+    }
+
+    /// Closes an object: a repeated key keeps its first position and its
+    /// last value (as `serde_json::Map::insert`); then keys are replaced by
+    /// their NFC forms, with the same rule for keys that became equal (as
+    /// the input adapters' NFC pass does).
+    pub(super) fn end_object(&mut self, mark: usize) -> Result<(), TooLarge> {
+        dedup_keys(&mut self.stack, mark);
+        if self.stack[mark..]
+            .iter()
+            .any(|n| self.nfc_keys[n.key as usize] != n.key)
+        {
+            for n in &mut self.stack[mark..] {
+                n.key = self.nfc_keys[n.key as usize];
+            }
+            dedup_keys(&mut self.stack, mark);
+        }
+        let (a, b) = self.close_children(mark)?;
+        self.stack.push(Node {
+            tag: Tag::Object,
+            key: NO_KEY,
+            a,
+            b,
+        });
+        Ok(())
+    }
+
+    pub(super) fn close_root(&mut self) -> Result<NodeId, TooLarge> {
+        let id = u32::try_from(self.nodes.len()).map_err(|_| TooLarge)?;
+        if id == u32::MAX {
+            return Err(TooLarge);
+        }
+        match self.stack.pop() {
+            Some(node) => self.nodes.push(node),
+            None => self.nodes.push(Node::scalar(Tag::Null)),
+        }
+        Ok(id)
+    }
+}
+
+/// Keeps the first position and the last value of each key among
+/// `stack[mark..]`.
+fn dedup_keys(stack: &mut Vec<Node>, mark: usize) {
+    let members = &stack[mark..];
+    let repeated = if members.len() <= 32 {
+        members
+            .iter()
+            .enumerate()
+            .any(|(i, n)| members[..i].iter().any(|m| m.key == n.key))
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(members.len());
+        !members.iter().all(|n| seen.insert(n.key))
+    };
+    if !repeated {
+        return;
+    }
+    let members: Vec<Node> = stack.drain(mark..).collect();
+    let mut kept: Vec<Node> = Vec::with_capacity(members.len());
+    for n in members {
+        match kept.iter_mut().find(|m| m.key == n.key) {
+            Some(m) => *m = n,
+            None => kept.push(n),
+        }
+    }
+    stack.extend(kept);
+}

@@ -1,0 +1,134 @@
+//! JSON text into a [`Forest`], with `serde_json`'s own deserializer (so
+//! numbers, escapes and errors are exactly `serde_json`'s), strings and
+//! keys NFC-normalised (SPEC §1.1): [`Forest::parse_record`].
+//!
+//! Owns: the deserializer's visitors. Depends on `forest` and `serde`.
+
+use super::forest::{Forest, Node, NodeId, Tag, TooLarge};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Number;
+use std::fmt;
+
+impl Forest {
+    /// Parses one JSON value from `text` with `serde_json` (so numbers,
+    /// escapes and errors are exactly `serde_json`'s) into the forest, NFC-
+    /// normalising strings and keys, and returns its node. On an error
+    /// (syntax, trailing text, or [`TooLarge`]) the forest is left with
+    /// unreachable nodes but otherwise intact.
+    pub fn parse_record(&mut self, text: &str) -> Result<NodeId, serde_json::Error> {
+        let mark = self.stack.len();
+        let mut de = serde_json::Deserializer::from_str(text);
+        let result = ValueSeed(self)
+            .deserialize(&mut de)
+            .and_then(|()| de.end())
+            .and_then(|()| {
+                self.close_root()
+                    .map_err(<serde_json::Error as serde::de::Error>::custom)
+            });
+        if result.is_err() {
+            self.stack.truncate(mark);
+        }
+        result
+    }
+}
+
+/// Reads one value into the forest.
+struct ValueSeed<'f>(&'f mut Forest);
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+fn too_large<E: serde::de::Error>(_: TooLarge) -> E {
+    E::custom(TooLarge)
+}
+
+impl<'de> Visitor<'de> for ValueSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+        self.0.push_bool(v);
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        self.0.push_number(&Number::from(v));
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+        self.0.push_number(&Number::from(v));
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        // As serde_json's own `Value`: a non-finite float is null.
+        match Number::from_f64(v) {
+            Some(n) => self.0.push_number(&n),
+            None => self.0.stack.push(Node::scalar(Tag::Null)),
+        }
+        Ok(())
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
+        self.0.push_str_nfc(v).map_err(too_large)
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.0.stack.push(Node::scalar(Tag::Null));
+        Ok(())
+    }
+
+    fn visit_none<E>(self) -> Result<(), E> {
+        self.0.stack.push(Node::scalar(Tag::Null));
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let forest = self.0;
+        let mark = forest.stack.len();
+        while seq.next_element_seed(ValueSeed(forest))?.is_some() {}
+        forest.end_array(mark).map_err(too_large)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let forest = self.0;
+        let mark = forest.stack.len();
+        while let Some(key) = map.next_key_seed(KeySeed(forest))? {
+            map.next_value_seed(ValueSeed(forest))?;
+            forest.set_last_key(key);
+        }
+        forest.end_object(mark).map_err(too_large)
+    }
+}
+
+/// Reads one object key and interns it.
+struct KeySeed<'f>(&'f mut Forest);
+
+impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
+    type Value = u32;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<u32, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed<'_> {
+    type Value = u32;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string key")
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<u32, E> {
+        Ok(self.0.key(v))
+    }
+}
