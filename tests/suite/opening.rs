@@ -35,11 +35,11 @@ fn the_shipped_opening_answers_are_what_the_worker_answers_first() {
             std::fs::write(&path, &bytes).unwrap();
             continue;
         }
-        let shipped = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let shipped =
+            std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         // What the page decodes is what the worker would send.
-        let read: Vec<Answer> = decode(&shipped)
-            .unwrap_or_else(|e| panic!("{} does not decode: {e}", path.display()));
+        let read: Vec<Answer> =
+            decode(&shipped).unwrap_or_else(|e| panic!("{} does not decode: {e}", path.display()));
         assert_eq!(read.len(), answers.len(), "{}", path.display());
         assert!(
             shipped == bytes,
