@@ -1,6 +1,8 @@
 //! The layout's invariants (ARCHITECTURE.md): the evaluation core does no
 //! I/O and knows no web, UI or plotting types; the charts read only the
-//! report, do no I/O, know no web types, and keep plotters in one file.
+//! report, do no I/O, know no web types, and keep plotters in one file;
+//! and no Rust file in `src/` grows past [`MAX_LINES`] (issue 33: a module
+//! has one responsibility and stays readable).
 
 use std::path::Path;
 
@@ -131,4 +133,38 @@ fn the_check_itself_can_fail() {
     // The scan above would catch an import written the usual way.
     let line = "use std::fs::read;";
     assert!(FORBIDDEN.iter().any(|w| line.contains(w)));
+}
+
+/// The most lines a Rust file in `src/` may have (issue 33: no module over
+/// about 800 lines; data tables and tests move to their own files, as
+/// `docs/contributing.md` says).
+const MAX_LINES: usize = 800;
+
+/// The files under `root` longer than `max` lines, as "path: N lines".
+fn long_files(root: &Path, max: usize) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(root, &mut files);
+    files.sort();
+    files
+        .iter()
+        .filter_map(|path| {
+            let text = std::fs::read_to_string(path).expect("source file is readable");
+            let lines = text.lines().count();
+            (lines > max).then(|| format!("{}: {lines} lines", path.display()))
+        })
+        .collect()
+}
+
+#[test]
+fn no_source_file_is_longer_than_800_lines() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let long = long_files(&src, MAX_LINES);
+    assert!(
+        long.is_empty(),
+        "split these by responsibility (one module, one job; tests and data tables \
+         in their own files):\n{}",
+        long.join("\n")
+    );
+    // The check can fail: at a lower bound the largest files are caught.
+    assert!(!long_files(&src, 500).is_empty());
 }
