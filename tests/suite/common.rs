@@ -71,3 +71,9 @@ pub fn close(actual: f64, expected: f64) {
         "expected {expected}, got {actual}"
     );
 }
+
+/// Whether golden files are rewritten instead of compared
+/// (`UPDATE_GOLDEN=1 cargo test …`).
+pub fn update_golden() -> bool {
+    std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| !v.is_empty() && v != "0")
+}

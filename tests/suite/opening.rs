@@ -24,7 +24,7 @@ fn the_shipped_opening_answers_are_what_the_worker_answers_first() {
         .all(|a| matches!(a, Answer::Details { .. })));
 
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/opening");
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| !v.is_empty() && v != "0");
+    let update = super::common::update_golden();
     for (name, answers) in [
         (OPENING_FILE, &answers.first),
         (OPENING_DETAILS_FILE, &answers.details),
