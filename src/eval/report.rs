@@ -645,6 +645,25 @@ pub struct FieldDetail {
     /// The prediction's confidence (SPEC §8.5), `null` when none.
     #[serde(default)]
     pub confidence: Option<f64>,
+    /// For a set field: its `[missed, spurious]` element counts (SPEC
+    /// §3.3), which its `errors` count (§9.1) while its `error_type` is
+    /// null. Not a key of the JSON report; the app's wire form carries it
+    /// so a `missed` or `spurious` segment finds its documents.
+    #[serde(skip)]
+    pub set_errors: Option<[u64; 2]>,
+}
+
+impl FieldDetail {
+    /// Whether this value counts an `error` of SPEC §9.1: its error type,
+    /// or, for a set field, a missed or spurious element.
+    pub fn counts_error(&self, error: ErrorType) -> bool {
+        self.error_type == Some(error)
+            || match (error, self.set_errors) {
+                (ErrorType::Missed, Some([missed, _])) => missed > 0,
+                (ErrorType::Spurious, Some([_, spurious])) => spurious > 0,
+                _ => false,
+            }
+    }
 }
 
 /// The outcome of one (document, field) pair (SPEC §2.3).

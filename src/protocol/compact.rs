@@ -32,7 +32,8 @@ type Document = (
 /// A compared value as sent: field (its index in the part's names),
 /// truth_item, pred_item, truth, prediction, outcome (index in
 /// [`Outcome::ALL`]), similarity, cer, confidence, error type (index in
-/// [`ErrorType::ALL`], SPEC §9.1), belongs_to (index in the names).
+/// [`ErrorType::ALL`], SPEC §9.1), belongs_to (index in the names), a
+/// set field's [missed, spurious] elements (not in the JSON report).
 type Field = (
     u32,
     Option<usize>,
@@ -45,6 +46,7 @@ type Field = (
     Option<f64>,
     Option<u8>,
     Option<u32>,
+    Option<[u64; 2]>,
 );
 
 /// Each field name of a part, numbered in the order first compared.
@@ -108,6 +110,7 @@ impl Serialize for FieldsOut<'_> {
                 f.belongs_to
                     .as_deref()
                     .map(|b| self.1.get(b).copied().unwrap_or(0)),
+                f.set_errors,
             )
         }))
     }
@@ -195,6 +198,7 @@ fn field<E: serde::de::Error>(f: Field, names: &[String]) -> Result<FieldDetail,
         confidence,
         error_type,
         belongs_to,
+        set_errors,
     ) = f;
     let outcome = *Outcome::ALL
         .get(outcome as usize)
@@ -227,6 +231,7 @@ fn field<E: serde::de::Error>(f: Field, names: &[String]) -> Result<FieldDetail,
         similarity,
         cer,
         confidence,
+        set_errors,
     })
 }
 
@@ -254,6 +259,7 @@ mod tests {
                 None,
                 Some(2),
                 Some(0),
+                Some([1, 3]),
             )
         };
         for (i, outcome) in Outcome::ALL.into_iter().enumerate() {
@@ -267,6 +273,7 @@ mod tests {
                 (detail.error_type, detail.belongs_to.as_deref()),
                 (Some(ErrorType::Swapped), Some("total"))
             );
+            assert_eq!(detail.set_errors, Some([1, 3]));
         }
         assert_eq!(
             field::<Error>(sent(6), &names).unwrap_err().to_string(),

@@ -187,7 +187,8 @@ pub fn swapped_fields(f: &FieldDetail) -> Option<(&str, &str)> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Narrowing {
     /// The documents with at least one value of this error type (in the
-    /// [`Browse::field`] when there is one).
+    /// [`Browse::field`] when there is one), a set field's missed or
+    /// spurious elements included (`FieldDetail::counts_error`).
     Error(ErrorType),
     /// The documents of one slice: `documents` their indices in the
     /// truth's order (ascending).
@@ -205,7 +206,7 @@ impl Narrowing {
             Narrowing::Error(error) => detail
                 .fields
                 .iter()
-                .any(|f| (field.is_empty() || f.field == field) && f.error_type == Some(*error)),
+                .any(|f| (field.is_empty() || f.field == field) && f.counts_error(*error)),
             Narrowing::Slice { documents, .. } => {
                 u32::try_from(index).is_ok_and(|i| documents.binary_search(&i).is_ok())
             }

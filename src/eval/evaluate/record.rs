@@ -161,6 +161,7 @@ impl Recorder<'_, '_> {
                 similarity: c.similarity,
                 cer: c.cer_rate,
                 confidence,
+                set_errors: None,
             });
         }
     }
@@ -285,6 +286,7 @@ impl Recorder<'_, '_> {
                         confidence,
                     });
                     if self.details {
+                        let oc = sc.outcome_counts();
                         out.fields.push(FieldDetail {
                             field: paths.table.name(id).to_string(),
                             truth_item: None,
@@ -297,6 +299,7 @@ impl Recorder<'_, '_> {
                             similarity: None,
                             cer: None,
                             confidence,
+                            set_errors: Some([oc.missed, oc.spurious]),
                         });
                     }
                 }

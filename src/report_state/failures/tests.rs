@@ -208,6 +208,41 @@ fn a_segment_keeps_the_documents_with_that_error_in_that_field() {
 }
 
 #[test]
+fn a_set_fields_segments_keep_the_documents_with_missed_or_spurious_elements() {
+    // `codes` is a set (a list of scalars). Document 1: "b" missed;
+    // document 2: "d" spurious; document 3: exact; document 4: "f", "g"
+    // missed and "x" spurious.
+    let truth = "{\"id\":\"1\",\"codes\":[\"a\",\"b\"]}\n{\"id\":\"2\",\"codes\":[\"c\"]}\n{\"id\":\"3\",\"codes\":[\"e\"]}\n{\"id\":\"4\",\"codes\":[\"f\",\"g\"]}";
+    let pred = "{\"id\":\"1\",\"codes\":[\"a\"]}\n{\"id\":\"2\",\"codes\":[\"c\",\"d\"]}\n{\"id\":\"3\",\"codes\":[\"e\"]}\n{\"id\":\"4\",\"codes\":[\"x\"]}";
+    let r = report_of(truth, pred, json!({}));
+    // The bar counts elements: 1 + 2 missed, 1 + 1 spurious.
+    let errors = &r.models[0].errors;
+    assert_eq!((errors.missed, errors.spurious), (3, 2));
+    let docs = r.models[0].document_details.as_ref().expect("details");
+    let kept = |b: &Browse| -> Vec<String> {
+        docs.iter()
+            .enumerate()
+            .filter(|(i, d)| b.narrowing.keeps(*i, d, &b.field))
+            .map(|(_, d)| d.id.clone())
+            .collect()
+    };
+    let missed = Browse::segment(0, Some("codes"), ErrorType::Missed);
+    assert_eq!(kept(&missed), ["1", "4"]);
+    let spurious = Browse::segment(0, Some("codes"), ErrorType::Spurious);
+    assert_eq!(kept(&spurious), ["2", "4"]);
+    // The model's bar (any field) finds the same documents.
+    assert_eq!(
+        kept(&Browse::segment(0, None, ErrorType::Missed)),
+        ["1", "4"]
+    );
+    // A set's value has no error type of its own, so no other segment
+    // keeps it.
+    assert!(kept(&Browse::segment(0, None, ErrorType::Wrong)).is_empty());
+    assert_eq!(docs[3].fields[0].error_type, None);
+    assert_eq!(docs[3].fields[0].set_errors, Some([2, 1]));
+}
+
+#[test]
 fn a_slice_keeps_its_documents_null_included() {
     // lang: de, en, de, (none) → slices null [3], "de" [0, 2], "en" [1].
     let truth = "{\"id\":\"1\",\"a\":\"p\",\"lang\":\"de\"}\n{\"id\":\"2\",\"a\":\"q\",\"lang\":\"en\"}\n{\"id\":\"3\",\"a\":\"r\",\"lang\":\"de\"}\n{\"id\":\"4\",\"a\":\"s\"}";
