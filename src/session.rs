@@ -1,9 +1,10 @@
 //! The app's session: what the user loaded and set, as plain Rust
-//! (tested natively). The worker owns it; the page holds only its settings.
+//! (tested natively). The worker owns it; the page holds only its
+//! settings ([`Settings`], `settings`).
 //!
 //! Owns: [`Session`] — the file store ([`files`]: roles, parsing) and the
-//! settings layer (SPEC §4: the highest-precedence config layer) — and the
-//! built-in example. Its jobs live in child modules: the evaluation
+//! settings layer (SPEC §4: the highest-precedence config layer, written
+//! through [`Layered`]) — and the built-in example. Its jobs live in child modules: the evaluation
 //! (`evaluating`), schema validity apart from it (`validity`, run in the
 //! schema worker), the caches between evaluations (`caches`) and the
 //! bundle and URL-fragment codecs (`codecs`) and the corrections of the
@@ -26,8 +27,10 @@ use std::sync::Arc;
 
 mod field_types;
 mod schemas;
+mod settings;
 pub use field_types::{declared_type, declared_types};
 pub use schemas::SchemaOverview;
+pub use settings::{layered_config, Layered, Settings};
 mod caches;
 mod codecs;
 mod corrections;
@@ -71,6 +74,11 @@ pub struct Session {
     /// The corrections of the truth (SPEC §9.3) applied before every
     /// evaluation (the app's "Check the truth" panel; a bundle keeps them).
     corrections: Vec<Correction>,
+    /// The file the corrections came from, which the warnings name: the
+    /// user's, for corrections re-opened from a bundle or a report the
+    /// CLI wrote (`eval --corrections FILE --embed-inputs`); `None` for
+    /// the panel's own, named [`CORRECTIONS_FILE`] as it downloads them.
+    corrections_file: Option<String>,
     /// The corrected truth of the current truth, settings and corrections.
     corrected: CorrectedCache,
 }
@@ -338,25 +346,8 @@ impl Session {
         self.shows_example = false;
         self.files.clear();
         self.corrections.clear();
+        self.corrections_file = None;
         self.prepared = PreparedCache(None);
-    }
-
-    /// The browser page's copy of the session: no records, only the
-    /// metrics config files' JSON (what [`Session::config`] layers under
-    /// the settings), as the evaluation worker lists them.
-    pub fn set_config_files(&mut self, configs: Vec<(u32, String, Value)>) {
-        self.files = configs
-            .into_iter()
-            .map(|(id, name, v)| LoadedFile {
-                id,
-                model: file_stem(&name),
-                name,
-                bytes: Arc::default(),
-                role: Role::Config,
-                parsed: Ok(Parsed::Json(v)),
-                cost: None,
-            })
-            .collect();
     }
 
     /// Keeps up to `documents` more documents of the prepared evaluation
@@ -384,32 +375,6 @@ impl Session {
         }
     }
 
-    /// Sets one key of the settings layer (`path` like `string_match.method`);
-    /// `None` removes it so the lower layers decide again.
-    pub fn set_setting(&mut self, path: &str, value: Option<Value>) {
-        let mut parts: Vec<&str> = path.split('.').collect();
-        let Some(last) = parts.pop() else { return };
-        let mut map = &mut self.settings;
-        for p in parts {
-            let entry = map
-                .entry(p.to_string())
-                .or_insert_with(|| Value::Object(Map::new()));
-            if !entry.is_object() {
-                *entry = Value::Object(Map::new());
-            }
-            let Value::Object(inner) = entry else { return };
-            map = inner;
-        }
-        match value {
-            Some(v) => {
-                map.insert(last.to_string(), v);
-            }
-            None => {
-                map.remove(last);
-            }
-        }
-    }
-
     /// The truth file, if one parsed.
     pub fn truth(&self) -> Option<&LoadedFile> {
         self.files.iter().find(|f| f.role == Role::Truth)
@@ -420,12 +385,27 @@ impl Session {
         &self.corrections
     }
 
-    /// Sets the corrections from a corrections file's JSON (SPEC §9.3); a
-    /// list that does not read keeps the one before and says why.
+    /// Sets the corrections from a corrections file's JSON (SPEC §9.3): the
+    /// panel's list, named [`CORRECTIONS_FILE`] as it downloads it; a list
+    /// that does not read keeps the one before and says why.
     pub fn set_corrections(&mut self, list: &Value) -> Result<(), String> {
-        self.corrections = crate::eval::corrections::parse_corrections(CORRECTIONS_FILE, list)
-            .map_err(|e| e.to_string())?;
+        self.set_corrections_from(None, list)
+    }
+
+    /// [`Session::set_corrections`] with the corrections read from the
+    /// user's file `file` (its name without folders), which the warnings
+    /// and errors then name, as `eval --corrections FILE` names it.
+    pub fn set_corrections_from(&mut self, file: Option<&str>, list: &Value) -> Result<(), String> {
+        let name = file.unwrap_or(CORRECTIONS_FILE);
+        self.corrections =
+            crate::eval::corrections::parse_corrections(name, list).map_err(|e| e.to_string())?;
+        self.corrections_file = file.map(str::to_string);
         Ok(())
+    }
+
+    /// The name the corrections' warnings give their file.
+    pub fn corrections_file(&self) -> &str {
+        self.corrections_file.as_deref().unwrap_or(CORRECTIONS_FILE)
     }
 
     /// The corrections, taken out (the session evaluates without them
@@ -446,7 +426,12 @@ impl Session {
             return None;
         }
         let config = self.config().ok()?;
-        let key = CorrectedKey::new(self.truth()?, &self.corrections, &config);
+        let key = CorrectedKey::new(
+            self.truth()?,
+            &self.corrections,
+            self.corrections_file(),
+            &config,
+        );
         Some((key, config))
     }
 
@@ -497,6 +482,16 @@ impl Session {
         let (bytes, _) = corrections::correct(&key, &config)?;
         let text = String::from_utf8(bytes).map_err(|e| e.to_string())?;
         Ok((corrections::corrected_name(key.name()), text))
+    }
+}
+
+impl Layered for Session {
+    fn layer(&mut self) -> &mut Map<String, Value> {
+        &mut self.settings
+    }
+
+    fn config(&self) -> Result<Config, String> {
+        Session::config(self)
     }
 }
 

@@ -112,7 +112,7 @@ pub fn open(state: AppState) {
     let opens = worker.as_ref().is_some_and(EvalWorker::opens);
     let opening = worker.as_ref().and_then(EvalWorker::opening);
     state.link.update_value(|l| l.worker = worker);
-    let settings = state.session.with_untracked(|s| s.settings.clone());
+    let settings = state.settings.with_untracked(|s| s.layer.clone());
     let (page, commands) = Page::opening(settings, opens);
     state.page.set_value(page);
     carry_out_all(state, commands);
@@ -194,7 +194,7 @@ pub fn drop_files(state: AppState, files: Vec<web_sys::File>) {
         }
     });
     browser::mark("fieldscope:read");
-    let settings = state.session.with_untracked(|s| s.settings.clone());
+    let settings = state.settings.with_untracked(|s| s.layer.clone());
     dispatch(
         state,
         Event::Dropped {
@@ -211,7 +211,7 @@ const FIRST_DROPPED_ID: u32 = 1 << 20;
 /// An edit of the files (a role, a name, a cost, a removal, the example),
 /// then a new report.
 pub fn edit(state: AppState, edit: Request) {
-    let settings = state.session.with_untracked(|s| s.settings.clone());
+    let settings = state.settings.with_untracked(|s| s.layer.clone());
     if let Request::Remove { id } = edit {
         state
             .link
@@ -238,7 +238,7 @@ pub fn run_panel(state: AppState, task: crate::protocol::Task, sink: PanelSink) 
 /// Starts a new evaluation worker with the files listed (the error
 /// panel's button; any other request does the same).
 pub fn restart(state: AppState) {
-    let settings = state.session.with_untracked(|s| s.settings.clone());
+    let settings = state.settings.with_untracked(|s| s.layer.clone());
     dispatch(state, Event::Changed { settings });
 }
 
@@ -249,7 +249,7 @@ pub fn ask_bundle(
     then: impl FnOnce(Result<String, String>) + 'static,
 ) {
     state.link.update_value(|l| l.bundle = Some(Box::new(then)));
-    let settings = state.session.with_untracked(|s| s.settings.clone());
+    let settings = state.settings.with_untracked(|s| s.layer.clone());
     dispatch(state, Event::Ask(Request::Bundle { for_html, settings }));
 }
 
@@ -503,14 +503,14 @@ fn show_files(
         }
         None => {}
     }
-    let configs: Vec<(u32, String, serde_json::Value)> = files
+    let configs: Vec<(String, serde_json::Value)> = files
         .iter()
-        .filter_map(|f| Some((f.id, f.name.clone(), f.config.clone()?)))
+        .filter_map(|f| Some((f.name.clone(), f.config.clone()?)))
         .collect();
-    state.session.update(|s| {
+    state.settings.update(|s| {
         s.set_config_files(configs);
-        if let Some(settings) = settings {
-            s.settings = settings;
+        if let Some(layer) = settings {
+            s.layer = layer;
         }
     });
     state.files.set(files);

@@ -12,7 +12,7 @@ use super::AppState;
 use crate::eval::config::FieldType;
 use crate::eval::report::{Report, Suggestion};
 use crate::eval::Config;
-use crate::session::{declared_type, declared_types};
+use crate::session::{declared_type, declared_types, Layered};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -51,7 +51,7 @@ pub fn TypeMenu(state: AppState, path: String, current: Option<FieldType>) -> im
     let field = path.clone();
     let on_change = move |ev: web_sys::Event| {
         let ty = FieldType::parse(&event_target_value(&ev));
-        state.session.update(|s| s.set_field_type(&path, ty));
+        state.settings.update(|s| s.set_field_type(&path, ty));
     };
     view! {
         <select class="type-menu" data-testid="field-type" data-field=field aria-label=label
@@ -69,7 +69,7 @@ pub fn TypeMenu(state: AppState, path: String, current: Option<FieldType>) -> im
 pub fn FieldTypesSetting(state: AppState) -> impl IntoView {
     let typed = Memo::new(move |_| {
         state
-            .session
+            .settings
             .with(|s| s.config().map(|c| declared_types(&c)).unwrap_or_default())
     });
     let new_path = RwSignal::new(String::new());
@@ -83,7 +83,7 @@ pub fn FieldTypesSetting(state: AppState) -> impl IntoView {
             return;
         }
         let ty = new_type.get_untracked();
-        state.session.update(|s| s.set_field_type(&path, Some(ty)));
+        state.settings.update(|s| s.set_field_type(&path, Some(ty)));
         new_path.set(String::new());
     };
     view! {
@@ -103,7 +103,7 @@ pub fn FieldTypesSetting(state: AppState) -> impl IntoView {
                                 <TypeMenu state=state path=path.clone() current=Some(ty) />
                                 <button type="button" class="icon" data-testid="clear-field-type"
                                     aria-label=format!("Clear the type of {}", shown(&path)) title="Clear"
-                                    on:click=move |_| state.session.update(|s| s.set_field_type(&clear, None))>"×"</button>
+                                    on:click=move |_| state.settings.update(|s| s.set_field_type(&clear, None))>"×"</button>
                             </li>
                         }
                     }
@@ -148,7 +148,7 @@ pub fn SuggestionsCard(state: AppState, report: Arc<Report>) -> impl IntoView {
                     <li data-testid="suggestion" data-field=s.field.clone() data-type=s.r#type.clone() data-share=s.share>
                         <span>"Treat "<code>{shown(&s.field)}</code>{format!(" as {ty}: ")}{proposal(s)}</span>
                         <button type="button" data-testid="apply-suggestion"
-                            on:click=move |_| state.session.update(|s| s.apply_suggestions(&one))>"Apply"</button>
+                            on:click=move |_| state.settings.update(|s| s.apply_suggestions(&one))>"Apply"</button>
                     </li>
                 }
             })
@@ -162,7 +162,7 @@ pub fn SuggestionsCard(state: AppState, report: Arc<Report>) -> impl IntoView {
                             let all = all.clone();
                             view! {
                                 <button type="button" data-testid="apply-all-suggestions"
-                                    on:click=move |_| state.session.update(|s| s.apply_suggestions(&all))>"Apply all"</button>
+                                    on:click=move |_| state.settings.update(|s| s.apply_suggestions(&all))>"Apply all"</button>
                             }
                         }
                     </Show>

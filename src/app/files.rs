@@ -6,7 +6,7 @@
 use super::evaluation::{drop_files, edit};
 use super::{browser, AppState};
 use crate::protocol::Request;
-use crate::session::{Role, SchemaOverview};
+use crate::session::{Layered, Role, SchemaOverview};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -180,7 +180,7 @@ fn SchemaBy(state: AppState, overview: Memo<Option<SchemaOverview>>) -> impl Int
                         <select data-testid="schema-by" prop:value=current.clone()
                             on:change=move |ev| {
                                 let v = event_target_value(&ev);
-                                state.session.update(|s| s.set_setting("schema_by", (!v.is_empty()).then(|| serde_json::Value::String(v))));
+                                state.settings.update(|s| s.set_setting("schema_by", (!v.is_empty()).then(|| serde_json::Value::String(v))));
                             }>
                             <option value="" selected=current.is_empty()>"— choose —"</option>
                             {options}

@@ -2,7 +2,8 @@
 //! evaluation, take it into a paper.
 //!
 //! Owns: the components and the one app state ([`AppState`]) that wraps
-//! the plain [`Session`] in signals. All evaluation logic lives in
+//! the page's part of the session (its [`Settings`]) and the report state
+//! in signals. All evaluation logic lives in
 //! `crate::session` and `crate::eval` (tested natively); `browser.rs` is the
 //! only file that touches web APIs. Nothing here may panic: a panic kills
 //! the page.
@@ -30,7 +31,7 @@ mod where_it_fails;
 use crate::eval::Report;
 use crate::protocol::{FileSummary, ValidityStatus};
 use crate::report_state::{self, Page};
-use crate::session::Session;
+use crate::session::Settings;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -76,7 +77,7 @@ pub struct AppState {
     /// The settings panel's layer (and the config files' JSON under it):
     /// the page's part of the session. The files themselves are the
     /// evaluation worker's (`files` lists them).
-    pub session: RwSignal<Session>,
+    pub settings: RwSignal<Settings>,
     /// The files as the evaluation worker lists them.
     pub files: RwSignal<Vec<FileSummary>>,
     /// With several schemas (SPEC §7.2): what the file list shows.
@@ -141,10 +142,10 @@ pub struct AppState {
 }
 
 impl AppState {
-    fn new(session: Session) -> Self {
+    fn new(settings: Settings) -> Self {
         let validity = RwSignal::new(ValidityStatus::Final);
         AppState {
-            session: RwSignal::new(session),
+            settings: RwSignal::new(settings),
             files: RwSignal::new(Vec::new()),
             schemas: RwSignal::new(None),
             page: StoredValue::new_local(Page::default()),
@@ -184,16 +185,15 @@ pub fn start() {
 
 #[component]
 fn App() -> impl IntoView {
-    let mut session = Session::default();
-    if let Some(settings) = browser::read_fragment().and_then(|f| settings::from_fragment(&f)) {
-        session.settings = settings;
-    }
-    let state = AppState::new(session);
+    let layer = browser::read_fragment()
+        .and_then(|f| settings::from_fragment(&f))
+        .unwrap_or_default();
+    let state = AppState::new(Settings::new(layer));
     // The worker loads the example; its report is asked for at once.
     evaluation::open(state);
     // Every change of the settings asks for a new report (the files'
     // changes ask for theirs as they are made).
-    let settings = Memo::new(move |_| state.session.with(|s| s.settings.clone()));
+    let settings = Memo::new(move |_| state.settings.with(|s| s.layer.clone()));
     Effect::new(move |first: Option<()>| {
         let settings = settings.get();
         if first.is_some() {

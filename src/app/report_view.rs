@@ -53,7 +53,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
             <super::sweep_view::SweepPanel state=state />
             <super::compare::ComparePanel state=state report=report.clone() />
             <super::where_it_fails::WhereItFails state=super::where_it_fails::Signals {
-                session: state.session,
+                settings: state.settings,
                 details: state.details,
                 browse: state.browse,
                 notice: state.notice,
@@ -80,7 +80,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
 /// settings shown (`report_state::Event::Truth`).
 fn truth_decisions(state: AppState) -> Callback<Message> {
     Callback::new(move |message| {
-        let settings = state.session.with_untracked(|s| s.settings.clone());
+        let settings = state.settings.with_untracked(|s| s.layer.clone());
         super::evaluation::dispatch(state, Event::Truth { message, settings });
     })
 }

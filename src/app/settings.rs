@@ -4,6 +4,7 @@
 use super::AppState;
 use crate::eval::config::default_json;
 use crate::eval::Preset;
+use crate::session::Layered;
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
@@ -26,7 +27,7 @@ fn effective(state: AppState, pointer: &str) -> Value {
 }
 
 fn set(state: AppState, path: &str, value: Option<Value>) {
-    state.session.update(|s| s.set_setting(path, value));
+    state.settings.update(|s| s.set_setting(path, value));
 }
 
 /// A `<select>` bound to a config key whose options are JSON values.
@@ -117,8 +118,8 @@ pub fn SettingsPanel(state: AppState) -> impl IntoView {
         let name = event_target_value(&ev);
         if Preset::parse(&name).is_ok() {
             // A preset replaces the panel's other choices.
-            state.session.update(|s| {
-                s.settings.clear();
+            state.settings.update(|s| {
+                s.layer.clear();
                 s.set_setting("preset", Some(Value::String(name)));
             });
         }
@@ -200,7 +201,7 @@ pub fn SettingsPanel(state: AppState) -> impl IntoView {
                     } />
             </label>
             <super::field_types::FieldTypesSetting state=state />
-            <button type="button" data-testid="reset-settings" on:click=move |_| state.session.update(|s| s.settings.clear())>
+            <button type="button" data-testid="reset-settings" on:click=move |_| state.settings.update(|s| s.layer.clear())>
                 "Reset to the config file"
             </button>
         </section>

@@ -20,7 +20,7 @@ use crate::report_state::failures::{
     error_label, explanation, segments, slice_by, slice_condition, slice_keys, toggle_key, Browse,
     Explanation,
 };
-use crate::session::Session;
+use crate::session::{Layered, Settings};
 use leptos::prelude::*;
 use serde_json::Value;
 use std::sync::Arc;
@@ -38,7 +38,7 @@ fn colours(error: ErrorType) -> (String, &'static str) {
 #[derive(Clone, Copy)]
 pub struct Signals {
     /// The settings layer (the picker sets `slice_by` in it).
-    pub session: RwSignal<Session>,
+    pub settings: RwSignal<Settings>,
     /// The report with its document details (a slice's documents).
     pub details: RwSignal<Option<Arc<Report>>>,
     /// What the document browser is asked to show.
@@ -184,7 +184,7 @@ fn SlicesPart(state: Signals, report: Arc<Report>) -> impl IntoView {
                 let next = toggle_key(&by, &k, event_target_checked(&ev));
                 let value = Value::Array(next.into_iter().map(Value::String).collect());
                 state
-                    .session
+                    .settings
                     .update(|s| s.set_setting("slice_by", Some(value)));
             };
             view! {

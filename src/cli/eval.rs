@@ -81,7 +81,10 @@ pub(super) fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<St
                 embedded_bundle(
                     &args.input,
                     &input.models,
-                    corrections.as_ref().map(|c| c.1.as_slice()),
+                    args.corrections
+                        .as_deref()
+                        .zip(corrections.as_ref())
+                        .map(|(path, (_, list))| (file_name(path), list.as_slice())),
                 )
             })
             .transpose()?,
@@ -160,6 +163,12 @@ pub(super) fn check_embedded_size(args: &InputArgs) -> Result<(), Error> {
     })
 }
 
+/// A file's name without its folder, as a bundle names its files.
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name()
+        .map_or_else(|| display_name(path), |n| n.to_string_lossy().into_owned())
+}
+
 /// `--embed-inputs`: the bundle the browser app writes for the same files,
 /// model names, costs and settings (`Session::to_bundle`; the config file
 /// as a file, `--preset` as the settings; each file under its own name,
@@ -168,7 +177,7 @@ pub(super) fn check_embedded_size(args: &InputArgs) -> Result<(), Error> {
 pub(super) fn embedded_bundle<S>(
     args: &InputArgs,
     models: &[ModelInput<S>],
-    corrections: Option<&[crate::eval::corrections::Correction]>,
+    corrections: Option<(String, &[crate::eval::corrections::Correction])>,
 ) -> Result<String, Error> {
     use crate::session::{Role, Session};
     let mut files = vec![(args.truth.clone(), Role::Truth, None, None)];
@@ -193,10 +202,7 @@ pub(super) fn embedded_bundle<S>(
     );
     let mut read = Vec::with_capacity(files.len());
     for (path, role, model, cost) in files {
-        let name = path
-            .file_name()
-            .map_or_else(|| display_name(&path), |n| n.to_string_lossy().into_owned());
-        read.push((name, read_file(&path)?, role, model, cost));
+        read.push((file_name(&path), read_file(&path)?, role, model, cost));
     }
     let mut settings = serde_json::Map::new();
     if let Some(name) = &args.preset {
@@ -210,9 +216,9 @@ pub(super) fn embedded_bundle<S>(
         settings.insert("slice_by".into(), slice_keys(&args.slice_by)?.into());
     }
     let mut session = Session::of_files(read, settings);
-    if let Some(list) = corrections {
+    if let Some((file, list)) = corrections {
         session
-            .set_corrections(&crate::session::corrections_json(list))
+            .set_corrections_from(Some(&file), &crate::session::corrections_json(list))
             .map_err(|e| Error::new(ErrorKind::Input, e))?;
     }
     Ok(session.to_bundle())

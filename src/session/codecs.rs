@@ -1,8 +1,9 @@
 //! The session as text: a report bundle (every input and the settings in
 //! one JSON file, what `--embed-inputs` and the app's "Save bundle" write;
 //! with the corrections of the truth, SPEC §9.3, as `"corrections"` when
-//! there are any)
-//! and the settings as a URL fragment.
+//! there are any, and the user's file they came from as
+//! `"corrections_file"` when it was not the app's own) and the settings
+//! as a URL fragment.
 //!
 //! May depend on `eval` (a fragment's settings are checked as a config
 //! layer); never on web types.
@@ -53,6 +54,9 @@ impl Session {
                 "corrections".into(),
                 super::corrections_json(&self.corrections),
             );
+            if let Some(file) = &self.corrections_file {
+                root.insert("corrections_file".into(), Value::String(file.clone()));
+            }
         }
         Value::Object(root).to_string()
     }
@@ -124,7 +128,8 @@ impl Session {
             s.settings = settings.clone();
         }
         if let Some(list) = bundle.get("corrections") {
-            s.set_corrections(list)
+            let file = bundle.get("corrections_file").and_then(Value::as_str);
+            s.set_corrections_from(file, list)
                 .map_err(|e| format!("the bundle's corrections: {e}"))?;
         }
         Ok(s)

@@ -14,8 +14,10 @@
 //! are in `session.rs`. Applying and writing are
 //! `io::correct_bytes`'s (pure over bytes), so the worker evaluates
 //! exactly the bytes `fieldscope correct` writes; the evaluation's
-//! warnings start with one per correction applied, named after
-//! [`CORRECTIONS_FILE`], as `eval --corrections corrections.json` says.
+//! warnings start with one per correction applied, named after the
+//! user's corrections file when a bundle or report brought them
+//! (`"corrections_file"`), else [`CORRECTIONS_FILE`], as `eval
+//! --corrections FILE` names its file.
 //!
 //! May depend on `eval`, `io` and the sibling `files`; no web types.
 
@@ -47,16 +49,23 @@ pub struct CorrectedKey {
     bytes: Arc<Vec<u8>>,
     name: String,
     corrections: Vec<Correction>,
+    corrections_file: String,
     id_field: Option<String>,
     absent_values: Vec<String>,
 }
 
 impl CorrectedKey {
-    pub fn new(truth: &LoadedFile, corrections: &[Correction], config: &Config) -> CorrectedKey {
+    pub fn new(
+        truth: &LoadedFile,
+        corrections: &[Correction],
+        corrections_file: &str,
+        config: &Config,
+    ) -> CorrectedKey {
         CorrectedKey {
             bytes: Arc::clone(&truth.bytes),
             name: truth.name.clone(),
             corrections: corrections.to_vec(),
+            corrections_file: corrections_file.to_string(),
             id_field: config.id_field.clone(),
             absent_values: config.absent_values.clone(),
         }
@@ -66,6 +75,7 @@ impl CorrectedKey {
         Arc::ptr_eq(&self.bytes, &other.bytes)
             && self.name == other.name
             && self.corrections == other.corrections
+            && self.corrections_file == other.corrections_file
             && self.id_field == other.id_field
             && self.absent_values == other.absent_values
     }
@@ -123,7 +133,7 @@ pub fn correct(key: &CorrectedKey, config: &Config) -> Result<(Vec<u8>, Vec<Stri
         &key.name,
         &key.bytes,
         &key.corrections,
-        CORRECTIONS_FILE,
+        &key.corrections_file,
         config,
     )
     .map_err(|e| e.to_string())?;
@@ -223,5 +233,31 @@ mod tests {
         // Cleared files take their corrections with them.
         back.clear();
         assert!(back.corrections().is_empty());
+    }
+
+    #[test]
+    fn corrections_from_the_users_file_keep_its_name_in_the_warnings_and_the_bundle() {
+        let mut s = planted();
+        s.set_corrections_from(Some("fixes (v2).json"), &corrections())
+            .unwrap();
+        let report = s.evaluate().unwrap();
+        assert_eq!(
+            report.warnings[0],
+            "fixes (v2).json: correction 1 (id \"b\", field `name`) applied: null → \"Zed\""
+        );
+        let v: Value = serde_json::from_str(&s.to_bundle()).unwrap();
+        assert_eq!(v["corrections_file"], "fixes (v2).json");
+        let mut back = Session::from_bundle(&v).unwrap();
+        assert_eq!(back.corrections_file(), "fixes (v2).json");
+        assert_eq!(back.evaluate().unwrap().warnings, report.warnings);
+        // A bad list names the user's file too.
+        let bad = back.set_corrections_from(Some("fixes (v2).json"), &json!({}));
+        assert!(bad.unwrap_err().starts_with("fixes (v2).json: "));
+        // The panel's own list is the file it downloads.
+        back.set_corrections(&corrections()).unwrap();
+        assert_eq!(back.corrections_file(), "corrections.json");
+        assert!(back.evaluate().unwrap().warnings[0].starts_with("corrections.json: "));
+        let v: Value = serde_json::from_str(&back.to_bundle()).unwrap();
+        assert!(v.get("corrections_file").is_none());
     }
 }

@@ -111,20 +111,18 @@ impl Session {
         .map_err(|e| e.to_string())
     }
 
-    /// The configuration: the config files, then the settings.
+    /// The configuration: the config files, then the settings
+    /// (`settings::layered_config`).
     pub fn config(&self) -> Result<Config, String> {
-        let mut builder = ConfigBuilder::new();
-        for f in self.files.iter().filter(|f| f.role == Role::Config) {
-            if let Ok(Parsed::Json(v)) = &f.parsed {
-                builder = builder
-                    .layer(v)
-                    .map_err(|e| format!("{}: {}", f.name, e.message))?;
-            }
-        }
-        builder = builder
-            .layer(&Value::Object(self.settings.clone()))
-            .map_err(|e| format!("settings: {}", e.message))?;
-        builder.build().map_err(|e| e.to_string())
+        let files = self
+            .files
+            .iter()
+            .filter(|f| f.role == Role::Config)
+            .filter_map(|f| match &f.parsed {
+                Ok(Parsed::Json(v)) => Some((f.name.as_str(), v)),
+                _ => None,
+            });
+        super::layered_config(files, &self.settings)
     }
 
     /// The evaluation's input (the truth and every predictions file that

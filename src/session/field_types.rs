@@ -4,9 +4,10 @@
 //!
 //! Owns: reading a path's declared type from an effective [`Config`]
 //! (`field_types`, else the shorthands `date_fields` and
-//! `numeric_string_fields`) and writing `field_types` into the session's
-//! settings layer so that the result is a valid config. Depends on
-//! `eval::config` and `eval::report` only; knows no web types.
+//! `numeric_string_fields`) and writing `field_types` into a settings
+//! layer so that the result is a valid config (`settings::Layered` calls
+//! it for the session and the page alike). Depends on `eval::config`
+//! only; knows no web types.
 //!
 //! Readings (docs/real-data.md): the settings layer merges over the config
 //! files key by key, so a type that a config *file* gives cannot be
@@ -15,16 +16,20 @@
 //! settings layer) when another type is chosen for it, since §7.1 makes a
 //! path with two types a config error.
 
-use super::Session;
 use crate::eval::config::FieldType;
-use crate::eval::report::Suggestion;
 use crate::eval::Config;
 use serde_json::{Map, Value};
 
-/// The config keys that are shorthands for one type (SPEC §7.1).
-const SHORTHANDS: [(&str, FieldType); 2] = [
-    ("date_fields", FieldType::Date),
-    ("numeric_string_fields", FieldType::NumericString),
+/// A shorthand's list in a configuration.
+type ListOf = fn(&Config) -> &[String];
+
+/// The config keys that are shorthands for one type (SPEC §7.1), with
+/// the list each one holds in a configuration.
+pub(super) const SHORTHANDS: [(&str, FieldType, ListOf); 2] = [
+    ("date_fields", FieldType::Date, |c| &c.date_fields),
+    ("numeric_string_fields", FieldType::NumericString, |c| {
+        &c.numeric_string_fields
+    }),
 ];
 
 /// The type `config` gives `path` (SPEC §7.1): its `field_types` entry,
@@ -32,12 +37,9 @@ const SHORTHANDS: [(&str, FieldType); 2] = [
 /// nothing declares it (compared by its schema or its JSON values).
 pub fn declared_type(config: &Config, path: &str) -> Option<FieldType> {
     config.field_type(path).or_else(|| {
-        SHORTHANDS.into_iter().find_map(|(key, ty)| {
-            shorthand_list(config, key)
-                .iter()
-                .any(|p| p == path)
-                .then_some(ty)
-        })
+        SHORTHANDS
+            .into_iter()
+            .find_map(|(_, ty, list)| list(config).iter().any(|p| p == path).then_some(ty))
     })
 }
 
@@ -45,8 +47,8 @@ pub fn declared_type(config: &Config, path: &str) -> Option<FieldType> {
 /// path (the settings panel's list).
 pub fn declared_types(config: &Config) -> Vec<(String, FieldType)> {
     let mut paths: Vec<&String> = config.field_types.keys().collect();
-    for (key, _) in SHORTHANDS {
-        paths.extend(shorthand_list(config, key));
+    for (_, _, list) in SHORTHANDS {
+        paths.extend(list(config));
     }
     paths.sort();
     paths.dedup();
@@ -56,78 +58,50 @@ pub fn declared_types(config: &Config) -> Vec<(String, FieldType)> {
         .collect()
 }
 
-fn shorthand_list<'c>(config: &'c Config, key: &str) -> &'c [String] {
-    match key {
-        "date_fields" => &config.date_fields,
-        _ => &config.numeric_string_fields,
+/// Writes the type of `path` into the settings `layer` (`Some`), or
+/// removes the layer's type for it (`None`); `lists` are the shorthand
+/// lists as the configuration has them now (key, its type, its paths),
+/// each of which loses `path` when `path` gets another type (the layer
+/// replaces a list whole). An empty path is ignored. The one writer of
+/// `settings::Layered::set_field_type`.
+pub(super) fn set_field_type(
+    layer: &mut Map<String, Value>,
+    lists: &[(&str, FieldType, Vec<String>)],
+    path: &str,
+    ty: Option<FieldType>,
+) {
+    let path = path.trim();
+    if path.is_empty() {
+        return;
     }
-}
-
-impl Session {
-    /// Sets the type of `path` in the settings layer (`Some`) or removes
-    /// the settings' type for it (`None`, "automatic"). Either way a
-    /// shorthand list that names `path` with another type loses it, so the
-    /// configuration stays valid; the rest of the settings stay as they
-    /// are. An empty path is ignored.
-    pub fn set_field_type(&mut self, path: &str, ty: Option<FieldType>) {
-        let path = path.trim();
-        if path.is_empty() {
-            return;
-        }
-        // The lists as they stand now (config files, then settings): the
-        // settings layer replaces a list whole.
-        let lists: Vec<(&str, FieldType, Vec<String>)> = match self.config() {
-            Ok(config) => SHORTHANDS
-                .into_iter()
-                .map(|(key, t)| (key, t, shorthand_list(&config, key).to_vec()))
-                .collect(),
-            Err(_) => Vec::new(),
-        };
-        for (key, shorthand, list) in lists {
-            if Some(shorthand) != ty && list.iter().any(|p| p == path) {
-                let kept: Vec<Value> = list
-                    .into_iter()
-                    .filter(|p| p != path)
-                    .map(Value::String)
-                    .collect();
-                self.settings.insert(key.to_string(), Value::Array(kept));
-            }
-        }
-        let types = self
-            .settings
-            .entry("field_types")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if !types.is_object() {
-            *types = Value::Object(Map::new());
-        }
-        if let Value::Object(map) = types {
-            match ty {
-                Some(t) => {
-                    map.insert(path.to_string(), Value::String(t.name().to_string()));
-                }
-                None => {
-                    map.remove(path);
-                }
-            }
-            if map.is_empty() {
-                self.settings.remove("field_types");
-            }
+    for (key, shorthand, list) in lists {
+        if Some(*shorthand) != ty && list.iter().any(|p| p == path) {
+            let kept: Vec<Value> = list
+                .iter()
+                .filter(|p| *p != path)
+                .cloned()
+                .map(Value::String)
+                .collect();
+            layer.insert(key.to_string(), Value::Array(kept));
         }
     }
-
-    /// Adds what the suggestions propose (SPEC §7.4: each one's
-    /// `config.field_types`) to the settings layer, as the type menu
-    /// would set each path.
-    pub fn apply_suggestions(&mut self, suggestions: &[Suggestion]) {
-        for s in suggestions {
-            let Some(Value::Object(types)) = s.config.get("field_types") else {
-                continue;
-            };
-            for (path, ty) in types {
-                if let Some(t) = ty.as_str().and_then(FieldType::parse) {
-                    self.set_field_type(path, Some(t));
-                }
+    let types = layer
+        .entry("field_types")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !types.is_object() {
+        *types = Value::Object(Map::new());
+    }
+    if let Value::Object(map) = types {
+        match ty {
+            Some(t) => {
+                map.insert(path.to_string(), Value::String(t.name().to_string()));
             }
+            None => {
+                map.remove(path);
+            }
+        }
+        if map.is_empty() {
+            layer.remove("field_types");
         }
     }
 }
@@ -135,7 +109,8 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::Role;
+    use crate::eval::report::Suggestion;
+    use crate::session::{Layered, Role, Session};
     use serde_json::json;
 
     fn session_with_config(config: &Value) -> Session {

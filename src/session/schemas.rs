@@ -148,6 +148,7 @@ impl Session {
 mod tests {
     use super::*;
     use crate::eval::SchemaValidity;
+    use crate::session::Layered;
     use serde_json::json;
 
     fn jsonl(records: &[serde_json::Value]) -> Vec<u8> {

@@ -53,12 +53,12 @@ function writeInputs() {
 const FILES = ['truth.jsonl', 'm0.jsonl', 'm1.jsonl', 'm2.jsonl'];
 const PREDS = MODELS.flatMap(([m]) => ['--pred', `${m}.jsonl`]);
 
-/** `fieldscope eval --corrections corrections.json` (or without) in tmp. */
-function cliEval(corrections) {
+/** `fieldscope eval --corrections FILE` (corrections.json unless named; or without) in tmp. */
+function cliEval(corrections, file = 'corrections.json') {
   const args = ['eval', '--truth', 'truth.jsonl', ...PREDS];
   if (corrections) {
-    writeFileSync(join(tmp, 'corrections.json'), JSON.stringify(corrections));
-    args.push('--corrections', 'corrections.json');
+    writeFileSync(join(tmp, file), JSON.stringify(corrections));
+    args.push('--corrections', file);
   }
   return JSON.parse(execFileSync(CLI, args, { cwd: tmp, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
 }
@@ -236,18 +236,20 @@ test('accept, edit, reject and undo: the numbers and files of the command line',
 
 test('an HTML report written with --embed-inputs --corrections re-opens with the corrected scores and the corrections to review', async (t) => {
   writeInputs();
+  // The user's own file name: the re-opened report's warnings name it, as the CLI's do.
   const corrections = [{ id: 'a', field: 'items[1].qty', from: 2, to: 3 }];
-  writeFileSync(join(tmp, 'corrections.json'), JSON.stringify(corrections));
+  writeFileSync(join(tmp, 'label fixes.json'), JSON.stringify(corrections));
   const html = execFileSync(
     CLI,
-    ['eval', '--truth', 'truth.jsonl', ...PREDS, '--corrections', 'corrections.json', '--format', 'html', '--embed-inputs'],
+    ['eval', '--truth', 'truth.jsonl', ...PREDS, '--corrections', 'label fixes.json', '--format', 'html', '--embed-inputs'],
     { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const { page, assertNoErrors } = await openApp(t, { browser, server });
   await dropFiles(page, [{ name: 'report.html', bytes: html }]);
   await waitForLoaded(page, 4, ['m0', 'm1', 'm2']);
   await settled(page, 1);
-  await assertSameNumbers(page, cliEval(corrections), 'the HTML report re-opened');
+  const reopened = await assertSameNumbers(page, cliEval(corrections, 'label fixes.json'), 'the HTML report re-opened');
+  assert.match(reopened.warnings[0], /^label fixes\.json: correction 1 /);
   await page.waitForFunction(() => document.querySelector('[data-testid=truth-summary]')?.textContent.includes('moves from'), null, {
     timeout: 30_000,
   });

@@ -13,7 +13,7 @@ use fieldscope::eval::literature::Metrics;
 use fieldscope::eval::report::Report;
 use fieldscope::eval::Config;
 use fieldscope::export::{self, page, ExportOptions, Format, HtmlInclude, TextExport};
-use fieldscope::session::{Role, Session};
+use fieldscope::session::{Layered, Role, Session};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 

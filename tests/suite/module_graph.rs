@@ -380,7 +380,7 @@ fn no_module_imports_in_a_cycle() {
 /// with the branches merged the same day, in the pattern of their
 /// siblings): debt to pay, never to grow. A new pair fails the
 /// test; so does a pair that is gone (take it off the list).
-const UPWARD_DEBT: [&str; 32] = [
+const UPWARD_DEBT: [&str; 31] = [
     "app::charts_view → app",
     "app::compare → app",
     "app::confidence → app",
@@ -409,7 +409,6 @@ const UPWARD_DEBT: [&str; 32] = [
     "session::caches → session",
     "session::codecs → session",
     "session::evaluating → session",
-    "session::field_types → session",
     "session::files → session",
     "session::schemas → session",
     "session::validity → session",

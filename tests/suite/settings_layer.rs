@@ -3,7 +3,7 @@
 //! evaluation, the URL fragment carries it, and the report carries the
 //! suggestions (SPEC §7.4) the app lists.
 
-use fieldscope::session::{settings_from_fragment, settings_to_fragment, Session};
+use fieldscope::session::{settings_from_fragment, settings_to_fragment, Layered, Session};
 use serde_json::json;
 
 #[test]

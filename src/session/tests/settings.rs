@@ -58,3 +58,38 @@ fn a_bundle_reopens_to_the_same_report() {
     assert!(t.files.last().unwrap().error().is_some());
     assert_eq!(t.settings, s.settings);
 }
+
+/// The page's settings and a session with the same config file make the
+/// same configuration and are written the same way (`Layered`).
+#[test]
+fn the_pages_settings_and_the_session_write_and_layer_alike() {
+    use crate::eval::config::FieldType;
+    use serde_json::json;
+    let file = json!({"date_fields": ["issued", "due"], "numeric_tolerance": 0.5});
+    let mut session = Session::default();
+    session
+        .load("config.json", file.to_string().into_bytes())
+        .expect("loads");
+    let mut page = Settings::default();
+    page.set_config_files(vec![("config.json".into(), file)]);
+    for s in [&mut session as &mut dyn Layered, &mut page] {
+        s.set_setting("string_match.method", Some(json!("exact")));
+        s.set_field_type("due", Some(FieldType::String));
+        s.set_setting("zero_division", Some(json!(1)));
+        s.set_setting("zero_division", None);
+    }
+    let expected = json!({
+        "string_match": {"method": "exact"},
+        "date_fields": ["issued"],
+        "field_types": {"due": "string"}
+    });
+    assert_eq!(Value::Object(session.settings.clone()), expected);
+    assert_eq!(Value::Object(page.layer.clone()), expected);
+    let (a, b) = (
+        Layered::config(&session).unwrap(),
+        Layered::config(&page).unwrap(),
+    );
+    assert_eq!(a.to_json(), b.to_json());
+    assert_eq!(a.numeric_tolerance, 0.5);
+    assert_eq!(a.date_fields, ["issued"]);
+}
