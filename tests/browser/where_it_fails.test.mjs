@@ -183,6 +183,26 @@ test('1–3. the example: bars, slices and the weak slice equal the CLI; segment
   assert.equal(missedIds.length, 3);
   assert.deepEqual(await listedIds(page), missedIds);
 
+  // A set field's segment (`codes`, SPEC §3.3): its missed elements have
+  // no error type of their own in the details, yet the segment lists the
+  // documents with at least one: a missed or incorrect set, or a partial
+  // one with a truth code the prediction lacks (codes compare trimmed and
+  // case-folded).
+  const setModel = report.models.findIndex((m) => m.fields.find((f) => f.field === 'codes')?.errors.missed > 0);
+  assert.ok(setModel >= 0, 'a model misses codes');
+  const norm = (x) => String(x).trim().toLowerCase();
+  const codesMissed = report.models[setModel].document_details
+    .filter((d) => d.fields.some((f) => f.field === 'codes' && (
+      f.outcome === 'missed' || f.outcome === 'incorrect'
+      || (f.outcome === 'partial' && f.truth.some((t) => !f.prediction.map(norm).includes(norm(t)))))))
+    .map((d) => d.id);
+  assert.ok(codesMissed.length > 0);
+  const setName = report.models[setModel].name;
+  await view.locator(`[data-testid=field-errors][data-model=${setName}] summary`).click();
+  await view.locator(`[data-testid=error-segment][data-model-index="${setModel}"][data-field="codes"][data-error=missed]`).click();
+  await page.waitForFunction((n) => document.querySelector('[data-testid=doc-field]').value === 'codes' && document.querySelector('[data-testid=doc-count]')?.textContent.trim() === `${n} documents`, codesMissed.length);
+  assert.deepEqual(await listedIds(page), codesMissed);
+
   // A slice: good's DE → the truth's German invoices.
   const truth = readFileSync(join(dir, 'truth.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   const german = truth.filter((r) => r.vendor_country === 'DE').map((r) => r.id);
