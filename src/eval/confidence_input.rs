@@ -221,11 +221,16 @@ impl<'f> Beside<'f> {
     /// (`items[2]`) over `items[]` over the bare `items` — else the
     /// document's number. `buf` is scratch space for the indexed names.
     pub fn of(&self, path: &str, item: Option<usize>, buf: &mut String) -> Option<f64> {
+        // Bytes, not `str` searchers (whose set-up cost more than the
+        // search, once per value): `.`, `[` and `]` are ASCII, so in UTF-8
+        // each of their bytes is a whole character and a `str` boundary.
+        let bytes = path.as_bytes();
         // The list's segment ends where `[]` is (one list level: item
         // fields are `list[].field`).
-        let list_end = path.find("[]");
+        let list_end = bytes.windows(2).position(|w| w == b"[]");
         // Prefix ends, longest first: the whole path, then before each `.`.
-        let ends = std::iter::once(path.len()).chain(path.match_indices('.').rev().map(|(i, _)| i));
+        let dots = (0..bytes.len()).rev().filter(|&i| bytes[i] == b'.');
+        let ends = std::iter::once(path.len()).chain(dots);
         for end in ends {
             let prefix = &path[..end];
             match list_end {
@@ -272,6 +277,24 @@ mod tests {
         let mut forest = Forest::default();
         let root = forest.add_value(&v).unwrap();
         f(forest.get(root))
+    }
+
+    #[test]
+    fn unicode_paths_are_cut_at_their_dots_and_brackets() {
+        let v = json!({"_confidence": {
+            "lieferant": 0.5, "lieferant.straße": 0.6,
+            "posten[]": 0.2, "posten[1].größe": 0.4, "名前": 0.9
+        }});
+        with(v, |r| {
+            let b = Beside::read(r, "_confidence").unwrap();
+            let buf = &mut String::new();
+            assert_eq!(b.of("lieferant.straße", None, buf), Some(0.6));
+            assert_eq!(b.of("lieferant.ort.größe", None, buf), Some(0.5));
+            assert_eq!(b.of("posten[].größe", Some(1), buf), Some(0.4));
+            assert_eq!(b.of("posten[].größe", Some(0), buf), Some(0.2));
+            assert_eq!(b.of("名前", None, buf), Some(0.9));
+            assert_eq!(b.of("名前x.ü", None, buf), None);
+        });
     }
 
     #[test]
