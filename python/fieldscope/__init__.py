@@ -326,7 +326,37 @@ def _applied_types(suggestions: Sequence[Dict[str, Any]]) -> Dict[str, str]:
 # --- the report ---------------------------------------------------------------
 
 
-class Report:
+class _Rendered:
+    """The CLI's ``--format`` outputs of a native result, byte for byte
+    (``fieldscope eval`` for a :class:`Report`, ``fieldscope sweep`` for a
+    :class:`Sweep`): one place for the methods the two share."""
+
+    __slots__ = ()
+    _native: Any
+
+    def to_dict(self) -> dict:
+        """``json.loads`` of the JSON output (for a report, SPEC §5). A new
+        dict at each call."""
+        return json.loads(self.to_json())
+
+    def to_json(self) -> str:
+        """The output of ``--format json``."""
+        return self._native.render("json")
+
+    def to_markdown(self) -> str:
+        """The tables of ``--format markdown``."""
+        return self._native.render("markdown")
+
+    def to_latex(self) -> str:
+        """The tables of ``--format latex`` (booktabs ``tabular``s)."""
+        return self._native.render("latex")
+
+    def to_csv(self) -> str:
+        """The table of ``--format csv``."""
+        return self._native.render("csv")
+
+
+class Report(_Rendered):
     """The report of one evaluation: what ``fieldscope eval`` prints.
 
     Made by :func:`evaluate`. ``to_dict()`` is the JSON report (SPEC §5);
@@ -386,28 +416,6 @@ class Report:
         if self._data is None:
             self._data = json.loads(self.to_json())
         return self._data
-
-    def to_dict(self) -> dict:
-        """The JSON report (SPEC §5) as Python objects: ``json.loads`` of
-        ``fieldscope eval --format json``. A new dict at each call."""
-        return json.loads(self.to_json())
-
-    def to_json(self) -> str:
-        """The report as ``fieldscope eval --format json`` prints it."""
-        return self._native.render("json")
-
-    def to_markdown(self) -> str:
-        """The model tables as ``fieldscope eval --format markdown`` prints them."""
-        return self._native.render("markdown")
-
-    def to_latex(self) -> str:
-        """The model tables as ``fieldscope eval --format latex`` prints them
-        (booktabs ``tabular``s)."""
-        return self._native.render("latex")
-
-    def to_csv(self) -> str:
-        """The per-field table as ``fieldscope eval --format csv`` prints it."""
-        return self._native.render("csv")
 
     def to_html(self) -> str:
         """The whole report as one self-contained HTML page (no script,
@@ -741,7 +749,7 @@ class Report:
         return suspects_frame(self._parsed())
 
 
-class Sweep:
+class Sweep(_Rendered):
     """A threshold sweep: micro F1, micro accuracy, macro-document F1 and the
     item scores of every model at each value of one threshold, each point a
     full evaluation — what ``fieldscope sweep`` prints. Made by :func:`sweep`.
@@ -751,26 +759,6 @@ class Sweep:
 
     def __init__(self, native: Any) -> None:
         self._native = native
-
-    def to_dict(self) -> dict:
-        """``json.loads`` of ``fieldscope sweep --format json``."""
-        return json.loads(self.to_json())
-
-    def to_json(self) -> str:
-        """The sweep as ``fieldscope sweep --format json`` prints it."""
-        return self._native.render("json")
-
-    def to_markdown(self) -> str:
-        """The table as ``fieldscope sweep --format markdown`` prints it."""
-        return self._native.render("markdown")
-
-    def to_latex(self) -> str:
-        """The table as ``fieldscope sweep --format latex`` prints it."""
-        return self._native.render("latex")
-
-    def to_csv(self) -> str:
-        """The table as ``fieldscope sweep --format csv`` prints it."""
-        return self._native.render("csv")
 
     def frame(self) -> "Any":
         """One row per (model, value): ``micro_f1``, ``micro_accuracy``,
