@@ -4,7 +4,7 @@
 //! (`src/bin/export_worker.rs`), loaded only when an export is asked for.
 
 use super::browser::{download, download_svg_as_png, svg_to_pdf};
-use super::{AppState, AverageView};
+use super::state::{AppState, AverageView};
 use crate::charts::{all, Average, Chart, ChartOptions, PaperSize};
 use crate::eval::report::Report;
 use leptos::prelude::*;

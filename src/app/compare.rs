@@ -6,9 +6,10 @@
 //! computed by the evaluation worker; the flipped documents; the gate's
 //! Markdown summary to copy. Owns no computation.
 
+use super::browser;
 use super::evaluation::run_panel;
 use super::progress::{cancel, sink, status_line, Progress};
-use super::{browser, AppState};
+use super::state::AppState;
 use crate::eval::gate::flips::Flip;
 use crate::eval::gate::{CheckKind, GateOptions, GateReport};
 use crate::eval::report::Report;

@@ -13,7 +13,7 @@
 use super::browser::download;
 use super::charts_view::{after_the_tables, chart_options, figure, figure_as, PaperSizeToggle};
 use super::format::{full, opt_ratio, percent, ratio, shown};
-use super::AppState;
+use super::state::AppState;
 use crate::charts::{reliability_diagrams, risk_coverage, PaperSize};
 use crate::eval::report::Report;
 use crate::export::confidence::{

@@ -46,7 +46,7 @@ fn matches(d: &DocumentDetail, field: &str, outcome: Option<Outcome>) -> bool {
 /// without document details (a large dataset), a button that computes
 /// them.
 #[component]
-pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl IntoView {
+pub fn DocumentSection(state: super::state::AppState, report: Arc<Report>) -> impl IntoView {
     move || match state.details.get() {
         Some(detailed) => {
             // The report view is drawn again when the schema validity arrives.
@@ -58,9 +58,9 @@ pub fn DocumentSection(state: super::AppState, report: Arc<Report>) -> impl Into
 }
 
 /// The document section of a report whose details are not (yet) here.
-fn without_details(state: super::AppState, report: Arc<Report>) -> AnyView {
+fn without_details(state: super::state::AppState, report: Arc<Report>) -> AnyView {
     let pending = state.validity_unknown.get_untracked();
-    if report.documents <= super::DETAILS_UP_TO {
+    if report.documents <= crate::service::DETAILS_UP_TO {
         // A provisional report's details follow it (`Answer::Details`).
         return view! {
             <section class="card" aria-labelledby="docs-heading" data-testid="document-browser">
@@ -101,7 +101,7 @@ fn without_details(state: super::AppState, report: Arc<Report>) -> AnyView {
                     <h2 id="docs-heading">"Documents"</h2>
                     <p class="hint">{format!(
                         "With more than {} documents the report is computed without each document's details, which roughly halves the time to the report. Compute them to browse the documents, filter them by model, field and outcome, and compare the truth with every model's prediction.",
-                        super::DETAILS_UP_TO
+                        crate::service::DETAILS_UP_TO
                     )}</p>
                     <button type="button" class="button primary" data-testid="load-document-details" on:click=load disabled=move || loading.get()>"Compute document details"</button>
                     {move || loading.get().then(|| view! { <p class="hint">{format!(

@@ -8,7 +8,7 @@
 //! on leptos, `browser.rs`, `protocol`, `report_state`.
 
 use super::browser::{self, EvalWorker, Opening, WorkerMessage};
-use super::AppState;
+use super::state::AppState;
 use crate::protocol::{
     decode, encode, lacks_details, Answer, Generation, Lane, NewFile, Request, ValidityStatus,
 };

@@ -12,7 +12,7 @@
 
 use super::browser::{download, render_text_export};
 use super::evaluation::ask_bundle;
-use super::AppState;
+use super::state::AppState;
 use crate::eval::report::Report;
 use crate::export::{json, ExportOptions, Format, HtmlInclude, TextExport};
 use leptos::prelude::*;

@@ -8,7 +8,7 @@
 //! lands in the URL fragment like any other setting.
 
 use super::format::shown;
-use super::AppState;
+use super::state::AppState;
 use crate::eval::config::FieldType;
 use crate::eval::report::{Report, Suggestion};
 use crate::eval::Config;

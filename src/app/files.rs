@@ -3,8 +3,9 @@
 //! costs and errors. The files go to the evaluation worker as `File`s
 //! (it reads them); the list is the worker's (`AppState::files`).
 
+use super::browser;
 use super::evaluation::{drop_files, edit};
-use super::{browser, AppState};
+use super::state::AppState;
 use crate::protocol::Request;
 use crate::session::{Layered, Role, SchemaOverview};
 use leptos::prelude::*;

@@ -10,7 +10,7 @@
 use super::evaluation::run_panel;
 use super::format::{full, opt_ratio, shown};
 use super::progress::{cancel, sink, status_line, Progress};
-use super::AppState;
+use super::state::AppState;
 use crate::eval::literature::MAX_WORK;
 use crate::eval::report::{LiteratureReport, Report};
 use crate::protocol::{Answer, Task};

@@ -8,7 +8,7 @@
 //! `PanelSink` and `dispatch`.
 
 use super::evaluation::{dispatch, PanelSink};
-use super::AppState;
+use super::state::AppState;
 use crate::protocol::Answer;
 pub use crate::report_state::panel::Progress;
 use crate::report_state::Event;

@@ -3,7 +3,8 @@
 //! set fields, line items, document-level scores, warnings and exports.
 
 use super::format::{cost, full, opt_ratio, percent, ratio, shown};
-use super::{documents, exports, AppState, AverageView};
+use super::state::{AppState, AverageView};
+use super::{documents, exports};
 use crate::eval::bootstrap::{BootstrapReport, Interval};
 use crate::eval::config::MacroF1;
 use crate::eval::rates::{ABSTENTION_RATE, HALLUCINATION_RATE, RATES};

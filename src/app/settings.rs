@@ -1,7 +1,7 @@
 //! The settings panel: the top configuration layer (SPEC §4). Every change
 //! re-evaluates at once and is written to the URL fragment.
 
-use super::AppState;
+use super::state::AppState;
 use crate::eval::config::default_json;
 use crate::eval::Preset;
 use crate::session::Layered;

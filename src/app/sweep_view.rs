@@ -11,7 +11,7 @@ use super::charts_view::chart_options;
 use super::evaluation::run_panel;
 use super::format::{full, opt_ratio, ratio, shown};
 use super::progress::{cancel, sink, status_line, Progress};
-use super::AppState;
+use super::state::AppState;
 use crate::charts::{sweep_charts, PaperSize};
 use crate::eval::sweep::{default_values, SweepParam, SweepReport};
 use crate::protocol::{Answer, Task};

@@ -5,7 +5,7 @@
 
 use super::evaluation::run_panel;
 use super::progress::{cancel, sink, status_line, Progress};
-use super::AppState;
+use super::state::AppState;
 use crate::eval::bootstrap::BootstrapOptions;
 use crate::eval::report::Report;
 use crate::export::{bootstrap_caption, bootstrap_table, ExportOptions};

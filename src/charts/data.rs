@@ -7,8 +7,8 @@
 //! The numbers are the report's own, unrounded; only the `text` of a
 //! heatmap cell is rounded (to two decimals).
 
+use super::options::Average;
 use super::text::{fixed, sanitize};
-use super::Average;
 use crate::eval::config::{IncorrectCountsAs, MacroF1, MatchMethod};
 use crate::eval::report::{Counts, ErrorType, ModelReport, Report};
 

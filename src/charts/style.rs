@@ -7,7 +7,7 @@
 //! series also differ in lightness, which keeps a chart readable when it is
 //! printed in greyscale.
 
-use super::{ChartOptions, PaperSize};
+use super::options::{ChartOptions, PaperSize};
 
 /// An sRGB colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

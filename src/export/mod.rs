@@ -43,6 +43,7 @@ pub mod confidence;
 pub mod csv;
 pub mod embed;
 pub mod errors;
+mod format;
 pub mod fragment;
 pub mod gate;
 pub mod html;
@@ -59,10 +60,8 @@ pub mod suggestions;
 pub mod sweep;
 pub mod wide;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::Error;
 use crate::eval::report::Report;
-use std::fmt;
-use std::str::FromStr;
 
 pub use bootstrap::{
     bootstrap_caption, bootstrap_confidence_caption, bootstrap_confidence_table, bootstrap_table,
@@ -72,89 +71,12 @@ pub(crate) use captions::{
     convention_clause, documents_phrase, literature_columns, literature_sentence, LiteratureColumn,
 };
 pub use captions::{weighted_sentence, WeightedColumn, WEIGHTED_COLUMNS};
+pub use format::Format;
 pub use html::HtmlChart;
 use numbers::fixed;
 pub(crate) use numbers::{best_of, Best, Number};
 pub use numbers::{json_number, ExportOptions, MAX_DECIMALS};
 pub use page::{render as render_html, HtmlInclude};
-
-/// An output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// The report as pretty-printed JSON (SPEC §5).
-    Json,
-    /// GitHub-flavoured Markdown tables.
-    Markdown,
-    /// LaTeX `tabular`s with booktabs rules.
-    Latex,
-    /// The per-field table as CSV.
-    Csv,
-    /// The whole report as one self-contained HTML page.
-    Html,
-}
-
-impl Format {
-    /// Every format, in the order they are listed to users.
-    pub const ALL: [Format; 5] = [
-        Format::Json,
-        Format::Markdown,
-        Format::Latex,
-        Format::Csv,
-        Format::Html,
-    ];
-
-    /// The name accepted by [`Format::from_str`] (`--format NAME`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Json => "json",
-            Format::Markdown => "markdown",
-            Format::Latex => "latex",
-            Format::Csv => "csv",
-            Format::Html => "html",
-        }
-    }
-
-    /// The usual file extension, without the dot.
-    pub fn extension(self) -> &'static str {
-        match self {
-            Format::Json => "json",
-            Format::Markdown => "md",
-            Format::Latex => "tex",
-            Format::Csv => "csv",
-            Format::Html => "html",
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Format {
-    type Err = Error;
-
-    /// Parses a format name (`json`, `markdown`, `latex`, `csv`, `html`), ignoring
-    /// ASCII case and surrounding whitespace. An unknown name is an
-    /// [`ErrorKind::Usage`] error that lists the accepted names.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let wanted = s.trim();
-        Format::ALL
-            .into_iter()
-            .find(|format| format.name().eq_ignore_ascii_case(wanted))
-            .ok_or_else(|| {
-                let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-                Error::new(
-                    ErrorKind::Usage,
-                    format!(
-                        "unknown format `{wanted}`; expected one of: {}",
-                        names.join(", ")
-                    ),
-                )
-            })
-    }
-}
 
 /// A text export rendered away from the page: the browser app sends it as
 /// JSON to its export worker (`src/bin/export_worker.rs`), which renders

@@ -3,7 +3,9 @@
 //! and macro-over-documents F1. Names are escaped with each format's own
 //! escaper; CSV cells are neutralised like the per-field table's.
 
-use super::{csv::neutralise, latex, markdown, ExportOptions, Format, Number};
+use super::format::Format;
+use super::numbers::{ExportOptions, Number};
+use super::{csv::neutralise, latex, markdown};
 use crate::eval::sweep::SweepReport;
 
 /// The sweep in `format` (HTML is not offered: use the JSON or a chart).

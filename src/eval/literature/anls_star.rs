@@ -84,9 +84,9 @@
 //! `eval::distance` (Levenshtein, equal to `strsim`'s), [`super::munkres`],
 //! [`super::python`]. Pure.
 
+use super::budget::{Budget, TooLarge};
 use super::munkres::{self, Failure};
 use super::python::{py_str, python_eq, python_split_join};
-use super::{Budget, TooLarge};
 use crate::eval::distance::levenshtein;
 use serde_json::{Map, Value};
 

@@ -69,8 +69,8 @@
 //! per-node label costs) and nothing maintained that implements
 //! Zhang–Shasha with arbitrary insert/remove/update costs.
 
+use super::budget::{Budget, TooLarge};
 use super::python::{py_str, python_strip};
-use super::{Budget, TooLarge};
 use crate::eval::distance::levenshtein;
 use rustc_hash::FxHashMap;
 use serde_json::{Map, Value};

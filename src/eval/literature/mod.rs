@@ -54,6 +54,7 @@
 //! `eval::distance` (Levenshtein), rustc-hash. Pure: no I/O.
 
 pub mod anls_star;
+mod budget;
 pub mod donut;
 pub mod munkres;
 pub mod python;
@@ -65,6 +66,8 @@ use crate::eval::report::{LiteratureDocument, LiteratureReport};
 use crate::eval::source::RecordSource;
 use serde_json::Value;
 use std::sync::Arc;
+
+pub use budget::{Budget, TooLarge, MAX_WORK};
 
 /// Which literature metrics to compute.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -113,37 +116,6 @@ impl Metrics {
     /// Whether any metric is asked for.
     pub fn any(self) -> bool {
         self.anls_star || self.nted || self.donut_f1
-    }
-}
-
-/// The most work one document's ANLS\* or nTED may take, in elementary
-/// steps (a table cell, one matrix cell of a Hungarian scan, one
-/// character pair of a Levenshtein distance) and bytes of memory held
-/// alike: 2×10⁸. A document over it — a list of thousands of items, or
-/// thousands of nodes on both sides — is not scored ([`TooLarge`]): its
-/// value and the dataset's are `null` and a warning names it, rather than
-/// stalling the CLI or the page or exhausting its memory. An invoice with
-/// 30 line items takes under 1 % of it (tested).
-pub const MAX_WORK: u64 = 200_000_000;
-
-/// A document whose ANLS\* or nTED would take more than [`MAX_WORK`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TooLarge;
-
-/// What is left of a document's [`MAX_WORK`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budget(u64);
-
-impl Budget {
-    /// A budget of `units`.
-    pub fn new(units: u64) -> Budget {
-        Budget(units)
-    }
-
-    /// Spends `units`, or fails (spending nothing) when fewer are left.
-    pub fn spend(&mut self, units: u64) -> Result<(), TooLarge> {
-        self.0 = self.0.checked_sub(units).ok_or(TooLarge)?;
-        Ok(())
     }
 }
 
