@@ -8,7 +8,8 @@
 //! on leptos, `browser.rs`, `protocol`, `report_state`.
 
 use super::browser::{self, EvalWorker, Opening, WorkerMessage};
-use super::state::AppState;
+use super::link::{Link, PanelSink};
+use super::state::{AppState, EvaluationProgress};
 use crate::protocol::{
     decode, encode, lacks_details, Answer, Generation, Lane, NewFile, Request, ValidityStatus,
 };
@@ -17,56 +18,6 @@ use crate::session::Role;
 use leptos::prelude::*;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
-
-/// How far an evaluation got, for the status bar.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct EvaluationProgress {
-    pub documents: usize,
-    pub models: usize,
-    /// `done` of `total` units; `(0, 0)` before the worker has said.
-    pub done: usize,
-    pub total: usize,
-}
-
-impl EvaluationProgress {
-    /// "Evaluating 10000 documents × 3 models…"
-    pub fn label(&self) -> String {
-        format!(
-            "Evaluating {} documents × {} model{}…",
-            self.documents,
-            self.models,
-            if self.models == 1 { "" } else { "s" }
-        )
-    }
-}
-
-/// What a panel does with the answers to its run.
-pub type PanelSink = Rc<dyn Fn(Answer)>;
-
-/// What to do with a bundle the worker made (or why it made none).
-type BundleSink = Box<dyn FnOnce(Result<String, String>)>;
-
-/// What the page holds beside the [`Page`]: web objects, callbacks.
-#[derive(Default)]
-pub struct Link {
-    worker: Option<EvalWorker>,
-    /// The user's files, by id: the dropped `File`s, and the bytes of the
-    /// files a bundle brought (`Uint8Array`s, as the worker sent them):
-    /// posted to the worker, and again to a restarted one.
-    files: Vec<(u32, JsValue)>,
-    /// The files of the last drop, in order (for "Parsing … (2 of 5)").
-    dropped: Vec<u32>,
-    /// The sink of the panel run asked for next, and those of the runs
-    /// under way.
-    next_panel: Option<PanelSink>,
-    panels: Vec<(Generation, PanelSink)>,
-    /// What to do with the bundle asked for.
-    bundle: Option<BundleSink>,
-    /// The bytes beside the newest schema job (its version), until the
-    /// job is handed to the schema worker or replaced: the queue itself is
-    /// the page state's (`report_state::schema_queue`).
-    job_buffers: Option<(u64, Vec<JsValue>)>,
-}
 
 /// Starts the evaluation worker; its messages become events.
 fn start_worker(state: AppState) -> Option<EvalWorker> {
@@ -537,10 +488,4 @@ fn check_schema(
         };
         dispatch(state, event);
     });
-}
-
-/// Whether the report's validity-dependent values wait (pending) or are
-/// missing (the schema worker failed).
-pub fn validity_unknown(validity: &ValidityStatus) -> bool {
-    *validity != ValidityStatus::Final
 }

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 /// The literature metrics of every model (in the report's order) and the
 /// warnings about documents too large to score.
-pub type Computed = Arc<(Vec<(String, LiteratureReport)>, Vec<String>)>;
+pub use super::state::LiteratureComputed as Computed;
 
 /// `report` with each model's literature metrics from `computed` (matched
 /// by name, as the job keeps the report's model order) and its warnings

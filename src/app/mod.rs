@@ -20,6 +20,7 @@ mod field_matrix;
 mod field_types;
 mod files;
 mod format;
+mod link;
 mod literature;
 mod progress;
 mod report_view;

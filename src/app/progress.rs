@@ -7,7 +7,8 @@
 //! May depend on leptos, `protocol`, `report_state` and `evaluation`'s
 //! `PanelSink` and `dispatch`.
 
-use super::evaluation::{dispatch, PanelSink};
+use super::evaluation::dispatch;
+use super::link::PanelSink;
 use super::state::AppState;
 use crate::protocol::Answer;
 pub use crate::report_state::panel::Progress;

@@ -4,12 +4,15 @@
 //! to every component (it is `Copy`); and which average the tables show
 //! ([`AverageView`]).
 //!
-//! Owns: the state's shape and its initial values. Drawn by `app` (the
-//! root component) and read by its sibling panels; it may use the
-//! siblings that own a part of it (`evaluation`'s link, `browser`'s
-//! helpers, `literature`'s computed metrics) and nothing above `app`.
+//! Owns: the state's shape and its initial values, and the plain types of
+//! its parts (an evaluation's progress, the literature metrics computed).
+//! Drawn by `app` (the root component) and read by its sibling panels; it
+//! uses only `link` and `browser` (which use nothing of it) and nothing
+//! above `app`, so that no panel it holds a part of imports it in a cycle.
 
-use super::{browser, evaluation, literature};
+use super::browser;
+use super::link::Link;
+use crate::eval::report::LiteratureReport;
 use crate::eval::Report;
 use crate::protocol::{FileSummary, ValidityStatus};
 use crate::report_state::Page;
@@ -64,7 +67,7 @@ pub struct AppState {
     /// `evaluation::dispatch`.
     pub page: StoredValue<Page, LocalStorage>,
     /// The evaluation worker and what the page keeps beside the state.
-    pub link: StoredValue<evaluation::Link, LocalStorage>,
+    pub link: StoredValue<Link, LocalStorage>,
     /// The export and schema workers, started when first asked.
     pub helpers: StoredValue<browser::Helpers, LocalStorage>,
     /// The report of the session's files and settings, or why there is
@@ -85,7 +88,7 @@ pub struct AppState {
     /// the report area says why and offers a restart. Set from `page`.
     pub worker_stopped: RwSignal<bool>,
     /// The evaluation under way, if any, and how far it got.
-    pub evaluating: RwSignal<Option<evaluation::EvaluationProgress>>,
+    pub evaluating: RwSignal<Option<EvaluationProgress>>,
     pub average: RwSignal<AverageView>,
     /// A message about the last action (an export, a file read).
     pub notice: RwSignal<Option<String>>,
@@ -98,7 +101,7 @@ pub struct AppState {
     /// The literature metrics computed for the current report (the
     /// literature panel, and the HTML, Markdown and LaTeX exports);
     /// cleared whenever the report changes.
-    pub literature: RwSignal<Option<literature::Computed>>,
+    pub literature: RwSignal<Option<LiteratureComputed>>,
     /// The "Check the truth" panel's state, as the page's state has it
     /// (set from `page` by `evaluation::dispatch`).
     pub truth: RwSignal<crate::report_state::truth::TruthCheck>,
@@ -127,7 +130,7 @@ impl AppState {
             files: RwSignal::new(Vec::new()),
             schemas: RwSignal::new(None),
             page: StoredValue::new_local(Page::default()),
-            link: StoredValue::new_local(evaluation::Link::default()),
+            link: StoredValue::new_local(Link::default()),
             helpers: StoredValue::new_local(browser::Helpers::default()),
             report: RwSignal::new(Err("Loading the example…".to_string())),
             details: RwSignal::new(None),
@@ -143,7 +146,7 @@ impl AppState {
             truth: RwSignal::new(Default::default()),
             open_document: RwSignal::new(None),
             browse: RwSignal::new(None),
-            validity_unknown: Memo::new(move |_| validity.with(evaluation::validity_unknown)),
+            validity_unknown: Memo::new(move |_| validity.with(validity_unknown)),
             validity_failure: Memo::new(move |_| match validity.get() {
                 ValidityStatus::Failed(why) => Some(why),
                 _ => None,
@@ -151,3 +154,35 @@ impl AppState {
         }
     }
 }
+
+/// How far an evaluation got, for the status bar.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EvaluationProgress {
+    pub documents: usize,
+    pub models: usize,
+    /// `done` of `total` units; `(0, 0)` before the worker has said.
+    pub done: usize,
+    pub total: usize,
+}
+
+impl EvaluationProgress {
+    /// "Evaluating 10000 documents × 3 models…"
+    pub fn label(&self) -> String {
+        format!(
+            "Evaluating {} documents × {} model{}…",
+            self.documents,
+            self.models,
+            if self.models == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// Whether the report's validity-dependent values wait (pending) or are
+/// missing (the schema worker failed).
+pub fn validity_unknown(validity: &ValidityStatus) -> bool {
+    *validity != ValidityStatus::Final
+}
+
+/// The literature metrics computed for a report (per model, by name),
+/// and the warnings about documents too large to score.
+pub type LiteratureComputed = Arc<(Vec<(String, LiteratureReport)>, Vec<String>)>;
