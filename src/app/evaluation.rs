@@ -8,11 +8,9 @@
 //! on leptos, `browser.rs`, `protocol`, `report_state`.
 
 use super::browser::{self, EvalWorker, Opening, WorkerMessage};
-use super::link::{Link, PanelSink};
+use super::link::PanelSink;
 use super::state::{AppState, EvaluationProgress};
-use crate::protocol::{
-    decode, encode, lacks_details, Answer, Generation, Lane, NewFile, Request, ValidityStatus,
-};
+use crate::protocol::{decode, encode, lacks_details, Answer, Lane, NewFile, Request};
 use crate::report_state::{Command, Event, Page, ReportState, Worker};
 use crate::session::Role;
 use leptos::prelude::*;

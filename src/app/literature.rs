@@ -12,7 +12,7 @@ use super::format::{full, opt_ratio, shown};
 use super::progress::{cancel, sink, status_line, Progress};
 use super::state::AppState;
 use crate::eval::literature::MAX_WORK;
-use crate::eval::report::{LiteratureReport, Report};
+use crate::eval::report::Report;
 use crate::protocol::{Answer, Task};
 use leptos::prelude::*;
 use std::sync::Arc;
