@@ -2,6 +2,7 @@
 //! names and the text export the app sends to its worker.
 
 use super::*;
+use crate::error::ErrorKind;
 
 /// What the export worker renders from the page's JSON request (the
 /// report without its document details) is what the CLI renders from
