@@ -10,7 +10,7 @@
 //! the first held until a report is drawn), fed by [`Page::on`].
 //!
 //! ```text
-//!            Changed / Dropped / Edited          Answer::Report (newest)
+//!     Settings / Again / Dropped / Edited      Answer::Report (newest)
 //!  Empty ─────────────────────────► Evaluating ─────────────────────────► Ready
 //!  Ready ─────────────────────────►  {previous,  ─── Answer::Failed ────► Failed
 //!  Failed ────────────────────────►   progress}  ─── WorkerFailed ──────► Failed
@@ -31,7 +31,7 @@ use crate::protocol::{
     append_details, documents_in, join_details, lacks_details, Answer, FileSummary, Generation,
     NewFile, Request, Task, ValidityStatus, OPENING_RUN,
 };
-use crate::session::Role;
+use crate::session::{Role, Settings, SettingsEdit};
 use schema_queue::{SchemaCommand, SchemaEvent, SchemaJob, SchemaQueue};
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -85,21 +85,19 @@ pub enum Worker {
 /// What happens to the page.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    /// Files were dropped (the page gives them ids); `settings` as for
-    /// [`Event::Changed`].
-    Dropped {
-        files: Vec<NewFile>,
-        settings: Map<String, Value>,
-    },
+    /// Files were dropped (the page gives them ids): a new report.
+    Dropped { files: Vec<NewFile> },
     /// The files were edited (a role, a model's name or cost, a file
     /// removed, the example loaded, a bundle opened): `edits` go to the
     /// worker, then a new report is asked for.
-    Edited {
-        edits: Vec<Request>,
-        settings: Map<String, Value>,
-    },
-    /// The settings changed: a new report under `settings`.
-    Changed { settings: Map<String, Value> },
+    Edited { edits: Vec<Request> },
+    /// A settings panel, type menu, suggestion or picker changed the
+    /// settings: when the layer changes, the page shows the new settings
+    /// ([`Command::ShowSettings`]) and asks for a new report under them.
+    Settings(SettingsEdit),
+    /// The report again, under the same files and settings (the error
+    /// panel's restart: a worker that is down starts again).
+    Again,
     /// A panel asks for `task` (bootstrap, literature, sweep, gate, or a
     /// report with details).
     Panel(Task),
@@ -122,11 +120,8 @@ pub enum Event {
     SchemaAnswered { version: u64, answer: String },
     /// A decision of the "Check the truth" panel ([`truth::Message`]):
     /// when it changes the corrections, they go to the worker and a new
-    /// report is asked for under `settings`.
-    Truth {
-        message: truth::Message,
-        settings: Map<String, Value>,
-    },
+    /// report is asked for.
+    Truth(truth::Message),
     /// The schema worker could not load or failed on job `version`.
     SchemaFailed { version: u64, reason: String },
 }
@@ -156,9 +151,11 @@ pub enum Command {
     /// Show the file list as the worker has it now.
     ShowFiles {
         files: Vec<FileSummary>,
-        settings: Option<Map<String, Value>>,
         schemas: Option<Box<crate::session::SchemaOverview>>,
     },
+    /// Show these settings (the panels read them; the URL fragment
+    /// carries their layer).
+    ShowSettings(Settings),
     /// The shown report's document details are in, joined to it: draw
     /// them (the document browser), not the report's tables again (a
     /// panel under way keeps its run).
@@ -212,6 +209,9 @@ pub struct Page {
     baseline_run: Option<Generation>,
     /// The schema worker's queue.
     schema: SchemaQueue,
+    /// The settings panel's layer over the config files' JSON: the
+    /// settings every report is asked for under.
+    settings: Settings,
 }
 
 /// A report's details arriving in parts, put together here so that the
@@ -235,13 +235,14 @@ impl Page {
     /// ([`OPENING_RUN`]): with those settings the page waits for that run;
     /// otherwise (settings from the link, or a worker started without
     /// `open`) it asks for the report, numbered after that run.
-    pub fn opening(settings: Map<String, Value>, opens: bool) -> (Page, Vec<Command>) {
+    pub fn opening(layer: Map<String, Value>, opens: bool) -> (Page, Vec<Command>) {
         let mut page = Page {
             shows_example: true,
             generation: OPENING_RUN,
+            settings: Settings::new(layer),
             ..Page::default()
         };
-        if opens && settings.is_empty() {
+        if opens && page.settings.layer.is_empty() {
             page.report_run = OPENING_RUN;
             page.report = ReportState::Evaluating {
                 previous: None,
@@ -249,7 +250,12 @@ impl Page {
             };
             return (page, Vec::new());
         }
-        page.on(Event::Changed { settings })
+        page.on(Event::Again)
+    }
+
+    /// The settings reports are asked for under.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
     }
 
     /// The panels' runs under way.
@@ -282,7 +288,7 @@ impl Page {
     pub fn on(mut self, event: Event) -> (Page, Vec<Command>) {
         let mut commands = Vec::new();
         match event {
-            Event::Dropped { files, settings } => {
+            Event::Dropped { files } => {
                 self.files_changed();
                 self.wake(&mut commands);
                 let replace_example = std::mem::take(&mut self.shows_example);
@@ -290,9 +296,9 @@ impl Page {
                     files,
                     replace_example,
                 }));
-                self.ask_report(settings, &mut commands);
+                self.ask_report(&mut commands);
             }
-            Event::Edited { edits, settings } => {
+            Event::Edited { edits } => {
                 self.files_changed();
                 self.wake(&mut commands);
                 for edit in edits {
@@ -310,20 +316,28 @@ impl Page {
                     }
                     commands.push(Command::Post(edit));
                 }
-                self.ask_report(settings, &mut commands);
+                self.ask_report(&mut commands);
             }
-            Event::Changed { settings } => {
+            Event::Settings(edit) => {
+                if self.settings.apply(edit) {
+                    commands.push(Command::ShowSettings(self.settings.clone()));
+                    self.files_changed();
+                    self.wake(&mut commands);
+                    self.ask_report(&mut commands);
+                }
+            }
+            Event::Again => {
                 self.files_changed();
                 self.wake(&mut commands);
-                self.ask_report(settings, &mut commands);
+                self.ask_report(&mut commands);
             }
-            Event::Truth { message, settings } => {
+            Event::Truth(message) => {
                 if self.truth.update(message) {
                     self.wake(&mut commands);
                     commands.push(Command::Post(Request::SetCorrections {
                         corrections: self.truth.corrections(),
                     }));
-                    self.ask_report(settings, &mut commands);
+                    self.ask_report(&mut commands);
                 }
             }
             Event::Panel(task) => {
@@ -458,9 +472,10 @@ impl Page {
         self.baseline_run = None;
     }
 
-    /// Asks for the report under `settings`; the one under way, and the
+    /// Asks for the report under the settings; the one under way, and the
     /// panel's run (of the report before), stop.
-    fn ask_report(&mut self, settings: Map<String, Value>, commands: &mut Vec<Command>) {
+    fn ask_report(&mut self, commands: &mut Vec<Command>) {
+        let settings = self.settings.layer.clone();
         self.stop_panel(commands);
         self.generation += 1;
         self.report_run = self.generation;
@@ -474,6 +489,32 @@ impl Page {
             generation: self.generation,
             task: Task::Report { settings },
         }));
+    }
+
+    /// The worker listed its files: the config files' JSON goes under the
+    /// settings, and a bundle's settings layer (`layer`) replaces the
+    /// page's, asking for the report under it.
+    fn files_listed(&mut self, layer: Option<Map<String, Value>>, commands: &mut Vec<Command>) {
+        let before = self.settings.clone();
+        self.settings.set_config_files(
+            self.files
+                .iter()
+                .filter_map(|f| Some((f.name.clone(), f.config.clone()?)))
+                .collect(),
+        );
+        let new_layer = layer.filter(|l| *l != self.settings.layer);
+        let asks = new_layer.is_some();
+        if let Some(layer) = new_layer {
+            self.settings.layer = layer;
+        }
+        if self.settings != before {
+            commands.push(Command::ShowSettings(self.settings.clone()));
+        }
+        if asks {
+            self.files_changed();
+            self.wake(commands);
+            self.ask_report(commands);
+        }
     }
 
     fn stop_panel(&mut self, commands: &mut Vec<Command>) {
@@ -493,11 +534,8 @@ impl Page {
                 } => {
                     self.files = files.clone();
                     self.shows_example = shows_example;
-                    commands.push(Command::ShowFiles {
-                        files,
-                        settings,
-                        schemas,
-                    });
+                    commands.push(Command::ShowFiles { files, schemas });
+                    self.files_listed(settings, commands);
                 }
                 Answer::ValidityJob {
                     version,

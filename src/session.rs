@@ -30,7 +30,7 @@ mod schemas;
 mod settings;
 pub use field_types::{declared_type, declared_types};
 pub use schemas::SchemaOverview;
-pub use settings::{layered_config, Layered, Settings};
+pub use settings::{layered_config, Layered, Settings, SettingsEdit};
 mod caches;
 mod codecs;
 mod corrections;

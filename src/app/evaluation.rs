@@ -12,7 +12,7 @@ use super::link::PanelSink;
 use super::state::{AppState, EvaluationProgress};
 use crate::protocol::{decode, encode, lacks_details, Answer, Lane, NewFile, Request};
 use crate::report_state::{Command, Event, Page, ReportState, Worker};
-use crate::session::Role;
+use crate::session::{Role, SettingsEdit};
 use leptos::prelude::*;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
@@ -143,14 +143,7 @@ pub fn drop_files(state: AppState, files: Vec<web_sys::File>) {
         }
     });
     browser::mark("fieldscope:read");
-    let settings = state.settings.with_untracked(|s| s.layer.clone());
-    dispatch(
-        state,
-        Event::Dropped {
-            files: new,
-            settings,
-        },
-    );
+    dispatch(state, Event::Dropped { files: new });
 }
 
 /// The ids of dropped files start here (the worker numbers the example's
@@ -160,7 +153,6 @@ const FIRST_DROPPED_ID: u32 = 1 << 20;
 /// An edit of the files (a role, a name, a cost, a removal, the example),
 /// then a new report.
 pub fn edit(state: AppState, edit: Request) {
-    let settings = state.settings.with_untracked(|s| s.layer.clone());
     if let Request::Remove { id } = edit {
         state
             .link
@@ -169,13 +161,7 @@ pub fn edit(state: AppState, edit: Request) {
     if matches!(edit, Request::Clear | Request::LoadExample) {
         state.link.update_value(|l| l.files.clear());
     }
-    dispatch(
-        state,
-        Event::Edited {
-            edits: vec![edit],
-            settings,
-        },
-    );
+    dispatch(state, Event::Edited { edits: vec![edit] });
 }
 
 /// A panel asks for `task`; `sink` gets the answers.
@@ -187,8 +173,14 @@ pub fn run_panel(state: AppState, task: crate::protocol::Task, sink: PanelSink) 
 /// Starts a new evaluation worker with the files listed (the error
 /// panel's button; any other request does the same).
 pub fn restart(state: AppState) {
-    let settings = state.settings.with_untracked(|s| s.layer.clone());
-    dispatch(state, Event::Changed { settings });
+    dispatch(state, Event::Again);
+}
+
+/// A settings panel, type menu, suggestion or picker changes the
+/// settings: the report state applies it, shows the settings
+/// (`Command::ShowSettings`) and asks for the report under them.
+pub fn edit_settings(state: AppState, edit: SettingsEdit) {
+    dispatch(state, Event::Settings(edit));
 }
 
 /// Asks the worker for the bundle; `then` gets it.
@@ -372,14 +364,11 @@ fn carry_out(state: AppState, command: Command) {
                 sink(answer);
             }
         }
-        Command::ShowFiles {
-            files,
-            settings,
-            schemas,
-        } => {
+        Command::ShowFiles { files, schemas } => {
             state.schemas.set(schemas.map(|s| *s));
-            show_files(state, files, settings);
+            show_files(state, files);
         }
+        Command::ShowSettings(settings) => state.settings.set(settings),
         Command::Notice(message) => state.notice.set(Some(message)),
         // Drawn by `show`, which sets `details` alone for it.
         Command::ShowDetails => {}
@@ -422,14 +411,10 @@ fn post(state: AppState, request: &Request) {
     });
 }
 
-/// The file list as the worker has it: the panel's list, the config
-/// files' layers (for the settings that read them), the status line while
-/// files of a drop are parsed, and a bundle's settings.
-fn show_files(
-    state: AppState,
-    files: Vec<crate::protocol::FileSummary>,
-    settings: Option<serde_json::Map<String, serde_json::Value>>,
-) {
+/// The file list as the worker has it: the panel's list and the status
+/// line while files of a drop are parsed (the config files' JSON and a
+/// bundle's settings reach the settings through the report state).
+fn show_files(state: AppState, files: Vec<crate::protocol::FileSummary>) {
     let dropped = state.link.with_value(|l| l.dropped.clone());
     let parsing = dropped.iter().enumerate().find_map(|(i, id)| {
         files
@@ -452,16 +437,6 @@ fn show_files(
         }
         None => {}
     }
-    let configs: Vec<(String, serde_json::Value)> = files
-        .iter()
-        .filter_map(|f| Some((f.name.clone(), f.config.clone()?)))
-        .collect();
-    state.settings.update(|s| {
-        s.set_config_files(configs);
-        if let Some(layer) = settings {
-            s.layer = layer;
-        }
-    });
     state.files.set(files);
 }
 

@@ -7,12 +7,13 @@
 //! change goes into the settings layer, so it re-evaluates at once and
 //! lands in the URL fragment like any other setting.
 
+use super::evaluation::edit_settings;
 use super::format::shown;
 use super::state::AppState;
 use crate::eval::config::FieldType;
 use crate::eval::report::{Report, Suggestion};
 use crate::eval::Config;
-use crate::session::{declared_type, declared_types, Layered};
+use crate::session::{declared_type, declared_types, Layered, SettingsEdit};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -50,8 +51,9 @@ pub fn TypeMenu(state: AppState, path: String, current: Option<FieldType>) -> im
     let label = format!("How {} is compared", shown(&path));
     let field = path.clone();
     let on_change = move |ev: web_sys::Event| {
-        let ty = FieldType::parse(&event_target_value(&ev));
-        state.settings.update(|s| s.set_field_type(&path, ty));
+        let field_type = FieldType::parse(&event_target_value(&ev));
+        let path = path.clone();
+        edit_settings(state, SettingsEdit::FieldType { path, field_type });
     };
     view! {
         <select class="type-menu" data-testid="field-type" data-field=field aria-label=label
@@ -82,8 +84,8 @@ pub fn FieldTypesSetting(state: AppState) -> impl IntoView {
             ));
             return;
         }
-        let ty = new_type.get_untracked();
-        state.settings.update(|s| s.set_field_type(&path, Some(ty)));
+        let field_type = Some(new_type.get_untracked());
+        edit_settings(state, SettingsEdit::FieldType { path, field_type });
         new_path.set(String::new());
     };
     view! {
@@ -103,7 +105,7 @@ pub fn FieldTypesSetting(state: AppState) -> impl IntoView {
                                 <TypeMenu state=state path=path.clone() current=Some(ty) />
                                 <button type="button" class="icon" data-testid="clear-field-type"
                                     aria-label=format!("Clear the type of {}", shown(&path)) title="Clear"
-                                    on:click=move |_| state.settings.update(|s| s.set_field_type(&clear, None))>"×"</button>
+                                    on:click=move |_| edit_settings(state, SettingsEdit::FieldType { path: clear.clone(), field_type: None })>"×"</button>
                             </li>
                         }
                     }
@@ -148,7 +150,7 @@ pub fn SuggestionsCard(state: AppState, report: Arc<Report>) -> impl IntoView {
                     <li data-testid="suggestion" data-field=s.field.clone() data-type=s.r#type.clone() data-share=s.share>
                         <span>"Treat "<code>{shown(&s.field)}</code>{format!(" as {ty}: ")}{proposal(s)}</span>
                         <button type="button" data-testid="apply-suggestion"
-                            on:click=move |_| state.settings.update(|s| s.apply_suggestions(&one))>"Apply"</button>
+                            on:click=move |_| edit_settings(state, SettingsEdit::Suggestions(one.clone()))>"Apply"</button>
                     </li>
                 }
             })
@@ -162,7 +164,7 @@ pub fn SuggestionsCard(state: AppState, report: Arc<Report>) -> impl IntoView {
                             let all = all.clone();
                             view! {
                                 <button type="button" data-testid="apply-all-suggestions"
-                                    on:click=move |_| state.settings.update(|s| s.apply_suggestions(&all))>"Apply all"</button>
+                                    on:click=move |_| edit_settings(state, SettingsEdit::Suggestions(all.clone()))>"Apply all"</button>
                             }
                         }
                     </Show>

@@ -7,7 +7,7 @@ use super::browser;
 use super::evaluation::{drop_files, edit};
 use super::state::AppState;
 use crate::protocol::Request;
-use crate::session::{Layered, Role, SchemaOverview};
+use crate::session::{Role, SchemaOverview, SettingsEdit};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -181,7 +181,8 @@ fn SchemaBy(state: AppState, overview: Memo<Option<SchemaOverview>>) -> impl Int
                         <select data-testid="schema-by" prop:value=current.clone()
                             on:change=move |ev| {
                                 let v = event_target_value(&ev);
-                                state.settings.update(|s| s.set_setting("schema_by", (!v.is_empty()).then(|| serde_json::Value::String(v))));
+                                let value = (!v.is_empty()).then(|| serde_json::Value::String(v));
+                                super::evaluation::edit_settings(state, SettingsEdit::Set { path: "schema_by".into(), value });
                             }>
                             <option value="" selected=current.is_empty()>"— choose —"</option>
                             {options}

@@ -52,16 +52,10 @@ fn App() -> impl IntoView {
         .unwrap_or_default();
     let state = AppState::new(Settings::new(layer));
     // The worker loads the example; its report is asked for at once.
+    // The panels send their settings changes to the report state
+    // (`evaluation::edit_settings`), which asks for the reports.
     evaluation::open(state);
-    // Every change of the settings asks for a new report (the files'
-    // changes ask for theirs as they are made).
     let settings = Memo::new(move |_| state.settings.with(|s| s.layer.clone()));
-    Effect::new(move |first: Option<()>| {
-        let settings = settings.get();
-        if first.is_some() {
-            evaluation::dispatch(state, report_state::Event::Changed { settings });
-        }
-    });
     // Intervals belong to the report they were computed for.
     Effect::new(move |_| {
         state.report.track();

@@ -54,7 +54,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
             <super::sweep_view::SweepPanel state=state />
             <super::compare::ComparePanel state=state report=report.clone() />
             <super::where_it_fails::WhereItFails state=super::where_it_fails::Signals {
-                settings: state.settings,
+                edit_settings: Callback::new(move |edit| super::evaluation::edit_settings(state, edit)),
                 details: state.details,
                 browse: state.browse,
                 notice: state.notice,
@@ -77,13 +77,10 @@ pub fn ReportView(state: AppState) -> impl IntoView {
     }
 }
 
-/// The "Check the truth" panel's decisions, as page events under the
-/// settings shown (`report_state::Event::Truth`).
+/// The "Check the truth" panel's decisions, as page events
+/// (`report_state::Event::Truth`).
 fn truth_decisions(state: AppState) -> Callback<Message> {
-    Callback::new(move |message| {
-        let settings = state.settings.with_untracked(|s| s.layer.clone());
-        super::evaluation::dispatch(state, Event::Truth { message, settings });
-    })
+    Callback::new(move |message| super::evaluation::dispatch(state, Event::Truth(message)))
 }
 
 type Shared = std::sync::Arc<Report>;

@@ -4,7 +4,7 @@
 use super::state::AppState;
 use crate::eval::config::default_json;
 use crate::eval::Preset;
-use crate::session::Layered;
+use crate::session::SettingsEdit;
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
@@ -27,7 +27,8 @@ fn effective(state: AppState, pointer: &str) -> Value {
 }
 
 fn set(state: AppState, path: &str, value: Option<Value>) {
-    state.settings.update(|s| s.set_setting(path, value));
+    let path = path.to_string();
+    super::evaluation::edit_settings(state, SettingsEdit::Set { path, value });
 }
 
 /// A `<select>` bound to a config key whose options are JSON values.
@@ -118,10 +119,7 @@ pub fn SettingsPanel(state: AppState) -> impl IntoView {
         let name = event_target_value(&ev);
         if Preset::parse(&name).is_ok() {
             // A preset replaces the panel's other choices.
-            state.settings.update(|s| {
-                s.layer.clear();
-                s.set_setting("preset", Some(Value::String(name)));
-            });
+            super::evaluation::edit_settings(state, SettingsEdit::Preset(name));
         }
     };
     let absent = move || {
@@ -201,7 +199,7 @@ pub fn SettingsPanel(state: AppState) -> impl IntoView {
                     } />
             </label>
             <super::field_types::FieldTypesSetting state=state />
-            <button type="button" data-testid="reset-settings" on:click=move |_| state.settings.update(|s| s.layer.clear())>
+            <button type="button" data-testid="reset-settings" on:click=move |_| super::evaluation::edit_settings(state, SettingsEdit::Reset)>
                 "Reset to the config file"
             </button>
         </section>

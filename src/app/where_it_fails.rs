@@ -20,7 +20,7 @@ use crate::report_state::failures::{
     error_label, explanation, segments, slice_by, slice_condition, slice_keys, toggle_key, Browse,
     Explanation,
 };
-use crate::session::{Layered, Settings};
+use crate::session::SettingsEdit;
 use leptos::prelude::*;
 use serde_json::Value;
 use std::sync::Arc;
@@ -37,8 +37,9 @@ fn colours(error: ErrorType) -> (String, &'static str) {
 /// needs, so that it imports nothing of its parent).
 #[derive(Clone, Copy)]
 pub struct Signals {
-    /// The settings layer (the picker sets `slice_by` in it).
-    pub settings: RwSignal<Settings>,
+    /// Sends a settings change to the report state (the picker's
+    /// `slice_by`).
+    pub edit_settings: Callback<SettingsEdit>,
     /// The report with its document details (a slice's documents).
     pub details: RwSignal<Option<Arc<Report>>>,
     /// What the document browser is asked to show.
@@ -183,9 +184,10 @@ fn SlicesPart(state: Signals, report: Arc<Report>) -> impl IntoView {
             let on_change = move |ev: leptos::ev::Event| {
                 let next = toggle_key(&by, &k, event_target_checked(&ev));
                 let value = Value::Array(next.into_iter().map(Value::String).collect());
-                state
-                    .settings
-                    .update(|s| s.set_setting("slice_by", Some(value)));
+                state.edit_settings.run(SettingsEdit::Set {
+                    path: "slice_by".into(),
+                    value: Some(value),
+                });
             };
             view! {
                 <label class="inline check">

@@ -3,6 +3,8 @@
 
 use super::*;
 
+mod settings;
+
 pub(super) fn settings(preset: &str) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("preset".into(), Value::from(preset));
@@ -81,9 +83,7 @@ fn details_come_in_parts_and_join_the_report_once_whole() {
     let (page, c) = Page::opening(Map::new(), false);
     let first = run_of(&c);
     let (_, older) = in_parts(first, ValidityStatus::Pending);
-    let (page, c) = page.on(Event::Changed {
-        settings: settings("exact"),
-    });
+    let (page, c) = page.on(Event::Settings(SettingsEdit::Preset("exact".into())));
     let second = run_of(&c);
     let (whole, events) = in_parts(second, ValidityStatus::Pending);
     let mut events = events.into_iter();
@@ -204,9 +204,7 @@ fn a_panels_report_reaches_it_whole() {
     for event in &events[..2] {
         (page, _) = page.on(event.clone());
     }
-    (page, _) = page.on(Event::Changed {
-        settings: settings("exact"),
-    });
+    (page, _) = page.on(Event::Settings(SettingsEdit::Preset("exact".into())));
     for event in &events[2..] {
         let commands;
         (page, commands) = page.on(event.clone());
@@ -228,9 +226,7 @@ fn the_page_opens_on_the_examples_report() {
     let (page, _) = page.on(ready(OPENING_RUN, 50, ValidityStatus::Pending));
     assert_eq!(shown_documents(&page), Some(50));
     // The next request is numbered after it.
-    let (_, c) = page.on(Event::Changed {
-        settings: settings("exact"),
-    });
+    let (_, c) = page.on(Event::Settings(SettingsEdit::Preset("exact".into())));
     assert_eq!(run_of(&c), OPENING_RUN + 1);
 
     // Settings from the link: asked for, and the worker's own run
@@ -277,7 +273,12 @@ fn the_prebuilt_opening_answers() {
     let (page, commands) = page.on(Event::Prebuilt {
         answers: prebuilt.clone(),
     });
-    assert!(matches!(commands.as_slice(), [Command::ShowFiles { files, .. }] if files.len() == 6));
+    // The example's files, then its config file under the settings.
+    assert!(matches!(
+        commands.as_slice(),
+        [Command::ShowFiles { files, .. }, Command::ShowSettings(settings)]
+            if files.len() == 6 && settings.config_files().len() == 1 && settings.layer.is_empty()
+    ));
     assert!(page.shows_example);
     let ReportState::Ready {
         report: shown,
@@ -350,10 +351,7 @@ fn the_prebuilt_opening_answers() {
 
     // A drop before they arrive: stale.
     let (page, _) = Page::opening(Map::new(), true);
-    let (page, _) = page.on(Event::Dropped {
-        files: vec![],
-        settings: Map::new(),
-    });
+    let (page, _) = page.on(Event::Dropped { files: vec![] });
     let (page, commands) = page.on(Event::Prebuilt {
         answers: prebuilt.clone(),
     });
@@ -373,14 +371,10 @@ fn a_settings_change_during_an_evaluation() {
     let (page, c) = Page::opening(Map::new(), false);
     let first = run_of(&c);
     let (page, _) = page.on(ready(first, 1, ValidityStatus::Final));
-    let (page, c) = page.on(Event::Changed {
-        settings: settings("strict"),
-    });
+    let (page, c) = page.on(Event::Settings(SettingsEdit::Preset("strict".into())));
     let second = run_of(&c);
     assert_eq!(shown_documents(&page), Some(1));
-    let (page, c) = page.on(Event::Changed {
-        settings: settings("lenient"),
-    });
+    let (page, c) = page.on(Event::Settings(SettingsEdit::Preset("lenient".into())));
     let third = run_of(&c);
     assert!(second < third);
     // The stale run's progress and report change nothing.
@@ -422,12 +416,8 @@ fn a_settings_change_during_an_evaluation() {
 #[test]
 fn two_quick_changes() {
     let page = Page::default();
-    let (page, a) = page.on(Event::Changed {
-        settings: settings("strict"),
-    });
-    let (page, b) = page.on(Event::Changed {
-        settings: settings("lenient"),
-    });
+    let (page, a) = page.on(Event::Settings(SettingsEdit::Preset("strict".into())));
+    let (page, b) = page.on(Event::Settings(SettingsEdit::Preset("lenient".into())));
     let (a, b) = (run_of(&a), run_of(&b));
     let (page, _) = page.on(ready(b, 2, ValidityStatus::Final));
     let (page, _) = page.on(Event::Answer(Answer::Stopped {
@@ -492,7 +482,6 @@ fn the_schema_answer_before_and_after_the_report() {
     // checks at once and answers while the run is under way.
     let (before, c) = after.clone().on(Event::Edited {
         edits: vec![Request::Remove { id: 2 }],
-        settings: Map::new(),
     });
     let g2 = run_of(&c);
     let (before, c) = before.on(validity_job(2));
@@ -522,7 +511,6 @@ fn a_file_removed_mid_evaluation() {
     let old = run_of(&c);
     let (page, c) = page.on(Event::Edited {
         edits: vec![Request::Remove { id: 2 }],
-        settings: Map::new(),
     });
     assert_eq!(c[0], Command::Post(Request::Remove { id: 2 }));
     let new = run_of(&c);
@@ -575,9 +563,7 @@ fn a_worker_crash_and_the_restart() {
         reason: "Uncaught RuntimeError: unreachable".into(),
     });
     assert_eq!((&page.report, c), (&failed, vec![]));
-    let (page, c) = page.on(Event::Changed {
-        settings: Map::new(),
-    });
+    let (page, c) = page.on(Event::Again);
     assert_eq!(
         c[0],
         Command::Restart {
@@ -606,10 +592,7 @@ fn the_example_replaced_by_a_drop() {
         model: None,
         cost: None,
     };
-    let drop = |files| Event::Dropped {
-        files,
-        settings: Map::new(),
-    };
+    let drop = |files| Event::Dropped { files };
     let (page, c) = page.on(drop(vec![file(10), file(11)]));
     assert!(matches!(
         &c[0],
@@ -629,7 +612,6 @@ fn the_example_replaced_by_a_drop() {
     // "Load example" brings it back; the next drop replaces it again.
     let (page, _) = page.on(Event::Edited {
         edits: vec![Request::LoadExample],
-        settings: Map::new(),
     });
     let (_, c) = page.on(drop(vec![file(13)]));
     assert!(matches!(
@@ -659,9 +641,7 @@ fn a_panel_run_and_a_report_change() {
     };
     let (page, c) = page.on(Event::Answer(progress.clone()));
     assert_eq!(c, vec![Command::ToPanel(progress)]);
-    let (page, c) = page.on(Event::Changed {
-        settings: Map::new(),
-    });
+    let (page, c) = page.on(Event::Again);
     assert_eq!(c[0], Command::Post(Request::Cancel { generation: p }));
     let (_, c) = page.on(Event::Answer(Answer::Stopped {
         generation: p,

@@ -134,6 +134,54 @@ impl Settings {
     }
 }
 
+/// A change the page makes to its [`Settings`]: what the settings panel,
+/// the type menus, the suggestions, the slice picker and the schema-by
+/// input send to the report state (`report_state::Event::Settings`),
+/// which applies it with [`Settings::apply`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum SettingsEdit {
+    /// One key (`path` like `string_match.method`); `None` removes it so
+    /// the lower layers decide again ([`Layered::set_setting`]).
+    Set { path: String, value: Option<Value> },
+    /// A preset (SPEC §4) replaces the panel's other choices.
+    Preset(String),
+    /// A field's type (SPEC §7.1); `None` is "automatic"
+    /// ([`Layered::set_field_type`]).
+    FieldType {
+        path: String,
+        field_type: Option<FieldType>,
+    },
+    /// What these suggestions propose (SPEC §7.4,
+    /// [`Layered::apply_suggestions`]).
+    Suggestions(Vec<Suggestion>),
+    /// Every choice of the panel undone: the config files decide.
+    Reset,
+}
+
+impl Settings {
+    /// Applies `edit` to the layer; whether the layer changed (an edit
+    /// that sets what is already there asks for no new report).
+    pub fn apply(&mut self, edit: SettingsEdit) -> bool {
+        let before = self.layer.clone();
+        match edit {
+            SettingsEdit::Set { path, value } => self.set_setting(&path, value),
+            SettingsEdit::Preset(name) => {
+                self.layer.clear();
+                self.set_setting("preset", Some(Value::String(name)));
+            }
+            SettingsEdit::FieldType { path, field_type } => self.set_field_type(&path, field_type),
+            SettingsEdit::Suggestions(list) => self.apply_suggestions(&list),
+            SettingsEdit::Reset => self.layer.clear(),
+        }
+        self.layer != before
+    }
+
+    /// The config files' JSON as the worker lists them.
+    pub fn config_files(&self) -> &[(String, Value)] {
+        &self.config_files
+    }
+}
+
 impl Layered for Settings {
     fn layer(&mut self) -> &mut Map<String, Value> {
         &mut self.layer
@@ -160,5 +208,48 @@ mod tests {
         page.set_config_files(Vec::new());
         page.set_setting("zero_division", Some(json!("x")));
         assert!(page.config().unwrap_err().starts_with("settings: "));
+    }
+
+    #[test]
+    fn an_edit_says_whether_it_changed_the_layer() {
+        let mut s = Settings::new(Map::new());
+        let set = |v: Option<Value>| SettingsEdit::Set {
+            path: "string_match.method".into(),
+            value: v,
+        };
+        assert!(s.apply(set(Some(json!("levenshtein")))));
+        assert_eq!(
+            Value::Object(s.layer.clone()),
+            json!({"string_match": {"method": "levenshtein"}})
+        );
+        // The same value again changes nothing.
+        assert!(!s.apply(set(Some(json!("levenshtein")))));
+        // A preset replaces the other choices.
+        assert!(s.apply(SettingsEdit::Preset("lenient".into())));
+        assert_eq!(Value::Object(s.layer.clone()), json!({"preset": "lenient"}));
+        // A field type, then "automatic" again: the key goes.
+        assert!(s.apply(SettingsEdit::FieldType {
+            path: "total".into(),
+            field_type: Some(FieldType::Number),
+        }));
+        assert_eq!(s.layer["field_types"], json!({"total": "number"}));
+        assert!(s.apply(SettingsEdit::FieldType {
+            path: "total".into(),
+            field_type: None,
+        }));
+        assert!(s.layer.get("field_types").is_none_or(|t| t == &json!({})));
+        // A suggestion sets the types it proposes.
+        let suggestion = Suggestion {
+            field: "date".into(),
+            r#type: "date".into(),
+            share: 1.0,
+            config: json!({"field_types": {"date": "date"}}),
+        };
+        assert!(s.apply(SettingsEdit::Suggestions(vec![suggestion.clone()])));
+        assert_eq!(s.layer["field_types"], json!({"date": "date"}));
+        assert!(!s.apply(SettingsEdit::Suggestions(vec![suggestion])));
+        assert!(s.apply(SettingsEdit::Reset));
+        assert!(s.layer.is_empty());
+        assert!(!s.apply(SettingsEdit::Reset));
     }
 }

@@ -4,9 +4,9 @@
 
 use super::*;
 use crate::protocol::{Request, ValidityStatus};
-use crate::report_state::tests::{ready, run_of, settings, validity_job};
+use crate::report_state::tests::{ready, run_of, validity_job};
 use crate::report_state::{Command, Event, Page};
-use crate::session::validity_answer_from_json;
+use crate::session::{validity_answer_from_json, SettingsEdit};
 use serde_json::Map;
 
 fn job(version: u64) -> SchemaJob {
@@ -267,10 +267,14 @@ fn the_schema_worker_failing_and_a_report_while_it_checks() {
     // it runs asks for a report and nothing of the schema worker.
     let (page, c) = page.on(validity_job(2));
     assert!(matches!(c[..], [Command::CheckSchema { version: 2, .. }]));
-    let (page, c) = page.on(Event::Changed {
-        settings: settings("strict"),
-    });
-    assert_eq!(c.len(), 1, "only the run: {c:?}");
+    let (page, c) = page.on(Event::Settings(SettingsEdit::Preset("strict".into())));
+    assert!(
+        matches!(
+            c[..],
+            [Command::ShowSettings(_), Command::Post(Request::Run { .. })]
+        ),
+        "the settings shown and the run only: {c:?}"
+    );
     assert!(page.schema().is_checking());
     let (_, c) = page.on(Event::SchemaAnswered {
         version: 2,
@@ -297,9 +301,7 @@ fn a_schema_answer_across_a_restart() {
     let (page, _) = page.on(Event::WorkerFailed {
         reason: "boom".into(),
     });
-    let (page, c) = page.on(Event::Changed {
-        settings: Map::new(),
-    });
+    let (page, c) = page.on(Event::Again);
     assert!(matches!(c[0], Command::Restart { .. }));
     let (page, c) = page.on(validity_job(1));
     assert_eq!(c, vec![], "the schema worker is busy");

@@ -222,7 +222,7 @@ mod page {
     use super::*;
     use crate::protocol::{Answer, Generation, Request, Task, ValidityStatus};
     use crate::report_state::{Command, Event, Page};
-    use serde_json::Map;
+    use crate::session::SettingsEdit;
 
     fn run_of(commands: &[Command]) -> Generation {
         commands
@@ -248,10 +248,7 @@ mod page {
     }
 
     fn decide(message: Message) -> Event {
-        Event::Truth {
-            message,
-            settings: Map::new(),
-        }
+        Event::Truth(message)
     }
 
     fn corrections_posted(commands: &[Command]) -> Option<Value> {
@@ -269,9 +266,7 @@ mod page {
             .set_corrections(&json!([{"id": "b", "field": "name", "from": null, "to": "Zed"}]))
             .unwrap();
         let after = session.evaluate().unwrap();
-        let (page, commands) = Page::default().on(Event::Changed {
-            settings: Map::new(),
-        });
+        let (page, commands) = Page::default().on(Event::Again);
         let (page, _) = page.on(answer(run_of(&commands), &before));
         (page, before, after)
     }
@@ -317,9 +312,7 @@ mod page {
         let (page, commands) = page.on(decide(accept("b", "name")));
         let (page, _) = page.on(answer(run_of(&commands), &after));
         // A setting changes: the report before is of other settings.
-        let mut settings = Map::new();
-        settings.insert("preset".into(), json!("exact"));
-        let (page, commands) = page.on(Event::Changed { settings });
+        let (page, commands) = page.on(Event::Settings(SettingsEdit::Preset("exact".into())));
         assert_eq!(page.truth.baseline, None);
         // Its report is corrected: it is no baseline either.
         let (page, _) = page.on(answer(run_of(&commands), &after));
@@ -328,7 +321,6 @@ mod page {
         // Cleared files take the decisions with them.
         let (page, _) = page.on(Event::Edited {
             edits: vec![Request::Clear],
-            settings: Map::new(),
         });
         assert_eq!(page.truth, TruthCheck::default());
     }
@@ -337,10 +329,7 @@ mod page {
     fn a_bundles_corrections_come_with_its_files() {
         let (page, _, after) = shown();
         let after = after.clone();
-        let (page, commands) = page.on(Event::Dropped {
-            files: Vec::new(),
-            settings: Map::new(),
-        });
+        let (page, commands) = page.on(Event::Dropped { files: Vec::new() });
         let list = json!([{"id": "b", "field": "name", "from": null, "to": "Zed"}]);
         let (page, commands2) = page.on(Event::Answer(Answer::Corrections {
             corrections: list.clone(),
