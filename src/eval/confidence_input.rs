@@ -13,7 +13,6 @@
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::tree::{Json, JsonType};
-use std::fmt::Write;
 
 /// Checks every confidence of one prediction record (its payload
 /// `fields`): each inline wrapper's `_confidence`, and the top-level key
@@ -166,6 +165,10 @@ pub struct Beside<'f> {
     /// Field paths as written and their confidences (entries that are not
     /// numbers are left out: the dataset pass refused them already).
     entries: rustc_hash::FxHashMap<&'f str, f64>,
+    /// The lists some entry names a field inside of (the first segment,
+    /// without brackets, of each path with a `.`), found once per record
+    /// for [`Self::names_item_fields`].
+    item_lists: Vec<&'f str>,
 }
 
 impl<'f> Beside<'f> {
@@ -175,27 +178,34 @@ impl<'f> Beside<'f> {
         let value = record.get(key)?;
         let mut entries =
             rustc_hash::FxHashMap::with_capacity_and_hasher(value.len(), rustc_hash::FxBuildHasher);
-        entries.extend(
-            value
-                .entries()
-                .filter_map(|(path, c)| Some((path, c.as_f64()?))),
-        );
+        let mut item_lists: Vec<&'f str> = Vec::new();
+        for (path, c) in value.entries() {
+            let Some(c) = c.as_f64() else { continue };
+            entries.insert(path, c);
+            // Bytes: `.` and `[` are ASCII, so each is a whole character.
+            let bytes = path.as_bytes();
+            if let Some(dot) = bytes.iter().position(|&b| b == b'.') {
+                let end = bytes[..dot].iter().position(|&b| b == b'[').unwrap_or(dot);
+                let list = &path[..end];
+                if !item_lists.contains(&list) {
+                    item_lists.push(list);
+                }
+            }
+        }
         Some(Beside {
             document: value.as_f64(),
             entries,
+            item_lists,
         })
     }
 
     /// Whether some entry names a field inside `list` (`items[].amount`,
     /// `items[2].amount`, `items.amount`: its first segment, without
     /// brackets, is `list`): if not, every field of an item has the item's
-    /// confidence, [`Self::whole_item`]. Asked once per list and record,
-    /// so the entries are scanned rather than indexed.
+    /// confidence, [`Self::whole_item`]. The lists were found when the
+    /// record was read.
     pub fn names_item_fields(&self, list: &str) -> bool {
-        self.entries.keys().any(|path| {
-            path.split_once('.')
-                .is_some_and(|(first, _)| first.find('[').map_or(first, |at| &first[..at]) == list)
-        })
+        self.item_lists.contains(&list)
     }
 
     /// The confidence of predicted item `item` of `list` as a whole:
@@ -203,7 +213,7 @@ impl<'f> Beside<'f> {
     pub fn whole_item(&self, list: &str, item: usize, buf: &mut String) -> Option<f64> {
         buf.clear();
         buf.push_str(list);
-        let _ = write!(buf, "[{item}]");
+        push_index(buf, item);
         let indexed = self.entries.get(buf.as_str());
         buf.truncate(list.len());
         buf.push_str("[]");
@@ -240,7 +250,7 @@ impl<'f> Beside<'f> {
                     if let Some(i) = item {
                         buf.clear();
                         buf.push_str(list);
-                        let _ = write!(buf, "[{i}]");
+                        push_index(buf, i);
                         buf.push_str(rest);
                         if let Some(&c) = self.entries.get(buf.as_str()) {
                             return Some(c);
@@ -265,6 +275,13 @@ impl<'f> Beside<'f> {
         }
         self.document
     }
+}
+
+/// Appends `[i]` (without `fmt`'s machinery: once per item value).
+fn push_index(buf: &mut String, i: usize) {
+    buf.push('[');
+    buf.push_str(itoa::Buffer::new().format(i));
+    buf.push(']');
 }
 
 #[cfg(test)]
