@@ -5,7 +5,7 @@
 
 use super::browser::{download, download_svg_as_png, svg_to_pdf};
 use super::state::{AppState, AverageView};
-use crate::charts::{all, Average, Chart, ChartOptions, PaperSize};
+use crate::charts::{on_screen, Average, Chart, ChartOptions, PaperSize};
 use crate::eval::report::Report;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -71,7 +71,7 @@ pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
             r.bootstrap = Some((*b).clone());
             r
         });
-        let charts = all(with_intervals.as_ref().unwrap_or(&report), &options)
+        let charts = on_screen(with_intervals.as_ref().unwrap_or(&report), &options)
             .into_iter()
             .map(|chart| figure(state, chart))
             .collect_view();

@@ -10,6 +10,7 @@ use crate::eval::config::MacroF1;
 use crate::eval::rates::{ABSTENTION_RATE, HALLUCINATION_RATE, RATES};
 use crate::eval::report::{ModelReport, Report};
 use crate::export::json_number;
+use crate::matrix_view;
 use crate::protocol::Request;
 use crate::report_state::truth::Message;
 use crate::report_state::Event;
@@ -505,6 +506,19 @@ fn DocumentScores(state: AppState, report: Shared) -> impl IntoView {
     }
 }
 
+/// Up to this many fields the per-field table draws every row; a wider
+/// report (a benchmark of many document types) gets a box that scrolls,
+/// with only the rows in view and [`FIELD_MARGIN`] more drawn
+/// (`matrix_view::window`) and spacers for the rest, so that 10,000
+/// fields never hold the page (issue 34).
+const FIELD_ROWS_ALL_UP_TO: usize = 200;
+/// A row's height in the scrolling box (`style/layout.css` fixes it).
+const FIELD_ROW_PX: f64 = 36.0;
+/// The scrolling box's height (`style/layout.css`).
+const FIELD_VIEWPORT_PX: f64 = 560.0;
+/// Rows drawn beyond the visible ones on either side.
+const FIELD_MARGIN: usize = 10;
+
 /// Sort keys of the per-field table.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum FieldSort {
@@ -533,7 +547,15 @@ fn FieldTable(state: AppState, report: Shared) -> impl IntoView {
             </th>
         }
     };
-    let rows = move || {
+    let windowed = report
+        .models
+        .iter()
+        .map(|m| m.fields.len())
+        .max()
+        .unwrap_or(0)
+        > FIELD_ROWS_ALL_UP_TO;
+    let scroll = RwSignal::new(0.0f64);
+    let sorted = Memo::new(move |_| {
         let Some(m) = r.models.get(model.get()) else {
             return Vec::new();
         };
@@ -560,6 +582,27 @@ fn FieldTable(state: AppState, report: Shared) -> impl IntoView {
             }
         });
         fields
+    });
+    // The rows in the page: all of them, or (windowed) those in view.
+    let window = move |total: usize| match windowed {
+        true => matrix_view::window(
+            total,
+            FIELD_ROW_PX,
+            scroll.get(),
+            FIELD_VIEWPORT_PX,
+            FIELD_MARGIN,
+        ),
+        false => (0, total),
+    };
+    let on_scroll = move |ev: leptos::ev::Event| {
+        if windowed {
+            scroll.set(event_target::<web_sys::Element>(&ev).scroll_top() as f64);
+        }
+    };
+    let spacer = move |rows: usize| {
+        (windowed && rows > 0).then(|| view! {
+            <tr class="spacer" aria-hidden="true"><td colspan="15" style:height=format!("{}px", rows as f64 * FIELD_ROW_PX)></td></tr>
+        })
     };
     view! {
         <section class="card" aria-labelledby="fields-heading">
@@ -571,7 +614,13 @@ fn FieldTable(state: AppState, report: Shared) -> impl IntoView {
                     </select>
                 </label>
             </div>
-            <div class="scroll">
+            {windowed.then(|| view! {
+                <p class="hint" data-testid="field-table-windowed">{move || format!(
+                    "{} fields: the rows are drawn as they scroll into view (the field matrix above has the search box).",
+                    sorted.with(Vec::len)
+                )}</p>
+            })}
+            <div class="scroll" class:field-window=windowed on:scroll=on_scroll>
             <table class="data fields numeric" data-testid="field-table">
                 <caption>"Per field, counts pooled over documents; strict scores (partial counts as wrong). Click a header to sort."</caption>
                 <thead><tr>
@@ -582,7 +631,9 @@ fn FieldTable(state: AppState, report: Shared) -> impl IntoView {
                     <th scope="col">"Accuracy"</th>{header(FieldSort::Cer, "CER")}<th scope="col">"Mean CER"</th>{header(FieldSort::Errors, "Errors")}
                 </tr></thead>
                 <tbody>
-                    {move || rows().into_iter().map(|f| {
+                    {move || sorted.with(|fields| {
+                    let (start, end) = window(fields.len());
+                    let rows = fields[start..end].iter().map(|f| {
                         let errors = f.counts.incorrect + f.counts.missed + f.counts.spurious + f.counts.partial;
                         let ty = super::field_types::type_in(config.as_ref().as_ref(), &f.field);
                         view! {
@@ -600,7 +651,9 @@ fn FieldTable(state: AppState, report: Shared) -> impl IntoView {
                                 <td class="num">{errors}</td>
                             </tr>
                         }
-                    }).collect_view()}
+                    }).collect_view();
+                    view! { {spacer(start)} {rows} {spacer(fields.len() - end)} }
+                    })}
                 </tbody>
             </table>
             </div>

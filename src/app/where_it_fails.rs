@@ -136,19 +136,33 @@ pub fn WhereItFails(state: Signals, report: Arc<Report>) -> impl IntoView {
         .enumerate()
         .map(|(i, m)| bar(state, &m.errors, i, None, m.name.clone()))
         .collect_view();
+    // A model's bars per field are drawn when its section is first opened
+    // (a wide benchmark has thousands: issue 34).
     let field_bars = report
         .models
         .iter()
         .enumerate()
         .map(|(i, m)| {
-            let bars = m
-                .fields
-                .iter()
-                .filter(|f| f.errors.total() > 0)
-                .map(|f| bar(state, &f.errors, i, Some(f.field.clone()), f.field.clone()))
-                .collect_view();
+            let opened = RwSignal::new(false);
+            let r = Arc::clone(&report);
+            let bars = move || {
+                opened.get().then(|| {
+                    r.models[i]
+                        .fields
+                        .iter()
+                        .filter(|f| f.errors.total() > 0)
+                        .map(|f| bar(state, &f.errors, i, Some(f.field.clone()), f.field.clone()))
+                        .collect_view()
+                })
+            };
+            let on_toggle = move |ev: leptos::ev::Event| {
+                if event_target::<web_sys::Element>(&ev).has_attribute("open") {
+                    opened.set(true);
+                }
+            };
             view! {
-                <details class="field-errors" data-testid="field-errors" data-model=m.name.clone()>
+                <details class="field-errors" data-testid="field-errors" data-model=m.name.clone()
+                    on:toggle=on_toggle>
                     <summary>{format!("{} by field", shown(&m.name))}</summary>
                     {bars}
                 </details>

@@ -87,39 +87,13 @@ pub fn report_charts(report: &Report) -> Vec<HtmlChart> {
     }
     let o = chart_options();
     let matrix = groups::field_matrix(report);
-    let charts = if is_wide(&matrix) {
-        let weakest: Vec<&str> = matrix
-            .rows
-            .iter()
-            .take(charts::HEATMAP_ROWS_PER_PART)
-            .map(|r| r.field.as_str())
-            .collect();
-        let heatmap = (!weakest.is_empty()).then(|| {
-            charts::field_f1_heatmap_of(
-                report,
-                &o,
-                &weakest,
-                &format!("the {} weakest fields", weakest.len()),
-                &format!(
-                    "The {} fields that matter most, in the field matrix's order (where the \
-                     models disagree most or all fall short, see Per-field results); the {} \
-                     fields exact for every model are left out, and each group's heatmap is in \
-                     its section under Per-field results.",
-                    weakest.len(),
-                    matrix.exact.len()
-                ),
-            )
-        });
+    let charts = if charts::is_wide(&matrix) {
+        let heatmap = charts::weakest_fields_heatmap(report, &o, &matrix);
         charts::paged_with(report, &o, heatmap.into_iter().collect())
     } else {
         charts::paged(report, &o)
     };
     charts.into_iter().map(html_chart).collect()
-}
-
-/// Whether the report is wide: more fields than one heatmap part shows.
-fn is_wide(matrix: &groups::FieldMatrix) -> bool {
-    matrix.rows.len() + matrix.exact.len() > charts::HEATMAP_ROWS_PER_PART
 }
 
 /// The heatmaps of each group of a wide report's fields, in the groups'
@@ -129,7 +103,7 @@ fn is_wide(matrix: &groups::FieldMatrix) -> bool {
 /// a report that is not wide.
 pub fn group_charts(report: &Report, types: Option<&DocTypes>) -> Vec<Vec<HtmlChart>> {
     let matrix = groups::field_matrix(report);
-    if report.models.is_empty() || !is_wide(&matrix) {
+    if report.models.is_empty() || !charts::is_wide(&matrix) {
         return Vec::new();
     }
     let o = chart_options();
