@@ -423,8 +423,15 @@ pub fn type_table(report: &Report, types: Option<&DocTypes>) -> Vec<TypeRow> {
         .types
         .iter()
         .map(|t| {
-            let own =
-                |field: &String| t.fields.contains(field) && shared.get(field.as_str()) == Some(&1);
+            // The type's own fields (no other type's schema names them),
+            // looked up once per model field.
+            let own_fields: std::collections::HashSet<&str> = t
+                .fields
+                .iter()
+                .map(String::as_str)
+                .filter(|f| shared.get(f) == Some(&1))
+                .collect();
+            let own = |field: &String| own_fields.contains(field.as_str());
             let slice_scores = |m: usize| -> Option<Option<Scores>> {
                 let model = slices?.models.get(m)?;
                 let row = model.slices.iter().find(|s| {

@@ -10,8 +10,12 @@
 
 use super::{Parsed, Role, Session};
 use crate::eval::groups::DocTypes;
+use crate::eval::tree::JsonType;
 use crate::eval::{documents_by_schema, schema_stem, NamedSchema};
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
+
+/// At most this many top-level fields are offered for `schema_by`.
+pub const MAX_CHOICES: usize = 50;
 
 /// What the file list shows when several schemas are loaded.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -25,8 +29,10 @@ pub struct SchemaOverview {
     /// The documents that name no schema (evaluated without one) and the
     /// first five of their ids; `(0, [])` until `schema_by` is set.
     pub unserved: (usize, Vec<String>),
-    /// What `schema_by` can be: `"id"`, then every top-level field of the
-    /// truth's records (sorted).
+    /// What `schema_by` can be: `"id"`, then the truth's top-level fields
+    /// with a string or number value, the [`MAX_CHOICES`] in the most
+    /// records (sorted by name), then the current `schema_by` if it is not
+    /// among them.
     pub choices: Vec<String>,
     /// The document types the report's field matrix groups by
     /// (`eval::groups::DocTypes`, as the CLI's HTML report reads them);
@@ -124,12 +130,29 @@ impl Session {
             .collect();
         let mut choices = vec!["id".to_string()];
         if let Some(truth) = truth {
-            let fields: BTreeSet<&str> = truth
-                .records
-                .iter()
-                .flat_map(|r| truth.forest.get(r.root).entries().map(|(k, _)| k))
-                .collect();
-            choices.extend(fields.into_iter().filter(|f| *f != "id").map(str::to_owned));
+            // How many records give each top-level field a value that reads
+            // as a string (a string or a number, SPEC §7.2).
+            let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+            for r in &truth.records {
+                for (k, v) in truth.forest.get(r.root).entries() {
+                    if matches!(v.json_type(), JsonType::String | JsonType::Number) {
+                        *counts.entry(k).or_default() += 1;
+                    }
+                }
+            }
+            let mut fields: Vec<(&str, usize)> =
+                counts.into_iter().filter(|(f, _)| *f != "id").collect();
+            // The most used first (a benchmark of many types has thousands
+            // of top-level fields, each in a few records), then by name.
+            fields.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+            let mut names: Vec<&str> = fields.iter().take(MAX_CHOICES).map(|f| f.0).collect();
+            names.sort_unstable();
+            choices.extend(names.into_iter().map(str::to_owned));
+            if let Some(current) = &schema_by {
+                if !choices.contains(current) {
+                    choices.push(current.clone());
+                }
+            }
         }
         Some(SchemaOverview {
             schema_by,
@@ -192,6 +215,30 @@ mod tests {
         )
         .expect("schema");
         s
+    }
+
+    #[test]
+    fn schema_by_offers_the_fields_in_the_most_records_and_keeps_the_current_one() {
+        let mut s = Session::default();
+        // `kind` in every record, `nested` an object, then 60 fields in one
+        // record each (a wide benchmark's fields).
+        let truth: Vec<serde_json::Value> = (0..60)
+            .map(|i| json!({"id": format!("d{i}"), "kind": "invoice", "nested": {"a": 1}, format!("f{i:02}"): "x"}))
+            .collect();
+        s.load("truth.jsonl", jsonl(&truth)).expect("truth");
+        s.load("invoice.json", schema(json!({"kind": {"type": "string"}})))
+            .expect("schema");
+        s.load("receipt.json", schema(json!({"kind": {"type": "string"}})))
+            .expect("schema");
+        let choices = s.schema_overview().expect("several").choices;
+        assert_eq!(choices.len(), 1 + MAX_CHOICES);
+        assert_eq!(&choices[..4], ["id", "f00", "f01", "f02"]);
+        assert!(choices.contains(&"kind".to_string()));
+        assert!(!choices.contains(&"nested".to_string()) && !choices.contains(&"f59".to_string()));
+        // A `schema_by` outside the list is offered too, last.
+        s.set_setting("schema_by", Some(json!("f59")));
+        let choices = s.schema_overview().expect("several").choices;
+        assert_eq!(choices.last().map(String::as_str), Some("f59"));
     }
 
     #[test]
