@@ -5,8 +5,9 @@
 
 use super::browser::{download, download_svg_as_png, svg_to_pdf};
 use super::state::{AppState, AverageView};
-use crate::charts::{on_screen, Average, Chart, ChartOptions, PaperSize};
+use crate::charts::{self, Average, Chart, ChartOptions, PaperSize};
 use crate::eval::report::Report;
+use crate::export::page::with_weakest_fields;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -71,10 +72,15 @@ pub fn ChartsView(state: AppState, report: Arc<Report>) -> impl IntoView {
             r.bootstrap = Some((*b).clone());
             r
         });
-        let charts = on_screen(with_intervals.as_ref().unwrap_or(&report), &options)
-            .into_iter()
-            .map(|chart| figure(state, chart))
-            .collect_view();
+        // A wide report's heatmap is its weakest fields' (issue 34).
+        let charts = with_weakest_fields(
+            with_intervals.as_ref().unwrap_or(&report),
+            &options,
+            charts::all,
+        )
+        .into_iter()
+        .map(|chart| figure(state, chart))
+        .collect_view();
         Some(charts)
     };
     view! {

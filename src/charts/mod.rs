@@ -58,7 +58,6 @@ mod options;
 pub mod style;
 pub mod text;
 
-use crate::eval::groups::FieldMatrix;
 use crate::eval::report::Report;
 use crate::eval::sweep::{SweepParam, SweepReport};
 use lines::SweepMetric;
@@ -273,33 +272,28 @@ pub fn all(report: &Report, o: &ChartOptions) -> Vec<Chart> {
     charts
 }
 
-/// Whether a report is *wide*: more fields (in its field matrix,
-/// `eval::groups`) than one heatmap part shows
-/// ([`HEATMAP_ROWS_PER_PART`]).
-pub fn is_wide(matrix: &FieldMatrix) -> bool {
-    matrix.rows.len() + matrix.exact.len() > HEATMAP_ROWS_PER_PART
+/// Whether a report of `fields` fields is *wide*: more than one heatmap
+/// part shows ([`HEATMAP_ROWS_PER_PART`]).
+pub fn is_wide(fields: usize) -> bool {
+    fields > HEATMAP_ROWS_PER_PART
 }
 
-/// A wide report's per-field heatmap: its [`HEATMAP_ROWS_PER_PART`]
-/// weakest fields, the first rows of the field matrix (where the models
-/// disagree most or all fall short), in that order; `None` when every
-/// field is exact for every model.
+/// A wide report's per-field heatmap: its `weakest` fields (the first
+/// [`HEATMAP_ROWS_PER_PART`] rows of its field matrix, `eval::groups`:
+/// where the models disagree most or all fall short), in that order,
+/// saying that `exact` fields, exact for every model, are left out;
+/// `None` without weakest fields.
 pub fn weakest_fields_heatmap(
     report: &Report,
     o: &ChartOptions,
-    matrix: &FieldMatrix,
+    weakest: &[&str],
+    exact: usize,
 ) -> Option<Chart> {
-    let weakest: Vec<&str> = matrix
-        .rows
-        .iter()
-        .take(HEATMAP_ROWS_PER_PART)
-        .map(|r| r.field.as_str())
-        .collect();
     (!weakest.is_empty()).then(|| {
         field_f1_heatmap_of(
             report,
             o,
-            &weakest,
+            weakest,
             &format!("the {} weakest fields", weakest.len()),
             &format!(
                 "The {} fields that matter most, in the field matrix's order (where the \
@@ -307,22 +301,10 @@ pub fn weakest_fields_heatmap(
                  fields exact for every model are left out, and each group's heatmap is in \
                  its section under Per-field results.",
                 weakest.len(),
-                matrix.exact.len()
+                exact
             ),
         )
     })
-}
-
-/// Every chart of [`all`] for a screen (the app): a wide report's
-/// per-field heatmap is its weakest fields' ([`weakest_fields_heatmap`]),
-/// as in the HTML report, rather than one figure of every field.
-pub fn on_screen(report: &Report, o: &ChartOptions) -> Vec<Chart> {
-    let matrix = crate::eval::groups::field_matrix(report);
-    if !is_wide(&matrix) {
-        return all(report, o);
-    }
-    let heatmap = weakest_fields_heatmap(report, o, &matrix);
-    paged_with(report, o, heatmap.into_iter().collect())
 }
 
 /// Every chart of [`all`] for a page that may be printed (the HTML

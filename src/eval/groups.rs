@@ -175,6 +175,22 @@ pub struct FieldMatrix {
 }
 
 impl FieldMatrix {
+    /// How many fields (rows) the matrix has, folded ones included.
+    pub fn len(&self) -> usize {
+        self.rows.len() + self.exact.len()
+    }
+
+    /// Whether the matrix has no row.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The paths of the first `n` rows not exact for every model: the
+    /// fields that matter most, in the matrix's order.
+    pub fn first_fields(&self, n: usize) -> Vec<&str> {
+        self.rows.iter().take(n).map(|r| r.field.as_str()).collect()
+    }
+
     /// Every row, the shown ones first then the folded ones.
     pub fn all_rows(&self) -> impl Iterator<Item = &MatrixRow> {
         self.rows.iter().chain(&self.exact)

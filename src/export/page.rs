@@ -23,7 +23,7 @@
 
 use super::html::{self, ConfidenceCharts, HtmlChart, Parts};
 use super::ExportOptions;
-use crate::charts::{self, ChartOptions, PaperSize};
+use crate::charts::{self, Chart, ChartOptions, PaperSize};
 use crate::eval::groups::{self, DocTypes};
 use crate::eval::report::Report;
 
@@ -85,15 +85,29 @@ pub fn report_charts(report: &Report) -> Vec<HtmlChart> {
     if report.models.is_empty() {
         return Vec::new();
     }
-    let o = chart_options();
+    with_weakest_fields(report, &chart_options(), charts::paged)
+        .into_iter()
+        .map(html_chart)
+        .collect()
+}
+
+/// The report's charts as `narrow` draws them (`charts::paged` for the
+/// HTML report, `charts::all` for the app's screen), except for a wide
+/// report (`charts::is_wide`): its per-field heatmap is then its weakest
+/// fields' (`charts::weakest_fields_heatmap`, the first rows of the field
+/// matrix), in the place of one figure, or many parts, of every field.
+pub fn with_weakest_fields(
+    report: &Report,
+    o: &ChartOptions,
+    narrow: fn(&Report, &ChartOptions) -> Vec<Chart>,
+) -> Vec<Chart> {
     let matrix = groups::field_matrix(report);
-    let charts = if charts::is_wide(&matrix) {
-        let heatmap = charts::weakest_fields_heatmap(report, &o, &matrix);
-        charts::paged_with(report, &o, heatmap.into_iter().collect())
-    } else {
-        charts::paged(report, &o)
-    };
-    charts.into_iter().map(html_chart).collect()
+    if !charts::is_wide(matrix.len()) {
+        return narrow(report, o);
+    }
+    let weakest = matrix.first_fields(charts::HEATMAP_ROWS_PER_PART);
+    let heatmap = charts::weakest_fields_heatmap(report, o, &weakest, matrix.exact.len());
+    charts::paged_with(report, o, heatmap.into_iter().collect())
 }
 
 /// The heatmaps of each group of a wide report's fields, in the groups'
@@ -103,7 +117,7 @@ pub fn report_charts(report: &Report) -> Vec<HtmlChart> {
 /// a report that is not wide.
 pub fn group_charts(report: &Report, types: Option<&DocTypes>) -> Vec<Vec<HtmlChart>> {
     let matrix = groups::field_matrix(report);
-    if report.models.is_empty() || !charts::is_wide(&matrix) {
+    if report.models.is_empty() || !charts::is_wide(matrix.len()) {
         return Vec::new();
     }
     let o = chart_options();

@@ -248,7 +248,7 @@ fn push_groups(
     types: Option<&DocTypes>,
     group_figures: &[String],
 ) {
-    let wide = crate::charts::is_wide(matrix);
+    let wide = crate::charts::is_wide(matrix.len());
     if types.is_none() && !wide && matrix.rows.len() <= MATRIX_TOP {
         // A narrow report without types: every row is in the matrix
         // already; only the folded rows' names remain to be shown.

@@ -421,17 +421,17 @@ fn the_heatmap_of_many_fields_is_split_not_shrunk() {
 /// 30 even fields `half` gets wrong first, in the matrix's order; the
 /// exact odd ones left out) in the place of one figure of every field.
 #[test]
-fn on_screen_a_wide_reports_heatmap_is_its_weakest_fields() {
+fn on_screen_a_wide_reports_heatmap_is_its_weakest_fields_too() {
     let o = page::chart_options();
     let few = many_fields(HEATMAP_ROWS_PER_PART);
     let svgs = |charts: Vec<charts::Chart>| charts.into_iter().map(|c| c.svg).collect::<Vec<_>>();
     assert_eq!(
-        svgs(charts::on_screen(&few, &o)),
+        svgs(page::with_weakest_fields(&few, &o, charts::all)),
         svgs(charts::all(&few, &o))
     );
 
     let wide = many_fields(75);
-    let shown = charts::on_screen(&wide, &o);
+    let shown = page::with_weakest_fields(&wide, &o, charts::all);
     let all = charts::all(&wide, &o);
     assert_eq!(shown.len(), all.len());
     let titles: Vec<&str> = shown.iter().map(|c| c.title.as_str()).collect();
