@@ -426,6 +426,18 @@ pub fn type_table(report: &Report, types: Option<&DocTypes>) -> Vec<TypeRow> {
     };
     let config = &report.config;
     let slices = report.slices.as_ref();
+    // Each model's counts by path, so that a type sums its own fields
+    // (a hundred types × 10,000 fields is one pass, not a scan per type).
+    let by_path: Vec<HashMap<&str, &Counts>> = report
+        .models
+        .iter()
+        .map(|m| {
+            m.fields
+                .iter()
+                .map(|f| (f.field.as_str(), &f.counts))
+                .collect()
+        })
+        .collect();
     let mut shared: HashMap<&str, usize> = HashMap::new();
     for t in &types.types {
         let mut fields: Vec<&str> = t.fields.iter().map(String::as_str).collect();
@@ -439,15 +451,15 @@ pub fn type_table(report: &Report, types: Option<&DocTypes>) -> Vec<TypeRow> {
         .types
         .iter()
         .map(|t| {
-            // The type's own fields (no other type's schema names them),
-            // looked up once per model field.
-            let own_fields: std::collections::HashSet<&str> = t
+            // The type's own fields: no other type's schema names them.
+            let mut own: Vec<&str> = t
                 .fields
                 .iter()
                 .map(String::as_str)
                 .filter(|f| shared.get(f) == Some(&1))
                 .collect();
-            let own = |field: &String| own_fields.contains(field.as_str());
+            own.sort_unstable();
+            own.dedup();
             let slice_scores = |m: usize| -> Option<Option<Scores>> {
                 let model = slices?.models.get(m)?;
                 let row = model.slices.iter().find(|s| {
@@ -456,20 +468,15 @@ pub fn type_table(report: &Report, types: Option<&DocTypes>) -> Vec<TypeRow> {
                 });
                 Some(row.map(|r| r.micro))
             };
-            let scores: Vec<Option<Scores>> = report
-                .models
+            let scores: Vec<Option<Scores>> = by_path
                 .iter()
                 .enumerate()
-                .map(|(m, model)| {
+                .map(|(m, fields)| {
                     if let Some(s) = slice_scores(m) {
                         return s;
                     }
-                    let counts: Counts = model
-                        .fields
-                        .iter()
-                        .filter(|f| own(&f.field))
-                        .map(|f| f.counts)
-                        .sum();
+                    let counts: Counts =
+                        own.iter().filter_map(|f| fields.get(f).map(|c| **c)).sum();
                     (counts.total() > 0).then(|| strict_scores(&counts, config))
                 })
                 .collect();
