@@ -152,11 +152,12 @@ pub fn DocumentBrowser(
     // report were a quarter second of the drop (issue 34).
     let every_option = RwSignal::new(field_names.len() <= LAZY_FIELD_OPTIONS);
     let use_options = move || every_option.set(true);
+    // Once every option is in, the list no longer follows the chosen field.
     let field_options = move || {
-        let chosen = field.get();
+        let chosen = (!every_option.get()).then(|| field.get());
         field_names
             .iter()
-            .filter(|n| every_option.get() || **n == chosen)
+            .filter(|n| chosen.as_ref().is_none_or(|c| *n == c))
             .map(|n| view! { <option value=n.clone()>{shown(n)}</option> })
             .collect_view()
     };
