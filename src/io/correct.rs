@@ -19,7 +19,8 @@ use crate::eval::config::Config;
 use crate::eval::corrections::{correct_records, Correction};
 use serde_json::{Map, Value};
 
-use super::{decode_text, detect_format, parse_records, FileFormat};
+use super::records::{detect_format, parse_records, FileFormat};
+use super::text::decode_text;
 
 /// A corrected truth file: its bytes and one warning per correction
 /// applied.

@@ -4,6 +4,7 @@
 //! share.
 use super::*;
 use crate::eval::config::MatchMethod;
+use crate::synth::{generate, SynthOptions};
 use serde_json::json;
 
 mod files;

@@ -16,7 +16,7 @@
 //!
 //! [`group_scores`]: super::group_scores
 
-use super::{aurc, auroc, calibration_error, curve, width_bin, Bin, Pair, SortedPairs};
+use super::sorted::{aurc, auroc, calibration_error, curve, width_bin, Bin, Pair, SortedPairs};
 use std::ops::Range;
 
 /// The pairs, each with its equal-width bin and its group of equal

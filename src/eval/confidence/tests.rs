@@ -1,5 +1,6 @@
 //! Hand-computed cases for every formula of SPEC §8.3–§8.4.
 
+use super::sorted::width_bin;
 use super::*;
 
 fn p(confidence: f64, correct: bool) -> Pair {

@@ -5,10 +5,10 @@
 //! order with its field, the slots, and per document what straight-through
 //! processing needs — and `finish`, which hands the pairs to
 //! [`crate::eval::confidence`] for every score. May depend on the sibling
-//! `shard`'s [`DocOut`], `confidence`, `config`, `report`; never on the
+//! `doc_out`'s [`DocOut`], `confidence`, `config`, `report`; never on the
 //! passes or on how a document was compared.
 
-use super::shard::DocOut;
+use super::doc_out::DocOut;
 use crate::eval::confidence::{field_scores_grouped, group_scores_grouped, Pair, SortedPairs};
 use crate::eval::config::ConfidenceConfig;
 use crate::eval::report::{

@@ -90,7 +90,7 @@ pub(super) fn applies<S: RecordSource>(
     models: &[ModelRead<S>],
     several: bool,
 ) -> bool {
-    threads > 1 && !several && super::all_resident(truth, models)
+    threads > 1 && !several && super::pass::all_resident(truth, models)
 }
 
 /// The kinds pass of every forest on the current pool: `paths` learns

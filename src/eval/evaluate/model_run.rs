@@ -3,13 +3,13 @@
 //! Owns: [`ModelRun`] (a model's counts, absorbed document by document in
 //! order from each document's [`DocOut`], and its [`ModelReport`], SPEC
 //! §3) with its per-field and per-set accumulators. May depend on the
-//! siblings `fields`, `shard`'s `DocOut` and `confidence_run`, and on
+//! siblings `fields`, `doc_out`'s `DocOut` and `confidence_run`, and on
 //! `counts`, `sets`, `report`; never on a source, the passes or a
 //! validator.
 
 use super::confidence_run::ConfidenceRun;
+use super::doc_out::DocOut;
 use super::fields::{field_set, FieldSet, Paths};
-use super::shard::DocOut;
 use crate::error::{Error, ErrorKind};
 use crate::eval::config::Config;
 use crate::eval::counts::{

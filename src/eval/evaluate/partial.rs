@@ -15,11 +15,12 @@
 //! partials which do not belong together. Pure: bytes in, bytes or a
 //! report out; depends on the parent's passes and on ciborium.
 
-use super::shard::DocOut;
+use super::comparison::{audit_document, build_report, compare_pass};
+use super::doc_out::DocOut;
+use super::pass::{Docs, Pass, COMPARE_FLATTENING, LEARN};
 use super::{
-    audit_document, build_report, compare_pass, into_doc_files, learn_paced, settle_schemas,
-    Comparer, Docs, EvalInput, IntoDocFile, Learnt, ModelRun, Pass, PathInfo, Paths, Progress,
-    COMPARE_FLATTENING, LEARN,
+    into_doc_files, learn_paced, settle_schemas, Comparer, EvalInput, IntoDocFile, Learnt,
+    ModelRun, PathInfo, Paths, Progress,
 };
 use crate::error::{Error, ErrorKind};
 use crate::eval::bootstrap::{bootstrap_report, BootstrapOptions};

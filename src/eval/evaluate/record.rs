@@ -4,13 +4,13 @@
 //! compared over a model's field set, SPEC §2.3, §3.3, §3.4, noted as a
 //! [`DocOut`], which the sibling `model_run` absorbs into a model's
 //! counts). May depend on the sibling `fields` (paths, kinds, field
-//! sets), `shard`'s `DocOut`, `compare`, `items`, `sets`, `report`; never
+//! sets), `doc_out`'s `DocOut`, `compare`, `items`, `sets`, `report`; never
 //! on a source, the passes or a validator.
 
+use super::doc_out::{DocOut, Event, SetEvent, SetSums};
 use super::fields::{FieldSet, FlatDoc, Paths};
 use super::several::OwnSchema;
 use super::several_paths::own_field_set;
-use super::shard::{DocOut, Event, SetEvent, SetSums};
 use crate::eval::audit::AuditSlot;
 use crate::eval::compare::{Comparer, Side, ValueType};
 use crate::eval::error_types::{classify, Candidate};
