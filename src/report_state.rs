@@ -124,6 +124,10 @@ pub enum Event {
     Truth(truth::Message),
     /// The schema worker could not load or failed on job `version`.
     SchemaFailed { version: u64, reason: String },
+    /// A panel changed what the page shows beside the report ([`View`]):
+    /// a notice, the files being read, the average, the document browser,
+    /// a panel's result.
+    View(ViewEvent),
 }
 
 /// What the page must do.
@@ -162,6 +166,16 @@ pub enum Command {
     ShowDetails,
     /// Say this in the notice line.
     Notice(String),
+    /// Empty the notice line.
+    ClearNotice,
+    /// Say this in the status line (`None`: nothing is under way).
+    Busy(Option<String>),
+    /// Show this average in the tables and charts.
+    ShowAverage(AverageView),
+    /// Send the document browser there.
+    Navigate(Navigate),
+    /// The panels' results for the report drawn (none: forgotten).
+    ShowResults(PanelResults),
     /// Download the bundle asked for (or put it in the HTML report), or
     /// say why there is none.
     Bundle {
@@ -171,6 +185,19 @@ pub enum Command {
     /// Download the corrected truth asked for (file name, text), or say
     /// why there is none.
     CorrectedTruth(Result<(String, String), String>),
+}
+
+impl From<ViewCommand> for Command {
+    fn from(command: ViewCommand) -> Command {
+        match command {
+            ViewCommand::Notice(message) => Command::Notice(message),
+            ViewCommand::ClearNotice => Command::ClearNotice,
+            ViewCommand::Busy(line) => Command::Busy(line),
+            ViewCommand::ShowAverage(average) => Command::ShowAverage(average),
+            ViewCommand::Navigate(to) => Command::Navigate(to),
+            ViewCommand::ShowResults(results) => Command::ShowResults(results),
+        }
+    }
 }
 
 /// The page's state: the report, and what it needs to tell answers apart
@@ -212,6 +239,8 @@ pub struct Page {
     /// The settings panel's layer over the config files' JSON: the
     /// settings every report is asked for under.
     settings: Settings,
+    /// What the page shows beside the report ([`View`]).
+    pub view: View,
 }
 
 /// A report's details arriving in parts, put together here so that the
@@ -393,6 +422,24 @@ impl Page {
             Event::SchemaFailed { version, reason } => {
                 self.move_schema(SchemaEvent::Failed { version, reason }, &mut commands);
             }
+            Event::View(event) => {
+                let mut said = Vec::new();
+                self.view.on(event, &mut said);
+                commands.extend(said.into_iter().map(Command::from));
+            }
+        }
+        // The report the page draws (the one shown while another is
+        // evaluated; none once failed): the panels' results go with it.
+        let drawn = match &self.report {
+            ReportState::Ready { report, .. } => Some(Arc::as_ptr(report) as usize),
+            ReportState::Failed { .. } => Some(0),
+            ReportState::Evaluating { .. } | ReportState::Empty => None,
+        };
+        if let Some(drawn) = drawn {
+            let joined = commands.contains(&Command::ShowDetails);
+            let mut said = Vec::new();
+            self.view.report_drawn(drawn, joined, &mut said);
+            commands.extend(said.into_iter().map(Command::from));
         }
         let shown = self.report.report().is_some();
         if shown != self.schema.report_shown() {
@@ -751,6 +798,10 @@ pub mod failures;
 pub mod panel;
 pub mod schema_queue;
 pub mod truth;
+pub mod view;
+pub use view::{
+    AverageView, LiteratureComputed, Navigate, PanelResults, View, ViewCommand, ViewEvent,
+};
 
 #[cfg(test)]
 mod tests;

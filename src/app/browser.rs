@@ -207,18 +207,6 @@ pub fn now() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-/// Total size of files in a human unit (`12.4 MB`).
-pub fn human_size(bytes: usize) -> String {
-    let b = bytes as f64;
-    if b >= 1e6 {
-        format!("{:.1} MB", b / 1e6)
-    } else if b >= 1e3 {
-        format!("{:.0} kB", b / 1e3)
-    } else {
-        format!("{bytes} B")
-    }
-}
-
 /// Installs the panic hook: the message goes to the console (as
 /// `console_error_panic_hook` writes it) and into a panel on the page that
 /// says what happened and offers a reload, instead of a page that silently

@@ -4,10 +4,11 @@
 //! (`src/bin/export_worker.rs`), loaded only when an export is asked for.
 
 use super::browser::{download, download_svg_as_png, svg_to_pdf};
-use super::state::{AppState, AverageView};
+use super::state::AppState;
 use crate::charts::{self, Average, Chart, ChartOptions, PaperSize};
 use crate::eval::report::Report;
 use crate::export::page::with_weakest_fields;
+use crate::report_state::AverageView;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -124,7 +125,7 @@ pub fn figure_as(state: AppState, chart: Chart, key: String) -> impl IntoView {
                 .await
                 .and_then(|bytes| download(&name, "application/pdf", &bytes));
             if let Err(e) = result {
-                state.notice.set(Some(format!("{name}: {e}")));
+                super::evaluation::notify(state, format!("{name}: {e}"));
             }
             converting.set(false);
         });
@@ -136,12 +137,12 @@ pub fn figure_as(state: AppState, chart: Chart, key: String) -> impl IntoView {
             <div class="chart-actions">
                 <button type="button" data-testid=format!("svg-{key}") on:click=move |_| {
                     if let Err(e) = download(&svg_name, "image/svg+xml", svg_for_download.as_bytes()) {
-                        state.notice.set(Some(e));
+                        super::evaluation::notify(state, e);
                     }
                 }>"SVG"</button>
                 <button type="button" data-testid=format!("png-{key}") on:click=move |_| {
                     if let Err(e) = download_svg_as_png(&png_name, &svg_for_png, w, h, 300.0 / 96.0) {
-                        state.notice.set(Some(e));
+                        super::evaluation::notify(state, e);
                     }
                 }>"PNG (300 dpi)"</button>
                 <button type="button" data-testid=format!("pdf-{key}") on:click=pdf disabled=move || converting.get()>

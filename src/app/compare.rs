@@ -15,6 +15,7 @@ use crate::eval::gate::{CheckKind, GateOptions, GateReport};
 use crate::eval::report::Report;
 use crate::export::{gate as gate_export, ExportOptions};
 use crate::protocol::{Answer, Task};
+use crate::report_state::{Navigate, ViewEvent};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -45,7 +46,7 @@ fn flip_rows(state: AppState, flips: &[Flip]) -> impl IntoView {
                         <button type="button" class="link" data-testid="flip-open" title="Open this document in the document browser"
                             on:click={
                                 let id = f.id.clone();
-                                move |_| state.open_document.set(Some(id.clone()))
+                                move |_| super::evaluation::tell(state, ViewEvent::Navigate(Navigate::OpenDocument(id.clone())))
                             }>
                             {super::format::shown(&f.id)}
                         </button>

@@ -274,7 +274,7 @@ fn field_thresholds(
             .get_untracked()
             .and_then(|json| download(CONFIG_FILE, "application/json", json.as_bytes()));
         if let Err(why) = result {
-            state.notice.set(Some(why));
+            super::evaluation::notify(state, why);
         }
     };
     let rows = panel.with_untracked(|p| {

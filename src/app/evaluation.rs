@@ -11,7 +11,7 @@ use super::browser::{self, EvalWorker, Opening, WorkerMessage};
 use super::link::PanelSink;
 use super::state::{AppState, EvaluationProgress};
 use crate::protocol::{decode, encode, lacks_details, Answer, Lane, NewFile, Request};
-use crate::report_state::{Command, Event, Page, ReportState, Worker};
+use crate::report_state::{Command, Event, Navigate, Page, ReportState, ViewEvent, Worker};
 use crate::session::{Role, SettingsEdit};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -36,7 +36,7 @@ fn start_worker(state: AppState) -> Option<EvalWorker> {
                 }
                 dispatch(state, Event::Answer(answer));
             }
-            Err(e) => state.notice.set(Some(e)),
+            Err(e) => notify(state, e),
         },
     };
     match EvalWorker::start(on) {
@@ -181,6 +181,19 @@ pub fn restart(state: AppState) {
 /// (`Command::ShowSettings`) and asks for the report under them.
 pub fn edit_settings(state: AppState, edit: SettingsEdit) {
     dispatch(state, Event::Settings(edit));
+}
+
+/// A panel changed what the page shows beside the report (a notice, the
+/// files being read, the average, the document browser, its result): the
+/// report state moves its view (`report_state::view`) and says what to
+/// draw.
+pub fn tell(state: AppState, event: ViewEvent) {
+    dispatch(state, Event::View(event));
+}
+
+/// Says `message` in the notice line, through the report state.
+pub fn notify(state: AppState, message: impl Into<String>) {
+    tell(state, ViewEvent::Notice(message.into()));
 }
 
 /// Asks the worker for the bundle; `then` gets it.
@@ -370,9 +383,32 @@ fn carry_out(state: AppState, command: Command) {
         }
         Command::ShowSettings(settings) => state.settings.set(settings),
         Command::Notice(message) => state.notice.set(Some(message)),
+        Command::ClearNotice => state.notice.set(None),
+        Command::Busy(line) => state.busy.set(line),
+        Command::ShowAverage(average) => state.average.set(average),
+        Command::Navigate(Navigate::OpenDocument(id)) => state.open_document.set(Some(id)),
+        Command::Navigate(Navigate::Browse(browse)) => {
+            state.browse.set(Some(browse));
+            browser::scroll_to_test_id("document-browser");
+        }
+        Command::ShowResults(results) => {
+            if state.bootstrap.with_untracked(|b| *b != results.bootstrap) {
+                state.bootstrap.set(results.bootstrap);
+            }
+            if state
+                .literature
+                .with_untracked(|l| *l != results.literature)
+            {
+                state.literature.set(results.literature);
+            }
+        }
         // Drawn by `show`, which sets `details` alone for it.
         Command::ShowDetails => {}
-        Command::CorrectedTruth(file) => super::truth_check::download_corrected(state.notice, file),
+        Command::CorrectedTruth(file) => {
+            if let Err(e) = super::truth_check::download_corrected(file) {
+                state.notice.set(Some(e));
+            }
+        }
         Command::Bundle { bundle, .. } => {
             let then = state.link.try_update_value(|l| l.bundle.take()).flatten();
             if let Some(then) = then {
@@ -428,7 +464,7 @@ fn show_files(state: AppState, files: Vec<crate::protocol::FileSummary>) {
             f.name,
             i + 1,
             dropped.len(),
-            browser::human_size(f.bytes as usize)
+            crate::report_state::view::human_size(f.bytes as usize)
         ))),
         None if !dropped.is_empty() => {
             browser::mark("fieldscope:parsed");

@@ -56,7 +56,7 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                 if format == Format::Json {
                     let text = json::render(&r, &ExportOptions::default());
                     if let Err(e) = download(&name, mime(format), text.as_bytes()) {
-                        state.notice.set(Some(e));
+                        super::evaluation::notify(state, e);
                     }
                     return;
                 }
@@ -71,7 +71,7 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                     let request = match serde_json::to_string(&request) {
                         Ok(json) => json,
                         Err(e) => {
-                            state.notice.set(Some(format!("the export could not be prepared: {e}")));
+                            super::evaluation::notify(state, format!("the export could not be prepared: {e}"));
                             return;
                         }
                     };
@@ -83,16 +83,16 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                             .and_then(|bytes| download(&name, mime(format), &bytes));
                         exporting.try_set(false);
                         if let Err(e) = result {
-                            state.notice.try_set(Some(e));
+                            super::evaluation::notify(state, e);
                         }
                     });
                 };
                 if format == Format::Html && embed_inputs.get_untracked() {
                     ask_bundle(state, true, move |bundle| match bundle {
                         Ok(bundle) => export(Some(bundle)),
-                        Err(e) => state.notice.set(Some(format!(
+                        Err(e) => super::evaluation::notify(state, format!(
                             "The HTML report was not written: {e}. Export it without the inputs, or export a bundle."
-                        ))),
+                        )),
                     });
                 } else {
                     export(None);
@@ -121,7 +121,7 @@ pub fn ExportPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
                 )
             });
             if let Err(e) = done {
-                state.notice.set(Some(e));
+                super::evaluation::notify(state, e);
             }
         });
     };

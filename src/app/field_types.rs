@@ -79,9 +79,10 @@ pub fn FieldTypesSetting(state: AppState) -> impl IntoView {
     let add = move || {
         let path = new_path.get_untracked();
         if path.trim().is_empty() {
-            state.notice.set(Some(
-                "Field types: enter a field path, e.g. answers[].amount".into(),
-            ));
+            super::evaluation::notify(
+                state,
+                "Field types: enter a field path, e.g. answers[].amount",
+            );
             return;
         }
         let field_type = Some(new_type.get_untracked());

@@ -3,10 +3,11 @@
 //! costs and errors. The files go to the evaluation worker as `File`s
 //! (it reads them); the list is the worker's (`AppState::files`).
 
-use super::browser;
 use super::evaluation::{drop_files, edit};
 use super::state::AppState;
 use crate::protocol::Request;
+use crate::report_state::view::human_size;
+use crate::report_state::ViewEvent;
 use crate::session::{Role, SchemaOverview, SettingsEdit};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -32,12 +33,12 @@ fn read(state: AppState, list: web_sys::FileList) {
             let why = if size > MAX_FILE_BYTES {
                 Some(format!(
                     "the browser app reads files up to {}",
-                    browser::human_size(MAX_FILE_BYTES as usize)
+                    human_size(MAX_FILE_BYTES as usize)
                 ))
             } else if total + size > MAX_TOTAL_BYTES {
                 Some(format!(
                     "the files of one drop may total {}",
-                    browser::human_size(MAX_TOTAL_BYTES as usize)
+                    human_size(MAX_TOTAL_BYTES as usize)
                 ))
             } else {
                 None
@@ -47,7 +48,7 @@ fn read(state: AppState, list: web_sys::FileList) {
                     refused.push(format!(
                         "{} is {} and was not loaded: {why}, since everything stays in this tab's memory. The command-line tool (fieldscope eval) has no such limit.",
                         f.name(),
-                        browser::human_size(size as usize)
+                        human_size(size as usize)
                     ));
                     false
                 }
@@ -58,18 +59,17 @@ fn read(state: AppState, list: web_sys::FileList) {
             }
         })
         .collect();
-    state
-        .notice
-        .set((!refused.is_empty()).then(|| refused.join(" ")));
+    super::evaluation::tell(
+        state,
+        ViewEvent::Reading {
+            files: accepted.len(),
+            bytes: total as usize,
+            refused,
+        },
+    );
     if accepted.is_empty() {
         return;
     }
-    state.busy.set(Some(format!(
-        "Reading {} file{} ({})…",
-        accepted.len(),
-        if accepted.len() == 1 { "" } else { "s" },
-        browser::human_size(total as usize)
-    )));
     drop_files(state, accepted);
 }
 

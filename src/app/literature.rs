@@ -19,7 +19,8 @@ use std::sync::Arc;
 
 /// The literature metrics of every model (in the report's order) and the
 /// warnings about documents too large to score.
-pub use super::state::LiteratureComputed as Computed;
+pub use crate::report_state::LiteratureComputed as Computed;
+use crate::report_state::ViewEvent;
 
 /// `report` with each model's literature metrics from `computed` (matched
 /// by name, as the job keeps the report's model order) and its warnings
@@ -51,7 +52,7 @@ pub fn LiteraturePanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             other => Err(other),
         };
         let keep = move |done: &Computed| {
-            state.literature.try_set(Some(done.clone()));
+            super::evaluation::tell(state, ViewEvent::Literature(done.clone()));
         };
         run_panel(state, Task::Literature, sink(progress, result, keep));
     };

@@ -56,12 +56,6 @@ fn App() -> impl IntoView {
     // (`evaluation::edit_settings`), which asks for the reports.
     evaluation::open(state);
     let settings = Memo::new(move |_| state.settings.with(|s| s.layer.clone()));
-    // Intervals belong to the report they were computed for.
-    Effect::new(move |_| {
-        state.report.track();
-        state.bootstrap.set(None);
-        state.literature.set(None);
-    });
     // Settings live in the URL fragment, so a link reproduces the view
     // (never the data).
     Effect::new(move |_| {

@@ -3,7 +3,7 @@
 //! set fields, line items, document-level scores, warnings and exports.
 
 use super::format::{cost, full, opt_ratio, percent, ratio, shown};
-use super::state::{AppState, AverageView};
+use super::state::AppState;
 use super::{documents, exports};
 use crate::eval::bootstrap::{BootstrapReport, Interval};
 use crate::eval::config::MacroF1;
@@ -13,7 +13,7 @@ use crate::export::json_number;
 use crate::matrix_view;
 use crate::protocol::Request;
 use crate::report_state::truth::Message;
-use crate::report_state::Event;
+use crate::report_state::{AverageView, Event, ViewEvent};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -57,10 +57,10 @@ pub fn ReportView(state: AppState) -> impl IntoView {
             <super::where_it_fails::WhereItFails state=super::where_it_fails::Signals {
                 edit_settings: Callback::new(move |edit| super::evaluation::edit_settings(state, edit)),
                 details: state.details,
-                browse: state.browse,
-                notice: state.notice,
+                tell: Callback::new(move |event| super::evaluation::tell(state, event)),
             } report=report.clone() />
-            <super::truth_check::TruthCheckPanel truth=state.truth details=state.details notice=state.notice
+            <super::truth_check::TruthCheckPanel truth=state.truth details=state.details
+                notify=Callback::new(move |message| super::evaluation::notify(state, message))
                 report=report.clone() decide=truth_decisions(state)
                 ask_truth=Callback::new(move |()| super::evaluation::dispatch(state, Event::Ask(Request::CorrectedTruth))) />
             <DocumentScores state=state report=report.clone() />
@@ -274,7 +274,7 @@ fn ModelTable(state: AppState, report: Shared) -> impl IntoView {
                         <button type="button" role="radio" data-testid=format!("average-{}", a.key())
                             aria-checked=move || (state.average.get() == a).to_string()
                             class:selected=move || state.average.get() == a
-                            on:click=move |_| state.average.set(a)>{a.label()}</button>
+                            on:click=move |_| super::evaluation::tell(state, ViewEvent::Average(a))>{a.label()}</button>
                     }).collect_view()}
                 </div>
             </div>

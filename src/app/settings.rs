@@ -90,13 +90,12 @@ fn NumberSetting(
         let v = event_target_value(&ev);
         match v.trim().parse::<f64>() {
             Ok(x) if x.is_finite() && (min..=max).contains(&x) => set(state, path, Some(json!(x))),
-            Ok(_) => state.notice.set(Some(format!(
-                "{label}: enter a number between {min} and {max}"
-            ))),
+            Ok(_) => super::evaluation::notify(
+                state,
+                format!("{label}: enter a number between {min} and {max}"),
+            ),
             Err(_) if v.trim().is_empty() => set(state, path, None),
-            Err(_) => state
-                .notice
-                .set(Some(format!("{label}: {v:?} is not a number"))),
+            Err(_) => super::evaluation::notify(state, format!("{label}: {v:?} is not a number")),
         }
     };
     view! {

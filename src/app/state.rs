@@ -12,45 +12,12 @@
 
 use super::browser;
 use super::link::Link;
-use crate::eval::report::LiteratureReport;
 use crate::eval::Report;
 use crate::protocol::{FileSummary, ValidityStatus};
-use crate::report_state::Page;
+use crate::report_state::{AverageView, LiteratureComputed, Page};
 use crate::session::Settings;
 use leptos::prelude::*;
 use std::sync::Arc;
-
-/// Which average the model table and the bar chart show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AverageView {
-    MacroDocuments,
-    Micro,
-    MacroFields,
-}
-
-impl AverageView {
-    pub const ALL: [AverageView; 3] = [
-        AverageView::MacroDocuments,
-        AverageView::Micro,
-        AverageView::MacroFields,
-    ];
-
-    pub fn key(self) -> &'static str {
-        match self {
-            AverageView::MacroDocuments => "macro_documents",
-            AverageView::Micro => "micro",
-            AverageView::MacroFields => "macro_fields",
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            AverageView::MacroDocuments => "Macro over documents",
-            AverageView::Micro => "Micro",
-            AverageView::MacroFields => "Macro over fields",
-        }
-    }
-}
 
 /// The one app state, passed to every component (it is `Copy`).
 #[derive(Clone, Copy)]
@@ -182,7 +149,3 @@ impl EvaluationProgress {
 pub fn validity_unknown(validity: &ValidityStatus) -> bool {
     *validity != ValidityStatus::Final
 }
-
-/// The literature metrics computed for a report (per model, by name),
-/// and the warnings about documents too large to score.
-pub type LiteratureComputed = Arc<(Vec<(String, LiteratureReport)>, Vec<String>)>;

@@ -191,7 +191,8 @@ pub fn TruthCheckPanel(
     truth: RwSignal<TruthCheck>,
     /// The report with its document details, once they are in.
     details: RwSignal<Option<Arc<Report>>>,
-    notice: RwSignal<Option<String>>,
+    /// Says a message in the notice line (through the report state).
+    notify: Callback<String>,
     report: Arc<Report>,
     decide: Callback<Message>,
     /// Asks the worker for the corrected truth (its answer downloads).
@@ -252,7 +253,7 @@ pub fn TruthCheckPanel(
         let on_corrections = move |_| {
             let text = serde_json::to_string_pretty(&corrections).unwrap_or_default();
             if let Err(e) = download(CORRECTIONS_FILE, "application/json", text.as_bytes()) {
-                notice.set(Some(e));
+                notify.run(e);
             }
         };
         Some(view! {
@@ -306,21 +307,15 @@ pub fn TruthRecovery(truth: RwSignal<TruthCheck>, decide: Callback<Message>) -> 
     }
 }
 
-/// The corrected truth the worker wrote, downloaded (or why there is none
-/// said in the notice line).
-pub fn download_corrected(
-    notice: RwSignal<Option<String>>,
-    file: Result<(String, String), String>,
-) {
-    let done = file.and_then(|(name, text)| {
+/// The corrected truth the worker wrote, downloaded; else why there is
+/// none (for the notice line).
+pub fn download_corrected(file: Result<(String, String), String>) -> Result<(), String> {
+    file.and_then(|(name, text)| {
         let mime = match name.rsplit('.').next() {
             Some("csv") => "text/csv",
             Some("json") => "application/json",
             _ => "application/x-ndjson",
         };
         download(&name, mime, text.as_bytes())
-    });
-    if let Err(e) = done {
-        notice.set(Some(e));
-    }
+    })
 }

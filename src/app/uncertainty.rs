@@ -10,6 +10,7 @@ use crate::eval::bootstrap::BootstrapOptions;
 use crate::eval::report::Report;
 use crate::export::{bootstrap_caption, bootstrap_table, ExportOptions};
 use crate::protocol::{Answer, Task};
+use crate::report_state::ViewEvent;
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -24,7 +25,7 @@ pub fn UncertaintyPanel(state: AppState, report: Arc<Report>) -> impl IntoView {
             other => Err(other),
         };
         let keep = move |done: &Arc<crate::eval::bootstrap::BootstrapReport>| {
-            state.bootstrap.try_set(Some(done.clone()));
+            super::evaluation::tell(state, ViewEvent::Bootstrap(done.clone()));
         };
         run_panel(state, Task::Bootstrap, sink(progress, result, keep));
     };

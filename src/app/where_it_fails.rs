@@ -20,6 +20,7 @@ use crate::report_state::failures::{
     error_label, explanation, segments, slice_by, slice_condition, slice_keys, toggle_key, Browse,
     Explanation,
 };
+use crate::report_state::{Navigate, ViewEvent};
 use crate::session::SettingsEdit;
 use leptos::prelude::*;
 use serde_json::Value;
@@ -42,16 +43,16 @@ pub struct Signals {
     pub edit_settings: Callback<SettingsEdit>,
     /// The report with its document details (a slice's documents).
     pub details: RwSignal<Option<Arc<Report>>>,
-    /// What the document browser is asked to show.
-    pub browse: RwSignal<Option<Browse>>,
-    /// The page's notice line.
-    pub notice: RwSignal<Option<String>>,
+    /// Tells the report state what to show: the documents to browse, a
+    /// notice.
+    pub tell: Callback<ViewEvent>,
 }
 
 /// Asks the document browser for `browse` and scrolls to it.
 fn show(state: Signals, browse: Browse) {
-    state.browse.set(Some(browse));
-    super::browser::scroll_to_test_id("document-browser");
+    state
+        .tell
+        .run(ViewEvent::Navigate(Navigate::Browse(browse)));
 }
 
 /// One stacked bar: `who` names it (the model, or the model and field).
@@ -281,7 +282,7 @@ fn slice_table(state: Signals, model: usize, m: &ModelSlices) -> impl IntoView {
                 });
                 match browse {
                     Some(b) => show(state, b),
-                    None => state.notice.set(Some(
+                    None => state.tell.run(ViewEvent::Notice(
                         "The documents' details are needed to show a slice's documents: compute them in the Documents section first.".to_string(),
                     )),
                 }

@@ -4,6 +4,7 @@
 use super::*;
 
 mod settings;
+mod view;
 
 pub(super) fn settings(preset: &str) -> Map<String, Value> {
     let mut m = Map::new();
