@@ -18,7 +18,7 @@ use crate::charts::style::ERRORS;
 use crate::eval::report::{ErrorCounts, ErrorType, ModelSlices, Report};
 use crate::report_state::failures::{
     error_label, explanation, segments, slice_by, slice_condition, slice_keys, toggle_key, Browse,
-    Explanation,
+    Explanation, MAX_SLICE_KEYS,
 };
 use crate::report_state::{Navigate, ViewEvent};
 use crate::session::SettingsEdit;
@@ -190,7 +190,35 @@ pub fn WhereItFails(state: Signals, report: Arc<Report>) -> impl IntoView {
 #[component]
 fn SlicesPart(state: Signals, report: Arc<Report>) -> impl IntoView {
     let by = slice_by(&report);
-    let boxes = slice_keys(&report)
+    let keys = slice_keys(&report);
+    // Over the cap, any other top-level key is typed (and ticked).
+    let typed = (keys.left_out > 0).then(|| {
+        let by = by.clone();
+        let on_change = move |ev: leptos::ev::Event| {
+            let key = event_target_value(&ev).trim().to_string();
+            if key.is_empty() {
+                return;
+            }
+            let next = toggle_key(&by, &key, true);
+            let value = Value::Array(next.into_iter().map(Value::String).collect());
+            state.edit_settings.run(SettingsEdit::Set {
+                path: "slice_by".into(),
+                value: Some(value),
+            });
+        };
+        view! {
+            <label class="inline" data-testid="slice-key-more">
+                {format!(
+                    "{} more key{} (the {MAX_SLICE_KEYS} with the most truth values are shown); another: ",
+                    keys.left_out,
+                    if keys.left_out == 1 { "" } else { "s" }
+                )}
+                <input type="text" data-testid="slice-key-typed" size="16" on:change=on_change />
+            </label>
+        }
+    });
+    let boxes = keys
+        .offered
         .into_iter()
         .map(|key| {
             let checked = by.contains(&key);
@@ -261,6 +289,7 @@ fn SlicesPart(state: Signals, report: Arc<Report>) -> impl IntoView {
         <fieldset class="slice-picker" data-testid="slice-picker">
             <legend>"Slice by"</legend>
             {boxes}
+            {typed}
         </fieldset>
         {body}
     }

@@ -107,19 +107,53 @@ pub fn explanation(model: &str, row: &SliceRow) -> Option<Explanation> {
     })
 }
 
-/// The keys the `slice_by` picker offers, in this order: the truth's
-/// top-level keys as the report knows them (the first step of every
-/// field's path in the per-field tables, and every `ignored_fields` entry
-/// without a path step, which is where a key kept only for slicing goes),
-/// sorted; then the built-ins `_items` and `_fields`; `_schema` when the
-/// config has several schemas (`schema_by`); and any key of the report's
-/// `slice_by` not among them (so a key given in the link stays
-/// unticked-able).
-pub fn slice_keys(report: &Report) -> Vec<String> {
-    let mut keys: Vec<String> = report
-        .models
-        .iter()
-        .flat_map(|m| m.fields.iter().map(|f| top_key(&f.field).to_string()))
+/// At most this many of the report's own top-level keys are offered as
+/// boxes in the `slice_by` picker: a wide benchmark has thousands (each
+/// document type its own fields), and a box for each made the picker
+/// 30,000 elements of the page (issue 34). The others are typed.
+pub const MAX_SLICE_KEYS: usize = 50;
+
+/// What the `slice_by` picker offers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SliceKeys {
+    /// The boxes, in this order: the truth's top-level keys as the report
+    /// knows them (the first step of every field's path in the per-field
+    /// tables) — the [`MAX_SLICE_KEYS`] with the most truth values, the
+    /// largest sum over one model's fields under the key, ties by name —
+    /// and every `ignored_fields` entry without a path step (where a key
+    /// kept only for slicing goes), sorted; then the built-ins `_items`
+    /// and `_fields`; `_schema` when the config has several schemas
+    /// (`schema_by`); and any key of the report's `slice_by` not among
+    /// them (so a key given in the link stays unticked-able).
+    pub offered: Vec<String>,
+    /// The report's top-level keys left out by the cap.
+    pub left_out: usize,
+}
+
+/// The keys the `slice_by` picker offers ([`SliceKeys`]).
+pub fn slice_keys(report: &Report) -> SliceKeys {
+    // Each key's truth values, per model; a key's support is its largest.
+    let mut support: std::collections::HashMap<&str, u64> = Default::default();
+    for m in &report.models {
+        let mut of_model: std::collections::HashMap<&str, u64> = Default::default();
+        for f in &m.fields {
+            *of_model.entry(top_key(&f.field)).or_default() += f.counts.truth_count();
+        }
+        for (key, n) in of_model {
+            let best = support.entry(key).or_default();
+            *best = (*best).max(n);
+        }
+    }
+    let mut ranked: Vec<(&str, u64)> = support
+        .into_iter()
+        .filter(|(k, _)| !k.is_empty() && !k.starts_with('_'))
+        .collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let left_out = ranked.len().saturating_sub(MAX_SLICE_KEYS);
+    let mut keys: Vec<String> = ranked
+        .into_iter()
+        .take(MAX_SLICE_KEYS)
+        .map(|(k, _)| k.to_string())
         .collect();
     keys.extend(
         report
@@ -142,7 +176,10 @@ pub fn slice_keys(report: &Report) -> Vec<String> {
             keys.push(key);
         }
     }
-    keys
+    SliceKeys {
+        offered: keys,
+        left_out,
+    }
 }
 
 /// A field path's first step: `vendor` of `vendor.name`, `items` of

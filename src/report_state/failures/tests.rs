@@ -150,10 +150,38 @@ fn the_picker_offers_top_level_keys_ignored_keys_and_built_ins() {
     // `vendor.name` ignored leaves no `vendor` field; `land` is an ignored
     // top-level key; `größe` comes from slice_by alone (no document has it).
     assert_eq!(
-        slice_keys(&r),
+        slice_keys(&r).offered,
         ["items", "land", "total", "_items", "_fields", "größe"]
     );
+    assert_eq!(slice_keys(&r).left_out, 0);
     assert_eq!(slice_by(&r), ["land", "größe"]);
+}
+
+#[test]
+fn a_wide_report_offers_the_keys_with_the_most_truth_values() {
+    // 60 keys k00…k59: k00…k09 in all three documents, the rest in one
+    // each (k10…k29 in the first, k30…k49 in the second, k50…k59 in the
+    // third). The ten in every document come first, then forty of the
+    // fifty with one value each, by name (k10…k49); k50…k59 are left out,
+    // but k55, in the link's slice_by, stays offered.
+    let record = |d: usize, keys: std::ops::Range<usize>| {
+        let mut o = serde_json::Map::new();
+        o.insert("id".into(), json!(format!("d{d}")));
+        for k in (0..10).chain(keys) {
+            o.insert(format!("k{k:02}"), json!(format!("v{k}")));
+        }
+        Value::Object(o).to_string()
+    };
+    let truth = [record(1, 10..30), record(2, 30..50), record(3, 50..60)].join("\n");
+    let r = report_of(&truth, &truth, json!({"slice_by": ["k55"]}));
+    let keys = slice_keys(&r);
+    let want: Vec<String> = (0..50)
+        .map(|k| format!("k{k:02}"))
+        .chain(["_items", "_fields", "k55"].map(String::from))
+        .collect();
+    assert_eq!(keys.offered, want);
+    assert_eq!(keys.left_out, 10);
+    assert_eq!(MAX_SLICE_KEYS, 50);
 }
 
 #[test]
