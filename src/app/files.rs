@@ -216,11 +216,17 @@ fn FileEntry(state: AppState, id: u32, overview: Memo<Option<SchemaOverview>>) -
                 .and_then(|o| o.served.iter().find(|(f, _)| *f == id).map(|(_, n)| *n))
         })
     };
-    let file = move || {
+    // One subscription to the file list per entry (a memo of this file):
+    // the entry's parts read the memo, and an entry whose file did not
+    // change is not drawn again when the list arrives (once per parsed
+    // file of a drop: a hundred entries each reading the list in ten
+    // places made each arrival re-run a thousand effects, issue 34).
+    let this = Memo::new(move |_| {
         state
             .files
             .with(|files| files.iter().find(|f| f.id == id).cloned())
-    };
+    });
+    let file = move || this.get();
     let role = move || file().map_or(Role::Predictions, |f| f.role);
     // The name and cost inputs are set again only when their own value
     // changes: a file list that arrives while the user types in one (the

@@ -133,9 +133,9 @@ pub struct SliceKeys {
 /// The keys the `slice_by` picker offers ([`SliceKeys`]).
 pub fn slice_keys(report: &Report) -> SliceKeys {
     // Each key's truth values, per model; a key's support is its largest.
-    let mut support: std::collections::HashMap<&str, u64> = Default::default();
+    let mut support: rustc_hash::FxHashMap<&str, u64> = Default::default();
     for m in &report.models {
-        let mut of_model: std::collections::HashMap<&str, u64> = Default::default();
+        let mut of_model: rustc_hash::FxHashMap<&str, u64> = Default::default();
         for f in &m.fields {
             *of_model.entry(top_key(&f.field)).or_default() += f.counts.truth_count();
         }
