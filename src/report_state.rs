@@ -164,18 +164,10 @@ pub enum Command {
     /// them (the document browser), not the report's tables again (a
     /// panel under way keeps its run).
     ShowDetails,
-    /// Say this in the notice line.
-    Notice(String),
-    /// Empty the notice line.
-    ClearNotice,
-    /// Say this in the status line (`None`: nothing is under way).
-    Busy(Option<String>),
-    /// Show this average in the tables and charts.
-    ShowAverage(AverageView),
-    /// Send the document browser there.
-    Navigate(Navigate),
-    /// The panels' results for the report drawn (none: forgotten).
-    ShowResults(PanelResults),
+    /// Draw what the view says ([`View`]): a notice, the status line,
+    /// the average, the document browser's destination, the panels'
+    /// results.
+    View(ViewCommand),
     /// Download the bundle asked for (or put it in the HTML report), or
     /// say why there is none.
     Bundle {
@@ -185,19 +177,6 @@ pub enum Command {
     /// Download the corrected truth asked for (file name, text), or say
     /// why there is none.
     CorrectedTruth(Result<(String, String), String>),
-}
-
-impl From<ViewCommand> for Command {
-    fn from(command: ViewCommand) -> Command {
-        match command {
-            ViewCommand::Notice(message) => Command::Notice(message),
-            ViewCommand::ClearNotice => Command::ClearNotice,
-            ViewCommand::Busy(line) => Command::Busy(line),
-            ViewCommand::ShowAverage(average) => Command::ShowAverage(average),
-            ViewCommand::Navigate(to) => Command::Navigate(to),
-            ViewCommand::ShowResults(results) => Command::ShowResults(results),
-        }
-    }
 }
 
 /// The page's state: the report, and what it needs to tell answers apart
@@ -425,7 +404,7 @@ impl Page {
             Event::View(event) => {
                 let mut said = Vec::new();
                 self.view.on(event, &mut said);
-                commands.extend(said.into_iter().map(Command::from));
+                commands.extend(said.into_iter().map(Command::View));
             }
         }
         // The report the page draws (the one shown while another is
@@ -439,7 +418,7 @@ impl Page {
             let joined = commands.contains(&Command::ShowDetails);
             let mut said = Vec::new();
             self.view.report_drawn(drawn, joined, &mut said);
-            commands.extend(said.into_iter().map(Command::from));
+            commands.extend(said.into_iter().map(Command::View));
         }
         let shown = self.report.report().is_some();
         if shown != self.schema.report_shown() {
@@ -598,7 +577,9 @@ impl Page {
                     };
                     self.move_schema(SchemaEvent::Job(job), commands);
                 }
-                Answer::Notice { message } => commands.push(Command::Notice(message)),
+                Answer::Notice { message } => {
+                    commands.push(Command::View(ViewCommand::Notice(message)))
+                }
                 Answer::Bundle { for_html, bundle } => {
                     commands.push(Command::Bundle { for_html, bundle })
                 }

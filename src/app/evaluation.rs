@@ -11,7 +11,9 @@ use super::browser::{self, EvalWorker, Opening, WorkerMessage};
 use super::link::PanelSink;
 use super::state::{AppState, EvaluationProgress};
 use crate::protocol::{decode, encode, lacks_details, Answer, Lane, NewFile, Request};
-use crate::report_state::{Command, Event, Navigate, Page, ReportState, ViewEvent, Worker};
+use crate::report_state::{
+    Command, Event, Navigate, Page, ReportState, ViewCommand, ViewEvent, Worker,
+};
 use crate::session::{Role, SettingsEdit};
 use leptos::prelude::*;
 use std::rc::Rc;
@@ -382,26 +384,7 @@ fn carry_out(state: AppState, command: Command) {
             show_files(state, files);
         }
         Command::ShowSettings(settings) => state.settings.set(settings),
-        Command::Notice(message) => state.notice.set(Some(message)),
-        Command::ClearNotice => state.notice.set(None),
-        Command::Busy(line) => state.busy.set(line),
-        Command::ShowAverage(average) => state.average.set(average),
-        Command::Navigate(Navigate::OpenDocument(id)) => state.open_document.set(Some(id)),
-        Command::Navigate(Navigate::Browse(browse)) => {
-            state.browse.set(Some(browse));
-            browser::scroll_to_test_id("document-browser");
-        }
-        Command::ShowResults(results) => {
-            if state.bootstrap.with_untracked(|b| *b != results.bootstrap) {
-                state.bootstrap.set(results.bootstrap);
-            }
-            if state
-                .literature
-                .with_untracked(|l| *l != results.literature)
-            {
-                state.literature.set(results.literature);
-            }
-        }
+        Command::View(command) => show_view(state, command),
         // Drawn by `show`, which sets `details` alone for it.
         Command::ShowDetails => {}
         Command::CorrectedTruth(file) => {
@@ -413,6 +396,32 @@ fn carry_out(state: AppState, command: Command) {
             let then = state.link.try_update_value(|l| l.bundle.take()).flatten();
             if let Some(then) = then {
                 then(bundle);
+            }
+        }
+    }
+}
+
+/// Sets the signals of the view beside the report (`report_state::view`).
+fn show_view(state: AppState, command: ViewCommand) {
+    match command {
+        ViewCommand::Notice(message) => state.notice.set(Some(message)),
+        ViewCommand::ClearNotice => state.notice.set(None),
+        ViewCommand::Busy(line) => state.busy.set(line),
+        ViewCommand::ShowAverage(average) => state.average.set(average),
+        ViewCommand::Navigate(Navigate::OpenDocument(id)) => state.open_document.set(Some(id)),
+        ViewCommand::Navigate(Navigate::Browse(browse)) => {
+            state.browse.set(Some(browse));
+            browser::scroll_to_test_id("document-browser");
+        }
+        ViewCommand::ShowResults(results) => {
+            if state.bootstrap.with_untracked(|b| *b != results.bootstrap) {
+                state.bootstrap.set(results.bootstrap);
+            }
+            if state
+                .literature
+                .with_untracked(|l| *l != results.literature)
+            {
+                state.literature.set(results.literature);
             }
         }
     }

@@ -96,15 +96,21 @@ pub enum ViewEvent {
     Literature(LiteratureComputed),
 }
 
-/// What the view asks the page to draw (`Page::on` makes each the
-/// page's command of the same name).
+/// What the view asks the page to draw (`Page::on` passes each on as
+/// the page's `Command::View`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ViewCommand {
+    /// Say this in the notice line.
     Notice(String),
+    /// Empty the notice line.
     ClearNotice,
+    /// Say this in the status line (`None`: nothing is under way).
     Busy(Option<String>),
+    /// Show this average in the tables and charts.
     ShowAverage(AverageView),
+    /// Send the document browser there.
     Navigate(Navigate),
+    /// The panels' results for the report drawn (none: forgotten).
     ShowResults(PanelResults),
 }
 

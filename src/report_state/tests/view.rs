@@ -7,8 +7,31 @@
 use super::*;
 use crate::report_state::failures::Browse;
 
-fn view(page: Page, event: ViewEvent) -> (Page, Vec<Command>) {
-    page.on(Event::View(event))
+/// The page's commands after `event`: the view's, every one of them.
+fn view(page: Page, event: ViewEvent) -> (Page, Vec<ViewCommand>) {
+    let (page, commands) = page.on(Event::View(event));
+    let said = commands
+        .into_iter()
+        .map(|c| match c {
+            Command::View(v) => v,
+            other => panic!("a view event asks for {other:?}"),
+        })
+        .collect();
+    (page, said)
+}
+
+/// The panels' results drawn again (set or forgotten) by `commands`.
+fn shows_results(commands: &[Command]) -> bool {
+    commands
+        .iter()
+        .any(|c| matches!(c, Command::View(ViewCommand::ShowResults(_))))
+}
+
+/// The panels' results forgotten by `commands`.
+fn forgets_results(commands: &[Command]) -> bool {
+    commands.contains(&Command::View(ViewCommand::ShowResults(
+        PanelResults::default(),
+    )))
 }
 
 fn intervals() -> Arc<crate::eval::bootstrap::BootstrapReport> {
@@ -30,7 +53,10 @@ fn intervals() -> Arc<crate::eval::bootstrap::BootstrapReport> {
 fn a_notice_and_the_files_being_read_are_said_in_their_lines() {
     let (page, _) = Page::opening(Map::new(), false);
     let (page, c) = view(page, ViewEvent::Notice("chart.pdf: no exporter".into()));
-    assert_eq!(c, vec![Command::Notice("chart.pdf: no exporter".into())]);
+    assert_eq!(
+        c,
+        vec![ViewCommand::Notice("chart.pdf: no exporter".into())]
+    );
     // Two files of 2,500,000 bytes read, one refused: the refusal in the
     // notice line, the reading in the status line.
     let (page, c) = view(
@@ -44,8 +70,8 @@ fn a_notice_and_the_files_being_read_are_said_in_their_lines() {
     assert_eq!(
         c,
         vec![
-            Command::Notice("big.jsonl is 3.0 GB and was not loaded.".into()),
-            Command::Busy(Some("Reading 2 files (2.5 MB)…".into())),
+            ViewCommand::Notice("big.jsonl is 3.0 GB and was not loaded.".into()),
+            ViewCommand::Busy(Some("Reading 2 files (2.5 MB)…".into())),
         ]
     );
     // One file of 800 bytes, none refused: the notice line is emptied.
@@ -60,8 +86,8 @@ fn a_notice_and_the_files_being_read_are_said_in_their_lines() {
     assert_eq!(
         c,
         vec![
-            Command::ClearNotice,
-            Command::Busy(Some("Reading 1 file (800 B)…".into()))
+            ViewCommand::ClearNotice,
+            ViewCommand::Busy(Some("Reading 1 file (800 B)…".into()))
         ]
     );
     // Every file refused: said, and nothing is read.
@@ -73,7 +99,7 @@ fn a_notice_and_the_files_being_read_are_said_in_their_lines() {
             refused: vec!["a.bin is empty.".into()],
         },
     );
-    assert_eq!(c, vec![Command::Notice("a.bin is empty.".into())]);
+    assert_eq!(c, vec![ViewCommand::Notice("a.bin is empty.".into())]);
 }
 
 #[test]
@@ -82,7 +108,7 @@ fn the_average_is_shown_when_it_changes_and_kept_across_reports() {
     let (page, _) = page.on(ready(run_of(&c), 3, ValidityStatus::Final));
     assert_eq!(page.view.average, AverageView::MacroDocuments);
     let (page, c) = view(page, ViewEvent::Average(AverageView::Micro));
-    assert_eq!(c, vec![Command::ShowAverage(AverageView::Micro)]);
+    assert_eq!(c, vec![ViewCommand::ShowAverage(AverageView::Micro)]);
     // The same again: nothing to draw.
     let (page, c) = view(page, ViewEvent::Average(AverageView::Micro));
     assert_eq!(c, vec![]);
@@ -101,11 +127,13 @@ fn the_document_browser_is_sent_where_a_panel_asks() {
     );
     assert_eq!(
         c,
-        vec![Command::Navigate(Navigate::OpenDocument("inv-7".into()))]
+        vec![ViewCommand::Navigate(Navigate::OpenDocument(
+            "inv-7".into()
+        ))]
     );
     let browse = Browse::segment(0, Some("total"), crate::eval::report::ErrorType::Missed);
     let (_, c) = view(page, ViewEvent::Navigate(Navigate::Browse(browse.clone())));
-    assert_eq!(c, vec![Command::Navigate(Navigate::Browse(browse))]);
+    assert_eq!(c, vec![ViewCommand::Navigate(Navigate::Browse(browse))]);
 }
 
 #[test]
@@ -118,27 +146,27 @@ fn a_panels_results_go_with_the_report_they_were_computed_for() {
         bootstrap: Some(Arc::clone(&b)),
         literature: None,
     };
-    assert_eq!(c, vec![Command::ShowResults(with_intervals.clone())]);
+    assert_eq!(c, vec![ViewCommand::ShowResults(with_intervals.clone())]);
     let literature: LiteratureComputed = Arc::new((vec![], vec!["one warning".into()]));
     let (page, c) = view(page, ViewEvent::Literature(Arc::clone(&literature)));
     let both = PanelResults {
         bootstrap: Some(Arc::clone(&b)),
         literature: Some(Arc::clone(&literature)),
     };
-    assert_eq!(c, vec![Command::ShowResults(both.clone())]);
+    assert_eq!(c, vec![ViewCommand::ShowResults(both.clone())]);
     // Another event keeps them; so does a new evaluation under way (the
     // report drawn is still the one they belong to).
     let (page, c) = view(page, ViewEvent::Average(AverageView::Micro));
-    assert!(!c.iter().any(|c| matches!(c, Command::ShowResults(_))));
+    assert_eq!(c, vec![ViewCommand::ShowAverage(AverageView::Micro)]);
     let (page, c) = page.on(Event::Settings(SettingsEdit::Preset("exact".into())));
-    assert!(!c.iter().any(|c| matches!(c, Command::ShowResults(_))));
+    assert!(!shows_results(&c));
     assert_eq!(page.view.results, both);
     // The new report drawn: they are forgotten, once.
     let (page, c) = page.on(ready(run_of(&c), 4, ValidityStatus::Final));
-    assert!(c.contains(&Command::ShowResults(PanelResults::default())));
+    assert!(forgets_results(&c));
     assert_eq!(page.view.results, PanelResults::default());
     let (_, c) = view(page, ViewEvent::Average(AverageView::MacroFields));
-    assert!(!c.iter().any(|c| matches!(c, Command::ShowResults(_))));
+    assert_eq!(c, vec![ViewCommand::ShowAverage(AverageView::MacroFields)]);
 }
 
 #[test]
@@ -155,7 +183,7 @@ fn a_reports_details_joining_it_keep_its_panels_results() {
     for event in events {
         let (p, c) = page.on(event);
         page = p;
-        assert!(!c.iter().any(|c| matches!(c, Command::ShowResults(_))));
+        assert!(!shows_results(&c));
     }
     assert!(has_details(&page));
     assert_eq!(page.view.results, kept);
@@ -163,6 +191,6 @@ fn a_reports_details_joining_it_keep_its_panels_results() {
     let (page, c) = page.on(Event::WorkerFailed {
         reason: "out of memory".into(),
     });
-    assert!(c.contains(&Command::ShowResults(PanelResults::default())));
+    assert!(forgets_results(&c));
     assert_eq!(page.view.results, PanelResults::default());
 }
