@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 mod compact;
+mod listing;
 
 /// A request's number in its lane: the page counts them, and an answer
 /// with an older number than the lane's newest is stale.
@@ -76,8 +77,7 @@ pub enum Lane {
     Panel,
 }
 
-/// What a file is for (`data-role`'s names).
-pub use crate::session::Role;
+pub use listing::{Role, SchemaOverview};
 
 /// A file the page hands over: its bytes follow the message as a
 /// transferred buffer. `role`, `model` and `cost` are set when the page
@@ -253,7 +253,7 @@ pub enum Answer {
         files: Vec<FileSummary>,
         shows_example: bool,
         /// With several schemas (SPEC §7.2): what the file list shows.
-        schemas: Option<Box<crate::session::SchemaOverview>>,
+        schemas: Option<Box<SchemaOverview>>,
         /// The settings of a bundle just opened (`None` otherwise).
         settings: Option<Map<String, Value>>,
     },

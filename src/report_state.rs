@@ -29,9 +29,9 @@ use crate::eval::report::DocumentDetail;
 use crate::eval::Report;
 use crate::protocol::{
     append_details, documents_in, join_details, lacks_details, Answer, FileSummary, Generation,
-    NewFile, Request, Task, ValidityStatus, OPENING_RUN,
+    NewFile, Request, Role, Task, ValidityStatus, OPENING_RUN,
 };
-use crate::session::{Role, Settings, SettingsEdit};
+use crate::session::{Settings, SettingsEdit};
 use schema_queue::{SchemaCommand, SchemaEvent, SchemaJob, SchemaQueue};
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -155,7 +155,7 @@ pub enum Command {
     /// Show the file list as the worker has it now.
     ShowFiles {
         files: Vec<FileSummary>,
-        schemas: Option<Box<crate::session::SchemaOverview>>,
+        schemas: Option<Box<crate::protocol::SchemaOverview>>,
     },
     /// Show these settings (the panels read them; the URL fragment
     /// carries their layer).

@@ -4,7 +4,7 @@
 //! files itself; the exporter; the schema validator). Nothing here panics: every browser call that can
 //! fail returns an `Option`/`Result` that the caller turns into a message.
 
-use crate::session::Role;
+use crate::protocol::Role;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;

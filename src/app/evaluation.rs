@@ -10,11 +10,11 @@
 use super::browser::{self, EvalWorker, Opening, WorkerMessage};
 use super::link::PanelSink;
 use super::state::{AppState, EvaluationProgress};
-use crate::protocol::{decode, encode, lacks_details, Answer, Lane, NewFile, Request};
+use crate::protocol::{decode, encode, lacks_details, Answer, Lane, NewFile, Request, Role};
 use crate::report_state::{
     Command, Event, Navigate, Page, ReportState, ViewCommand, ViewEvent, Worker,
 };
-use crate::session::{Role, SettingsEdit};
+use crate::session::SettingsEdit;
 use leptos::prelude::*;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;

@@ -11,7 +11,7 @@
 //! `eval::groups` (the matrix, the groups, the by-type table), the search,
 //! the sorts and the window from `crate::matrix_view` (pure, tested
 //! natively). The document types come with the file list
-//! (`session::SchemaOverview::types`, read in the evaluation worker).
+//! (`protocol::SchemaOverview::types`, read in the evaluation worker).
 //! Depends on `super::format`, `super::browser` (the clock) and the
 //! page's `schemas` signal (given, not its parent's `AppState`).
 
@@ -19,7 +19,7 @@ use super::format::{full, opt_ratio, ratio, shown};
 use crate::eval::groups::{self, MatrixRow};
 use crate::eval::report::Report;
 use crate::matrix_view::{self, Column, Line, RowId, Sort};
-use crate::session::SchemaOverview;
+use crate::protocol::SchemaOverview;
 use leptos::prelude::*;
 use std::sync::Arc;
 

@@ -5,10 +5,10 @@
 
 use super::evaluation::{drop_files, edit};
 use super::state::AppState;
-use crate::protocol::Request;
+use crate::protocol::{Request, Role, SchemaOverview};
 use crate::report_state::view::human_size;
 use crate::report_state::ViewEvent;
-use crate::session::{Role, SchemaOverview, SettingsEdit};
+use crate::session::SettingsEdit;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

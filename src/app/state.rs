@@ -29,7 +29,7 @@ pub struct AppState {
     /// The files as the evaluation worker lists them.
     pub files: RwSignal<Vec<FileSummary>>,
     /// With several schemas (SPEC §7.2): what the file list shows.
-    pub schemas: RwSignal<Option<crate::session::SchemaOverview>>,
+    pub schemas: RwSignal<Option<crate::protocol::SchemaOverview>>,
     /// The one report state (`crate::report_state`), changed only by
     /// `evaluation::dispatch`.
     pub page: StoredValue<Page, LocalStorage>,

@@ -31,7 +31,8 @@
 //! the first did.
 
 use crate::error::{Error, ErrorKind};
-use crate::session::{validity_answer_to_json, Role};
+use crate::protocol::Role;
+use crate::session::validity_answer_to_json;
 
 /// A job for the schema worker (`protocol::Answer::ValidityJob`): its
 /// version, the files (ids, names, roles; their bytes are the page's),

@@ -2,47 +2,12 @@
 //! their roles and how a role is guessed from a name and the bytes, the
 //! parsed form of each, and the parse job the worker runs per file.
 //!
-//! Owns: [`Role`], [`Parsed`], [`LoadedFile`], [`ParseJob`]/[`ParsedFile`]
+//! Owns: how a [`Role`] (the protocol's) is guessed, [`Parsed`], [`LoadedFile`], [`ParseJob`]/[`ParsedFile`]
 //! and the sniffing helpers. May depend on `io`, `eval`; never on the
 //! settings, the caches or the evaluation.
 
 use super::*;
-
-/// What a loaded file is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Role {
-    Truth,
-    Predictions,
-    Schema,
-    Config,
-}
-
-impl Role {
-    pub const ALL: [Role; 4] = [Role::Truth, Role::Predictions, Role::Schema, Role::Config];
-
-    /// The name used in `data-role` and the role selector.
-    pub fn name(self) -> &'static str {
-        match self {
-            Role::Truth => "truth",
-            Role::Predictions => "predictions",
-            Role::Schema => "schema",
-            Role::Config => "config",
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Role::Truth => "Ground truth",
-            Role::Predictions => "Predictions",
-            Role::Schema => "JSON Schema",
-            Role::Config => "Metrics config",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Role> {
-        Role::ALL.into_iter().find(|r| r.name() == name)
-    }
-}
+pub use crate::protocol::Role;
 
 /// A parsed file.
 #[derive(Debug, Clone)]

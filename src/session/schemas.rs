@@ -12,33 +12,11 @@ use super::{Parsed, Role, Session};
 use crate::eval::groups::DocTypes;
 use crate::eval::tree::JsonType;
 use crate::eval::{documents_by_schema, schema_stem, NamedSchema};
+pub use crate::protocol::SchemaOverview;
 use std::collections::BTreeMap;
 
 /// At most this many top-level fields are offered for `schema_by`.
 pub const MAX_CHOICES: usize = 50;
-
-/// What the file list shows when several schemas are loaded.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct SchemaOverview {
-    /// The config's `schema_by`, if set.
-    pub schema_by: Option<String>,
-    /// Each parsed schema file (its id) with the number of documents that
-    /// name it; `None` until `schema_by` is set (or when the truth cannot
-    /// be read).
-    pub served: Vec<(u32, Option<usize>)>,
-    /// The documents that name no schema (evaluated without one) and the
-    /// first five of their ids; `(0, [])` until `schema_by` is set.
-    pub unserved: (usize, Vec<String>),
-    /// What `schema_by` can be: `"id"`, then the truth's top-level fields
-    /// with a string or number value, the [`MAX_CHOICES`] in the most
-    /// records (sorted by name), then the current `schema_by` if it is not
-    /// among them.
-    pub choices: Vec<String>,
-    /// The document types the report's field matrix groups by
-    /// (`eval::groups::DocTypes`, as the CLI's HTML report reads them);
-    /// `None` until `schema_by` is set.
-    pub types: Option<DocTypes>,
-}
 
 impl Session {
     /// The parsed schema files, in the list's order, each named by its file
