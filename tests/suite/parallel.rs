@@ -257,10 +257,10 @@ fn synth_data_gives_the_same_report_for_every_jobs_count_held_and_streamed() {
                 > 8
         );
     }
-    // More than one batch of the parallel pass at 2 threads (2 × 8 units
-    // of 16 documents), held and streamed.
+    // More than two batches of the parallel pass at 2 threads (2 × 8 units
+    // of 16 documents: 256), the last one partial, held and streamed.
     let big = scratch("jobs-big");
-    synth(&big, 1100, 8);
+    synth(&big, 600, 8);
     let base = inputs(&big, "truth.jsonl", "", true);
     same_for_every_run(
         &base,
@@ -281,12 +281,12 @@ fn synth_data_gives_the_same_report_for_every_jobs_count_held_and_streamed() {
 /// Splits lines into shards at `cuts` (sorted positions).
 /// `sweep` (whose first evaluation keeps the flattened documents, on
 /// every thread, and whose later ones load them) prints the same table at
-/// 1, 2, 3 and 8 threads — 600 documents: several batches at 2 threads —
+/// 1, 2, 3 and 8 threads — 300 documents: two batches at 2 threads —
 /// for a string threshold and the item threshold, with the schema.
 #[test]
 fn sweep_gives_the_same_table_for_every_jobs_count() {
     let dir = scratch("sweep");
-    synth(&dir, 600, 9);
+    synth(&dir, 300, 9);
     let base = inputs(&dir, "truth.jsonl", "", true);
     for (param, values) in [("similarity", "0.5,0.8,0.95"), ("item", "0,0.5,1")] {
         let mut tables = Vec::new();
@@ -304,7 +304,7 @@ fn sweep_gives_the_same_table_for_every_jobs_count() {
             tables.push(out);
         }
         let table: Value = serde_json::from_str(&tables[0]).unwrap();
-        assert_eq!(table["documents"], 600);
+        assert_eq!(table["documents"], 300);
         assert_eq!(table["models"][0]["points"].as_array().unwrap().len(), 3);
         for (k, t) in tables.iter().enumerate().skip(1) {
             assert!(*t == tables[0], "{param}: table {k} differs");
