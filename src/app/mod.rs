@@ -25,6 +25,7 @@ mod literature;
 mod progress;
 mod report_view;
 mod settings;
+mod stages;
 mod state;
 mod sweep_view;
 mod truth_check;

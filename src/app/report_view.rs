@@ -3,6 +3,7 @@
 //! set fields, line items, document-level scores, warnings and exports.
 
 use super::format::{cost, full, opt_ratio, percent, ratio, shown};
+use super::stages::{Later, Pace};
 use super::state::AppState;
 use super::{documents, exports};
 use crate::eval::bootstrap::{BootstrapReport, Interval};
@@ -19,11 +20,16 @@ use std::sync::Arc;
 
 #[component]
 pub fn ReportView(state: AppState) -> impl IntoView {
+    // The report's least height while a large one draws in stages
+    // (`stages::Pace`), on the element that holds it.
+    let hold = RwSignal::new(None::<i32>);
+    let holder = NodeRef::<leptos::html::Div>::new();
     // Tracked apart from the report: the validity may leave the report as
     // it was (every payload valid) and still end the provisional state.
-    move || {
-        match (state.validity_unknown.track(), state.report.get()).1 {
-        Err(message) if state.worker_stopped.get() => view! {
+    let sections = move || match (state.validity_unknown.track(), state.report.get()).1 {
+        Err(message) if state.worker_stopped.get() => {
+            hold.try_set(None);
+            view! {
             <div class="worker-failed" role="alert" data-testid="worker-failed">
                 <h2>"The evaluation stopped because of an internal error"</h2>
                 <pre>{message}</pre>
@@ -33,48 +39,87 @@ pub fn ReportView(state: AppState) -> impl IntoView {
                 </button>
             </div>
         }
-        .into_any(),
+        .into_any()
+        }
         Err(message) => {
+            hold.try_set(None);
             view! {
                 <div class="empty-report" data-testid="no-report"><p>{message}</p></div>
                 <super::truth_check::TruthRecovery truth=state.truth decide=truth_decisions(state) />
             }
                 .into_any()
         }
-        Ok(report) => view! {
+        Ok(report) => {
+            let rows = report.models.iter().map(|m| m.fields.len()).sum();
+            let height = holder.get_untracked().map(|el| el.offset_height());
+            let pace = Pace::new(rows, hold, height);
+            let r1 = report.clone();
+            let r2 = report.clone();
+            let r3 = report.clone();
+            let r4 = report.clone();
+            let r5 = report.clone();
+            let r6 = report.clone();
+            let r7 = report.clone();
+            let r8 = report.clone();
+            let r9 = report.clone();
+            view! {
             <Summary state=state report=report.clone() />
             <super::truth_check::TruthLine truth=state.truth report=report.clone() />
             <Warnings report=report.clone() />
             <ModelTable state=state report=report.clone() />
             <ParadoxPanel state=state report=report.clone() />
             <WeightedFields report=report.clone() />
-            <super::uncertainty::UncertaintyPanel state=state report=report.clone() />
-            <super::literature::LiteraturePanel state=state report=report.clone() />
-            <super::charts_view::ChartsView state=state report=report.clone() />
-            <super::confidence::ConfidencePanel state=state report=report.clone() />
-            <super::sweep_view::SweepPanel state=state />
-            <super::compare::ComparePanel state=state report=report.clone() />
-            <super::where_it_fails::WhereItFails state=super::where_it_fails::Signals {
-                edit_settings: Callback::new(move |edit| super::evaluation::edit_settings(state, edit)),
-                details: state.details,
-                tell: Callback::new(move |event| super::evaluation::tell(state, event)),
-            } report=report.clone() />
-            <super::truth_check::TruthCheckPanel truth=state.truth details=state.details
-                notify=Callback::new(move |message| super::evaluation::notify(state, message))
-                report=report.clone() decide=truth_decisions(state)
-                ask_truth=Callback::new(move |()| super::evaluation::dispatch(state, Event::Ask(Request::CorrectedTruth))) />
-            <DocumentScores state=state report=report.clone() />
-            <super::field_types::SuggestionsCard state=state report=report.clone() />
-            <super::field_matrix::FieldMatrixCard schemas=state.schemas report=report.clone() />
-            <FieldTable state=state report=report.clone() />
-            <SetsSection report=report.clone() />
-            <ItemsSection state=state report=report.clone() />
-            <documents::DocumentSection state=state report=report.clone() />
-            <exports::ExportPanel state=state report=report.clone() />
-            <Definitions />
+            <Later pace=pace step=1>
+                <super::uncertainty::UncertaintyPanel state=state report=r1.clone() />
+                <super::literature::LiteraturePanel state=state report=r1.clone() />
+            </Later>
+            <Later pace=pace step=2>
+                <super::charts_view::ChartsView state=state report=r2.clone() />
+            </Later>
+            <Later pace=pace step=3>
+                <super::confidence::ConfidencePanel state=state report=r3.clone() />
+                <super::sweep_view::SweepPanel state=state />
+                <super::compare::ComparePanel state=state report=r3.clone() />
+            </Later>
+            <Later pace=pace step=4>
+                <super::where_it_fails::WhereItFails state=super::where_it_fails::Signals {
+                    edit_settings: Callback::new(move |edit| super::evaluation::edit_settings(state, edit)),
+                    details: state.details,
+                    tell: Callback::new(move |event| super::evaluation::tell(state, event)),
+                } report=r4.clone() />
+            </Later>
+            <Later pace=pace step=5>
+                <super::truth_check::TruthCheckPanel truth=state.truth details=state.details
+                    notify=Callback::new(move |message| super::evaluation::notify(state, message))
+                    report=r5.clone() decide=truth_decisions(state)
+                    ask_truth=Callback::new(move |()| super::evaluation::dispatch(state, Event::Ask(Request::CorrectedTruth))) />
+                <DocumentScores state=state report=r5.clone() />
+                <super::field_types::SuggestionsCard state=state report=r5.clone() />
+            </Later>
+            <Later pace=pace step=6>
+                <super::field_matrix::FieldMatrixCard schemas=state.schemas report=r6.clone() />
+            </Later>
+            <Later pace=pace step=7>
+                <FieldTable state=state report=r7.clone() />
+            </Later>
+            <Later pace=pace step=8>
+                <SetsSection report=r8.clone() />
+                <ItemsSection state=state report=r8.clone() />
+                <documents::DocumentSection state=state report=r8.clone() />
+            </Later>
+            <Later pace=pace step=9 last=true>
+                <exports::ExportPanel state=state report=r9.clone() />
+                <Definitions />
+            </Later>
         }
-        .into_any(),
-    }
+        .into_any()
+        }
+    };
+    view! {
+        <div class="report-sections" node_ref=holder
+            style:min-height=move || hold.get().map(|h| format!("{h}px"))>
+            {sections}
+        </div>
     }
 }
 

@@ -11,6 +11,9 @@ use crate::eval::config::Config;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+mod field_rows;
+pub use field_rows::{Counts, ErrorCounts, FieldReport};
+
 /// The whole report (SPEC §5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -164,31 +167,6 @@ pub struct Comparison {
     pub fixes: Vec<Flip>,
 }
 
-/// Outcome counts (SPEC §2.3, §3.1).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Counts {
-    pub exact: u64,
-    pub partial: u64,
-    pub incorrect: u64,
-    pub missed: u64,
-    pub spurious: u64,
-    pub true_negative: u64,
-}
-
-/// Error-type counts (SPEC §9.1), in the report's key order. `missed`
-/// and `spurious` are the outcome counts of the same names; the other five
-/// split `partial` + `incorrect`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ErrorCounts {
-    pub format: u64,
-    pub scale: u64,
-    pub swapped: u64,
-    pub near_miss: u64,
-    pub wrong: u64,
-    pub missed: u64,
-    pub spurious: u64,
-}
-
 /// The error type of one outcome that is not `exact` or `true_negative`
 /// (SPEC §9.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -292,6 +270,8 @@ pub struct ModelReport {
     pub exact_match_rate: f64,
     pub document_extraction_score: f64,
     pub cer: Option<f64>,
+    /// Objects in JSON; tuples in the worker's CBOR (`field_rows`).
+    #[serde(with = "field_rows")]
     pub fields: Vec<FieldReport>,
     pub sets: BTreeMap<String, SetReport>,
     pub items: Option<ItemsReport>,
@@ -543,24 +523,6 @@ pub struct LiteratureDocument {
 /// as an absent key.
 fn requested<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Error> {
     Option::<f64>::deserialize(d).map(Some)
-}
-
-/// One row of the per-field table: the field's pooled counts and strict
-/// scores, and its CER (`null` when it has no present truth value or is a
-/// set field).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FieldReport {
-    pub field: String,
-    pub counts: Counts,
-    /// SPEC §9.1: the error types of the field's outcomes.
-    #[serde(default)]
-    pub errors: ErrorCounts,
-    pub precision: f64,
-    pub recall: f64,
-    pub f1: f64,
-    pub accuracy: f64,
-    pub cer: Option<f64>,
-    pub mean_cer: Option<f64>,
 }
 
 /// Set-field (M1) scores of one path (SPEC §3.3): means over the documents
