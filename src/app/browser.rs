@@ -166,6 +166,24 @@ pub fn scroll_to_test_id(id: &'static str) {
     });
 }
 
+/// Holds `el` at least as tall as it is now (its `min-height`), so that
+/// replacing its content cannot make the page shorter meanwhile. Set
+/// through the style object: the page's Content-Security-Policy ignores
+/// a `style` attribute written as text.
+pub fn hold_height(el: &web_sys::HtmlElement) {
+    let height = el.offset_height();
+    if height > 0 {
+        let _ = el
+            .style()
+            .set_property("min-height", &format!("{height}px"));
+    }
+}
+
+/// Ends [`hold_height`].
+pub fn release_height(el: &web_sys::HtmlElement) {
+    let _ = el.style().remove_property("min-height");
+}
+
 /// Runs `f` once the page has painted its next frame (an animation
 /// frame, then a task after it).
 pub fn after_next_paint(f: impl FnOnce() + 'static) {

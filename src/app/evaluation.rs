@@ -286,6 +286,9 @@ fn show(state: AppState, evaluation_ms: Option<f64>, details_only: bool) {
             if let Some(ms) = evaluation_ms {
                 state.evaluation_ms.set(ms);
             }
+            if !same {
+                drop_after_paint(state);
+            }
             if details_only && !same {
                 state.details.set(Some(report));
             } else if !same {
@@ -311,6 +314,18 @@ fn show(state: AppState, evaluation_ms: Option<f64>, details_only: bool) {
     let stopped = state.page.with_value(|p| p.worker() == Worker::Down);
     if state.worker_stopped.get_untracked() != stopped {
         state.worker_stopped.set(stopped);
+    }
+}
+
+/// Keeps the report and details the page shows now until after the next
+/// paint, so that freeing them (30,000 field rows and every compared
+/// value on a wide benchmark, tens of milliseconds) happens in a task of
+/// its own, not in the one that draws their successor (issue 34).
+fn drop_after_paint(state: AppState) {
+    let report = state.report.with_untracked(|r| r.as_ref().ok().cloned());
+    let details = state.details.get_untracked();
+    if report.is_some() || details.is_some() {
+        browser::after_next_paint(move || drop((report, details)));
     }
 }
 

@@ -3,7 +3,7 @@
 //! set fields, line items, document-level scores, warnings and exports.
 
 use super::format::{cost, full, opt_ratio, percent, ratio, shown};
-use super::stages::{Later, Pace};
+use super::stages::{self, Later, Pace};
 use super::state::AppState;
 use super::{documents, exports};
 use crate::eval::bootstrap::{BootstrapReport, Interval};
@@ -20,15 +20,14 @@ use std::sync::Arc;
 
 #[component]
 pub fn ReportView(state: AppState) -> impl IntoView {
-    // The report's least height while a large one draws in stages
-    // (`stages::Pace`), on the element that holds it.
-    let hold = RwSignal::new(None::<i32>);
+    // The element that holds the sections (and, while a large report
+    // draws in stages, its least height: `stages::Pace`).
     let holder = NodeRef::<leptos::html::Div>::new();
     // Tracked apart from the report: the validity may leave the report as
     // it was (every payload valid) and still end the provisional state.
     let sections = move || match (state.validity_unknown.track(), state.report.get()).1 {
         Err(message) if state.worker_stopped.get() => {
-            hold.try_set(None);
+            stages::release(holder);
             view! {
             <div class="worker-failed" role="alert" data-testid="worker-failed">
                 <h2>"The evaluation stopped because of an internal error"</h2>
@@ -42,7 +41,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
         .into_any()
         }
         Err(message) => {
-            hold.try_set(None);
+            stages::release(holder);
             view! {
                 <div class="empty-report" data-testid="no-report"><p>{message}</p></div>
                 <super::truth_check::TruthRecovery truth=state.truth decide=truth_decisions(state) />
@@ -51,8 +50,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
         }
         Ok(report) => {
             let rows = report.models.iter().map(|m| m.fields.len()).sum();
-            let height = holder.get_untracked().map(|el| el.offset_height());
-            let pace = Pace::new(rows, hold, height);
+            let pace = Pace::new(rows, holder);
             let r1 = report.clone();
             let r2 = report.clone();
             let r3 = report.clone();
@@ -116,8 +114,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
         }
     };
     view! {
-        <div class="report-sections" node_ref=holder
-            style:min-height=move || hold.get().map(|h| format!("{h}px"))>
+        <div class="report-sections" node_ref=holder>
             {sections}
         </div>
     }

@@ -8,14 +8,17 @@
 //! a smaller one (the built-in example, most real data) is drawn at once,
 //! as before. While the stages draw, the report keeps at least the height
 //! it had, so a re-evaluation does not move what the reader is looking
-//! at. Depends on `leptos` and `super::browser` (the paint timing) only.
+//! at. Depends on `leptos` and `super::browser` (the paint timing, the
+//! held height) only.
 
+use leptos::html::Div;
 use leptos::prelude::*;
 
 /// Per-field rows over all models (`ModelReport::fields`) above which a
-/// report is drawn in stages. The wide benchmark's 10,000 fields × 3
-/// models blocked the page for about 0.37 s drawn at once; 2,000 rows draw
-/// in well under a frame's budget of work.
+/// report is drawn in stages. A judgment between two measured ends: the
+/// app bench's reports (a few dozen rows) drew at once in tasks of at most
+/// about 60 ms, the wide benchmark's 30,003 rows (10,001 fields × 3
+/// models) in one task of about 0.37 s.
 pub const STAGED_ROWS: usize = 2_000;
 
 /// How one report is drawn: at once, or in stages with the report's
@@ -23,27 +26,30 @@ pub const STAGED_ROWS: usize = 2_000;
 #[derive(Clone, Copy)]
 pub struct Pace {
     staged: bool,
-    /// The report's least height in pixels while its stages draw.
-    hold: RwSignal<Option<i32>>,
+    /// The element that holds the report's sections.
+    holder: NodeRef<Div>,
 }
 
 impl Pace {
-    /// Pace for a report with `rows` per-field rows in all; `hold` is the
-    /// page's report-height signal and `height` the height the previous
-    /// report had on the page (kept until the last stage is drawn).
-    pub fn new(rows: usize, hold: RwSignal<Option<i32>>, height: Option<i32>) -> Pace {
+    /// Pace for a report with `rows` per-field rows in all, drawn into
+    /// `holder`. Called before the previous report's sections are
+    /// replaced: a staged report holds their height at once (on the
+    /// element itself, so that no layout in between can see the page
+    /// shorter and cut the scroll position back) until its last stage.
+    pub fn new(rows: usize, holder: NodeRef<Div>) -> Pace {
         let staged = rows > STAGED_ROWS;
-        hold.try_set(if staged {
-            height.filter(|&h| h > 0)
-        } else {
-            None
-        });
-        Pace { staged, hold }
+        match holder.get_untracked() {
+            Some(el) if staged => super::browser::hold_height(&el),
+            _ => release(holder),
+        }
+        Pace { staged, holder }
     }
+}
 
-    /// Ends the held height (after the last stage).
-    fn release(self) {
-        self.hold.try_set(None);
+/// Ends a held height (after the last stage, or when no report is shown).
+pub fn release(holder: NodeRef<Div>) {
+    if let Some(el) = holder.get_untracked() {
+        super::browser::release_height(&el);
     }
 }
 
@@ -74,7 +80,7 @@ pub fn Later(
             // `Some` back: this report was replaced meanwhile.
             if ready.try_set(true).is_none() && last {
                 // One more paint: the last section is laid out by then.
-                super::browser::after_next_paint(move || pace.release());
+                super::browser::after_next_paint(move || release(pace.holder));
             }
         });
     }

@@ -248,5 +248,35 @@ test('the field matrix of 40 types × 30 fields: the CLI’s numbers, windowed r
   assert.ok(after.sw <= after.cw, `page ${after.sw} px wide in ${after.cw} px`);
   await card.screenshot({ path: join(SHOTS, 'field-matrix.png') });
   await page.screenshot({ path: join(SHOTS, 'field-matrix-page.png') });
+
+  // A report this wide is drawn in stages (its overview first, each later
+  // section in a frame of its own). A re-evaluation keeps the reader's
+  // place: read at the field matrix, change the preset; while the new
+  // report draws, the page never gets shorter than it was (so the scroll
+  // position is never cut back) and, once drawn, it is where it was.
+  await card.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  const before = await page.evaluate(() => ({ y: Math.round(window.scrollY), h: document.documentElement.scrollHeight }));
+  assert.ok(before.y > 900, `read far down the page (${before.y} px)`);
+  await page.evaluate(() => {
+    window.__lowest = Infinity;
+    const watch = () => {
+      window.__lowest = Math.min(window.__lowest, document.documentElement.scrollHeight);
+      if (window.__watching) requestAnimationFrame(watch);
+    };
+    window.__watching = true;
+    requestAnimationFrame(watch);
+  });
+  await page.selectOption('[data-testid=preset-select]', 'exact');
+  await page.waitForFunction(() => {
+    const sections = document.querySelector('.report-sections');
+    return !document.querySelector('[data-testid=busy]') && document.querySelector('[data-testid=export-bundle]') && sections && !sections.style.minHeight;
+  }, null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid=field-matrix] [data-testid=matrix-table] tr.field-line'));
+  const redrawn = await page.evaluate(() => {
+    window.__watching = false;
+    return { y: Math.round(window.scrollY), lowest: window.__lowest };
+  });
+  assert.ok(redrawn.lowest >= Math.min(before.h, before.y + 900), `the page kept its height while drawing (lowest ${redrawn.lowest} px, was ${before.h} px)`);
+  assert.equal(redrawn.y, before.y, 'the scroll position is kept');
   assertNoErrors();
 });
