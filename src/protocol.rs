@@ -416,9 +416,11 @@ pub fn join_details(report: &mut Report, details: Vec<Option<Vec<DocumentDetail>
 }
 
 /// About this many compared values (a document's details count one plus
-/// its fields, per model) go in one [`Answer::Details`] part: the page
-/// reads one in about 20–40 ms.
-pub const DETAILS_PART_FIELDS: usize = 10_000;
+/// its fields, per model) go in one [`Answer::Details`] part, each read by
+/// the page in a task of its own. 10,000 took the page's release build
+/// 20–40 ms on invoices, but up to about 80 ms on a wide benchmark's
+/// longer values (issue 34), hence 4,000.
+pub const DETAILS_PART_FIELDS: usize = 4_000;
 
 /// `answer` as the worker posts it: a report with document details goes
 /// out without them (`details_follow`), then its details in
@@ -640,8 +642,14 @@ mod tests {
         let mut back = *first;
         join_details(&mut back, joined);
         assert_eq!(back, whole);
-        // The default size: the example's 50 documents fit one part.
-        assert_eq!(in_parts(report(false)).len(), 2);
+        // The default size: the example's 50 documents (3 models, about
+        // 7,000 compared values) go in two parts after the report.
+        let total: usize = (0..50).map(weight).sum();
+        assert!(
+            total > DETAILS_PART_FIELDS && total < 2 * DETAILS_PART_FIELDS,
+            "{total}"
+        );
+        assert_eq!(in_parts(report(false)).len(), 3);
     }
 
     /// A report without details, a report of no documents and any other
