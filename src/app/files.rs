@@ -19,6 +19,10 @@ pub const MAX_FILE_BYTES: f64 = 300e6;
 /// The most the app reads in one go (all files of one drop together).
 pub const MAX_TOTAL_BYTES: f64 = 600e6;
 
+/// File-list entries drawn per frame: a drop of 105 files drew them all
+/// in one task of about 60–100 ms.
+const ENTRIES_PER_FRAME: usize = 25;
+
 /// Hands picked or dropped files to the evaluation worker, saying so.
 /// Files over the size limits are refused, each with a message; the
 /// others are read by the worker.
@@ -121,10 +125,25 @@ pub fn FilePanel(state: AppState) -> impl IntoView {
             input.set_value("");
         }
     };
+    // A drop of many files (a schema per document type) adds its entries
+    // [`ENTRIES_PER_FRAME`] a frame, not all in one task (issue 34).
+    let count = Memo::new(move |_| state.files.with(Vec::len));
+    let drawn = RwSignal::new(ENTRIES_PER_FRAME);
+    Effect::new(move |_| {
+        let (n, d) = (count.get(), drawn.get());
+        if n <= ENTRIES_PER_FRAME && d > ENTRIES_PER_FRAME {
+            drawn.set(ENTRIES_PER_FRAME);
+        } else if n > d {
+            super::browser::after_next_paint(move || {
+                drawn.try_update(|d| *d += ENTRIES_PER_FRAME);
+            });
+        }
+    });
     let ids = move || {
+        let d = drawn.get();
         state
             .files
-            .with(|f| f.iter().map(|f| f.id).collect::<Vec<_>>())
+            .with(|f| f.iter().take(d).map(|f| f.id).collect::<Vec<_>>())
     };
     let overview = Memo::new(move |_| state.schemas.get());
     view! {

@@ -13,6 +13,7 @@ mod browser;
 mod charts_view;
 mod compare;
 mod confidence;
+mod definitions;
 mod documents;
 mod evaluation;
 mod exports;
