@@ -184,6 +184,12 @@ pub fn release_height(el: &web_sys::HtmlElement) {
     let _ = el.style().remove_property("min-height");
 }
 
+/// Runs `f` in a task of its own after this one (a zero-delay timer:
+/// such timers run in the order they were set).
+pub fn next_task(f: impl FnOnce() + 'static) {
+    leptos::prelude::set_timeout(f, std::time::Duration::ZERO);
+}
+
 /// Runs `f` once the page has painted its next frame (an animation
 /// frame, then a task after it).
 pub fn after_next_paint(f: impl FnOnce() + 'static) {

@@ -21,10 +21,14 @@ use wasm_bindgen::JsValue;
 
 /// Starts the evaluation worker; its messages become events.
 fn start_worker(state: AppState) -> Option<EvalWorker> {
+    // Each answer is carried out in a task after the one that decoded it,
+    // so that a large report's decoding and its first drawing are two
+    // tasks, not one (issue 34). Every message goes the same way, so the
+    // answers keep their order.
     let on = move |message: WorkerMessage| match message {
-        Err(reason) => dispatch(state, Event::WorkerFailed { reason }),
+        Err(reason) => browser::next_task(move || dispatch(state, Event::WorkerFailed { reason })),
         Ok((bytes, buffers)) => match decode::<Answer>(&bytes) {
-            Ok(answer) => {
+            Ok(answer) => browser::next_task(move || {
                 match &answer {
                     Answer::ValidityJob { version, .. } => {
                         let job = Some((*version, buffers));
@@ -37,8 +41,8 @@ fn start_worker(state: AppState) -> Option<EvalWorker> {
                     _ => {}
                 }
                 dispatch(state, Event::Answer(answer));
-            }
-            Err(e) => notify(state, e),
+            }),
+            Err(e) => browser::next_task(move || notify(state, e)),
         },
     };
     match EvalWorker::start(on) {
