@@ -74,15 +74,17 @@ pub fn Later(
     #[prop(optional)] last: bool,
     children: ChildrenFn,
 ) -> impl IntoView {
-    let ready = RwSignal::new(!pace.staged);
-    if pace.staged {
-        after_paints(step, move || {
-            // `Some` back: this report was replaced meanwhile.
-            if ready.try_set(true).is_none() && last {
-                // One more paint: the last section is laid out by then.
-                super::browser::after_next_paint(move || release(pace.holder));
-            }
-        });
+    if !pace.staged {
+        // Drawn as if not wrapped: no signal, no reactive closure.
+        return children().into_any();
     }
-    move || ready.get().then(|| children())
+    let ready = RwSignal::new(false);
+    after_paints(step, move || {
+        // `Some` back: this report was replaced meanwhile.
+        if ready.try_set(true).is_none() && last {
+            // One more paint: the last section is laid out by then.
+            super::browser::after_next_paint(move || release(pace.holder));
+        }
+    });
+    (move || ready.get().then(|| children())).into_any()
 }
