@@ -81,6 +81,9 @@ fn App() -> impl IntoView {
     });
     let progress_shown = Memo::new(move |_| progress.with(Option::is_some));
     let evaluating = Memo::new(move |_| state.evaluating.with(Option::is_some));
+    // The report's column (`report_view::ReportView` keeps its height while
+    // a large report draws in stages).
+    let content = NodeRef::<leptos::html::Section>::new();
     view! {
         <files::DropZone state=state>
             <header class="top">
@@ -117,8 +120,8 @@ fn App() -> impl IntoView {
                     <files::FilePanel state=state />
                     <settings::SettingsPanel state=state />
                 </aside>
-                <section class="content" aria-busy=move || evaluating.get().to_string()>
-                    <report_view::ReportView state=state />
+                <section class="content" node_ref=content aria-busy=move || evaluating.get().to_string()>
+                    <report_view::ReportView state=state holder=content />
                 </section>
             </main>
         </files::DropZone>

@@ -20,10 +20,13 @@ use leptos::prelude::*;
 use std::sync::Arc;
 
 #[component]
-pub fn ReportView(state: AppState) -> impl IntoView {
-    // The element that holds the sections (and, while a large report
-    // draws in stages, its least height: `stages::Pace`).
-    let holder = NodeRef::<leptos::html::Div>::new();
+pub fn ReportView(
+    state: AppState,
+    /// The element the sections are drawn in (the page's content column);
+    /// while a large report draws in stages it keeps its least height
+    /// (`stages::Pace`).
+    holder: NodeRef<leptos::html::Section>,
+) -> impl IntoView {
     // Tracked apart from the report: the validity may leave the report as
     // it was (every payload valid) and still end the provisional state.
     let sections = move || match (state.validity_unknown.track(), state.report.get()).1 {
@@ -114,11 +117,7 @@ pub fn ReportView(state: AppState) -> impl IntoView {
         .into_any()
         }
     };
-    view! {
-        <div class="report-sections" node_ref=holder>
-            {sections}
-        </div>
-    }
+    sections
 }
 
 /// The "Check the truth" panel's decisions, as page events

@@ -11,7 +11,7 @@
 //! at. Depends on `leptos` and `super::browser` (the paint timing, the
 //! held height) only.
 
-use leptos::html::Div;
+use leptos::html::Section;
 use leptos::prelude::*;
 
 /// Per-field rows over all models (`ModelReport::fields`) above which a
@@ -26,8 +26,9 @@ pub const STAGED_ROWS: usize = 2_000;
 #[derive(Clone, Copy)]
 pub struct Pace {
     staged: bool,
-    /// The element that holds the report's sections.
-    holder: NodeRef<Div>,
+    /// The element that holds the report's sections (the page's content
+    /// column).
+    holder: NodeRef<Section>,
 }
 
 impl Pace {
@@ -36,7 +37,7 @@ impl Pace {
     /// replaced: a staged report holds their height at once (on the
     /// element itself, so that no layout in between can see the page
     /// shorter and cut the scroll position back) until its last stage.
-    pub fn new(rows: usize, holder: NodeRef<Div>) -> Pace {
+    pub fn new(rows: usize, holder: NodeRef<Section>) -> Pace {
         let staged = rows > STAGED_ROWS;
         match holder.get_untracked() {
             Some(el) if staged => super::browser::hold_height(&el),
@@ -47,7 +48,7 @@ impl Pace {
 }
 
 /// Ends a held height (after the last stage, or when no report is shown).
-pub fn release(holder: NodeRef<Div>) {
+pub fn release(holder: NodeRef<Section>) {
     if let Some(el) = holder.get_untracked() {
         super::browser::release_height(&el);
     }

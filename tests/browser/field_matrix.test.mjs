@@ -268,7 +268,7 @@ test('the field matrix of 40 types × 30 fields: the CLI’s numbers, windowed r
   });
   await page.selectOption('[data-testid=preset-select]', 'exact');
   await page.waitForFunction(() => {
-    const sections = document.querySelector('.report-sections');
+    const sections = document.querySelector('section.content');
     return !document.querySelector('[data-testid=busy]') && document.querySelector('[data-testid=export-bundle]') && sections && !sections.style.minHeight;
   }, null, { timeout: 60_000 });
   await page.waitForFunction(() => document.querySelector('[data-testid=field-matrix] [data-testid=matrix-table] tr.field-line'));
