@@ -179,9 +179,16 @@ pub fn hold_height(el: &web_sys::HtmlElement) {
     }
 }
 
-/// Ends [`hold_height`].
+/// Ends [`hold_height`]; touches the style only when a height is held
+/// (a style change makes the browser recompute the column's styles).
 pub fn release_height(el: &web_sys::HtmlElement) {
-    let _ = el.style().remove_property("min-height");
+    let style = el.style();
+    if style
+        .get_property_value("min-height")
+        .is_ok_and(|v| !v.is_empty())
+    {
+        let _ = style.remove_property("min-height");
+    }
 }
 
 /// Runs `f` in a task of its own after this one (a zero-delay timer:
