@@ -10,7 +10,7 @@
 use super::options::Average;
 use super::text::{fixed, sanitize};
 use crate::eval::config::{IncorrectCountsAs, MacroF1, MatchMethod};
-use crate::eval::report::{Counts, ErrorType, FieldReport, ModelReport, Report};
+use crate::eval::report::{ErrorType, FieldReport, ModelReport, Report};
 use std::collections::HashMap;
 
 /// A value axis.
@@ -336,17 +336,6 @@ pub const OUTCOME_LABELS: [&str; 6] = [
     "true negative",
 ];
 
-fn outcome_counts(c: &Counts) -> [u64; 6] {
-    [
-        c.exact,
-        c.partial,
-        c.incorrect,
-        c.missed,
-        c.spurious,
-        c.true_negative,
-    ]
-}
-
 /// Each model's outcome counts as shares of all its compared pairs.
 pub fn outcome_distribution(report: &Report) -> Stacked {
     Stacked {
@@ -355,7 +344,7 @@ pub fn outcome_distribution(report: &Report) -> Stacked {
             .models
             .iter()
             .enumerate()
-            .map(|(i, m)| stacked_row(model_label(m, i), outcome_counts(&m.counts).to_vec()))
+            .map(|(i, m)| stacked_row(model_label(m, i), m.counts.as_array().to_vec()))
             .collect(),
         axis: Axis::unit("Share of compared pairs (0–1)"),
         empty: "no compared values",

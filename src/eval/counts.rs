@@ -44,6 +44,12 @@ impl Counts {
         }
     }
 
+    /// The six counts in the order of [`Outcome::ALL`] (the report's
+    /// `counts`).
+    pub fn as_array(&self) -> [u64; 6] {
+        Outcome::ALL.map(|o| self.get(o))
+    }
+
     /// |Truth| = COR + PAR + INC + MIS.
     pub fn truth_count(&self) -> u64 {
         self.exact + self.partial + self.incorrect + self.missed

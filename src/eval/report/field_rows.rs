@@ -71,13 +71,7 @@ impl Packed {
     fn of(r: &FieldReport) -> Packed {
         let (c, e) = (&r.counts, &r.errors);
         let mut out = [0u8; PACKED];
-        let words = [
-            c.exact,
-            c.partial,
-            c.incorrect,
-            c.missed,
-            c.spurious,
-            c.true_negative,
+        let errors = [
             e.format,
             e.scale,
             e.swapped,
@@ -85,11 +79,9 @@ impl Packed {
             e.wrong,
             e.missed,
             e.spurious,
-            r.precision.to_bits(),
-            r.recall.to_bits(),
-            r.f1.to_bits(),
-            r.accuracy.to_bits(),
         ];
+        let ratios = [r.precision, r.recall, r.f1, r.accuracy].map(f64::to_bits);
+        let words = c.as_array().into_iter().chain(errors).chain(ratios);
         for (chunk, w) in out.chunks_exact_mut(8).zip(words) {
             chunk.copy_from_slice(&w.to_le_bytes());
         }
