@@ -280,11 +280,15 @@ fn show(state: AppState, evaluation_ms: Option<f64>, details_only: bool) {
         }
         ReportState::Ready { report, validity } => {
             // The report drawn, or the one whose details joined it.
-            let same = state
-                .report
-                .with_untracked(|r| r.as_ref().is_ok_and(|r| std::sync::Arc::ptr_eq(r, &report)))
-                || state.details.with_untracked(|d| {
+            let same =
+                state.report.with_untracked(|r| {
+                    r.as_ref().is_ok_and(|r| std::sync::Arc::ptr_eq(r, &report))
+                }) || state.details.with_untracked(|d| {
                     d.as_ref()
+                        .is_some_and(|d| std::sync::Arc::ptr_eq(d, &report))
+                }) || state.link.with_value(|l| {
+                    l.details_waiting
+                        .as_ref()
                         .is_some_and(|d| std::sync::Arc::ptr_eq(d, &report))
                 });
             if let Some(ms) = evaluation_ms {
@@ -294,7 +298,7 @@ fn show(state: AppState, evaluation_ms: Option<f64>, details_only: bool) {
                 drop_after_paint(state);
             }
             if details_only && !same {
-                state.details.set(Some(report));
+                show_details_after_paint(state, report);
             } else if !same {
                 browser::mark("fieldscope:evaluation-end");
                 let details = (!lacks_details(&report)).then(|| report.clone());
@@ -331,6 +335,36 @@ fn drop_after_paint(state: AppState) {
     if report.is_some() || details.is_some() {
         browser::after_next_paint(move || drop((report, details)));
     }
+}
+
+/// Shows the details that joined the report drawn once that report has
+/// been painted, and only if it is still the one shown: the worker sends
+/// them right after the report, and drawn in the same frame the two were
+/// one layout of the whole page (the invoice benchmark's drop, issue 34).
+fn show_details_after_paint(state: AppState, report: std::sync::Arc<crate::eval::report::Report>) {
+    let drawn = state.report.with_untracked(|r| r.as_ref().ok().cloned());
+    state
+        .link
+        .update_value(|l| l.details_waiting = Some(report.clone()));
+    browser::after_next_paint(move || {
+        let waiting = state.link.try_update_value(|l| {
+            let ours = l
+                .details_waiting
+                .as_ref()
+                .is_some_and(|w| std::sync::Arc::ptr_eq(w, &report));
+            if ours {
+                l.details_waiting = None;
+            }
+            ours
+        });
+        let still = state.report.with_untracked(|r| match (r, &drawn) {
+            (Ok(shown), Some(drawn)) => std::sync::Arc::ptr_eq(shown, drawn),
+            _ => false,
+        });
+        if waiting == Some(true) && still {
+            state.details.set(Some(report));
+        }
+    });
 }
 
 fn carry_out(state: AppState, command: Command) {

@@ -37,4 +37,8 @@ pub struct Link {
     /// job is handed to the schema worker or replaced: the queue itself is
     /// the page state's (`report_state::schema_queue`).
     pub(super) job_buffers: Option<(u64, Vec<JsValue>)>,
+    /// The report with its details, joined while the report drawn without
+    /// them is not yet painted: shown after that paint
+    /// (`evaluation::show_details_after_paint`).
+    pub(super) details_waiting: Option<std::sync::Arc<crate::eval::report::Report>>,
 }
