@@ -44,17 +44,15 @@ pub fn PaperSizeToggle(size: RwSignal<PaperSize>) -> impl IntoView {
     }
 }
 
-/// A flag set in a task of its own, after the tables: charts drawn when it
-/// is set do not make a new report's decoding and drawing one long task of
-/// the page.
+/// A flag set in a task of its own once the tables have been painted:
+/// charts drawn when it is set are neither part of a new report's drawing
+/// task nor of its first layout (a zero-delay timer alone could run before
+/// that paint: issue 34's invoice drop).
 pub fn after_the_tables() -> RwSignal<bool> {
     let drawn = RwSignal::new(false);
-    leptos::prelude::set_timeout(
-        move || {
-            drawn.try_set(true);
-        },
-        std::time::Duration::ZERO,
-    );
+    super::browser::after_next_paint(move || {
+        drawn.try_set(true);
+    });
     drawn
 }
 
