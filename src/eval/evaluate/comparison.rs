@@ -187,6 +187,34 @@ pub(super) async fn compare_pass<S: RecordSource, V: ValidityOracle>(
     Ok(Some(()))
 }
 
+/// Each model's report ([`ModelRun::finish`]) and the warnings it adds, in
+/// model order. On a pool of several threads (`--jobs`, native only) the
+/// models are finished side by side (their SPEC §8 scores sort and bin
+/// every confidence pair): the same reports and warnings as one thread
+/// gives, since a model's report reads only its own run and the warnings
+/// are taken in model order.
+fn finish_models(
+    runs: Vec<ModelRun<'_, '_>>,
+    models: &[(String, Option<f64>)],
+    provisional: bool,
+) -> Vec<(ModelReport, Vec<String>)> {
+    let finish = |(run, (name, _)): (ModelRun<'_, '_>, &(String, Option<f64>))| {
+        let mut added = Vec::new();
+        let report = run.finish(&mut added, name, provisional);
+        (report, added)
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    if shard::threads() > 1 {
+        use rayon::prelude::*;
+        return runs
+            .into_par_iter()
+            .zip(models.par_iter())
+            .map(finish)
+            .collect();
+    }
+    runs.into_iter().zip(models).map(finish).collect()
+}
+
 /// The report of SPEC §5 from each model's counts: `models` are the
 /// models' names and costs (SPEC §3.6), `warnings` those of the passes
 /// before the comparison, `suspects` SPEC §9.3's (sorted here).
@@ -213,8 +241,11 @@ pub(super) fn build_report(
         crate::eval::slices::slices_report(texts, &counts, config)
     });
     let mut reports = Vec::with_capacity(models.len());
-    for (run, (name, cost)) in runs.into_iter().zip(models) {
-        let mut report = run.finish(&mut warnings, name, provisional);
+    for ((mut report, added), (_, cost)) in finish_models(runs, models, provisional)
+        .into_iter()
+        .zip(models)
+    {
+        warnings.extend(added);
         report.cost = *cost;
         reports.push(report);
     }
