@@ -16,11 +16,22 @@ use crate::eval::report::{
 };
 use std::collections::BTreeMap;
 
-/// A pair and the field it belongs to.
+/// A pair and the field it belongs to, 16 bytes (a [`Pair`] beside a
+/// path id would be 24: a run holds one per value of every document).
 #[derive(Debug, Clone, Copy)]
 struct FieldPair {
-    pair: Pair,
+    confidence: f64,
     path: u32,
+    correct: bool,
+}
+
+impl FieldPair {
+    fn pair(&self) -> Pair {
+        Pair {
+            confidence: self.confidence,
+            correct: self.correct,
+        }
+    }
 }
 
 /// What a document says about going straight through (SPEC §8.4).
@@ -69,11 +80,9 @@ impl ConfidenceRun {
             all_correct &= ok;
             if let Some(confidence) = confidence {
                 self.pairs.push(FieldPair {
-                    pair: Pair {
-                        confidence,
-                        correct: ok,
-                    },
+                    confidence,
                     path,
+                    correct: ok,
                 });
             }
         }
@@ -97,7 +106,7 @@ impl ConfidenceRun {
             _ => self.documents[n - 2].end,
         };
         let end = self.documents.last().map_or(0, |d| d.end);
-        self.pairs[start..end].iter().map(|p| p.pair)
+        self.pairs[start..end].iter().map(FieldPair::pair)
     }
 
     /// The model's `confidence` block (SPEC §8.5); `None` without a pair.
@@ -108,25 +117,43 @@ impl ConfidenceRun {
         name: impl Fn(u32) -> &'n str,
     ) -> Option<ConfidenceReport> {
         let settings = config.settings();
-        let all: Vec<Pair> = self.pairs.iter().map(|p| p.pair).collect();
+        let all: Vec<Pair> = self.pairs.iter().map(FieldPair::pair).collect();
         let (sorted, groups) = SortedPairs::grouped(&all);
         let g = group_scores_grouped(&all, &sorted, &groups, &settings)?;
         // Each field's pairs and their groups among all pairs, in document
-        // order, gathered by path id.
-        type FieldPairs = (Vec<Pair>, Vec<u32>);
-        let mut by_path: rustc_hash::FxHashMap<u32, FieldPairs> = Default::default();
+        // order: a counting sort by path id (ids are dense), so field
+        // `path`'s are `at[path]..at[path + 1]` of `field_pairs`.
+        let paths = self
+            .pairs
+            .iter()
+            .map(|p| p.path as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut at = vec![0usize; paths + 1];
+        for p in &self.pairs {
+            at[p.path as usize + 1] += 1;
+        }
+        for i in 1..=paths {
+            at[i] += at[i - 1];
+        }
+        let mut next = at.clone();
+        let mut field_pairs = all.clone();
+        let mut field_groups = groups.clone();
         for (p, &g) in self.pairs.iter().zip(&groups) {
-            let (pairs, in_groups) = by_path.entry(p.path).or_default();
-            pairs.push(p.pair);
-            in_groups.push(g);
+            let slot = &mut next[p.path as usize];
+            field_pairs[*slot] = p.pair();
+            field_groups[*slot] = g;
+            *slot += 1;
         }
         let mut scratch = Vec::new();
-        let fields: BTreeMap<String, _> = by_path
-            .into_iter()
-            .filter_map(|(path, (pairs, in_groups))| {
-                let (s, groups) = sorted.subset(&pairs, &in_groups, &mut scratch);
-                let scores = field_scores_grouped(&pairs, &s, &groups, &settings)?;
-                Some((name(path).to_string(), scores))
+        let fields: BTreeMap<String, _> = (0..paths)
+            .filter(|&path| at[path] < at[path + 1])
+            .filter_map(|path| {
+                let range = at[path]..at[path + 1];
+                let (pairs, in_groups) = (&field_pairs[range.clone()], &field_groups[range]);
+                let (s, groups) = sorted.subset(pairs, in_groups, &mut scratch);
+                let scores = field_scores_grouped(pairs, &s, &groups, &settings)?;
+                Some((name(path as u32).to_string(), scores))
             })
             .collect();
         Some(ConfidenceReport {
@@ -175,7 +202,7 @@ impl ConfidenceRun {
             if !pairs.is_empty() && !d.uncovered {
                 let low = pairs
                     .iter()
-                    .map(|p| p.pair.confidence)
+                    .map(|p| p.confidence)
                     .fold(f64::INFINITY, f64::min);
                 lowest.push((low, d.all_correct));
             }
@@ -227,9 +254,7 @@ impl ConfidenceRun {
             start = d.end;
             let goes = !pairs.is_empty()
                 && !d.uncovered
-                && pairs
-                    .iter()
-                    .all(|p| p.pair.confidence >= threshold_of(p.path));
+                && pairs.iter().all(|p| p.confidence >= threshold_of(p.path));
             if goes {
                 through += 1;
                 right += u64::from(d.all_correct);
