@@ -137,8 +137,12 @@ impl ConfidenceRun {
             at[i] += at[i - 1];
         }
         let mut next = at.clone();
-        let mut field_pairs = all.clone();
-        let mut field_groups = groups.clone();
+        let unset = Pair {
+            confidence: 0.0,
+            correct: false,
+        };
+        let mut field_pairs = vec![unset; all.len()];
+        let mut field_groups = vec![0u32; groups.len()];
         for (p, &g) in self.pairs.iter().zip(&groups) {
             let slot = &mut next[p.path as usize];
             field_pairs[*slot] = p.pair();
