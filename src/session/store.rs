@@ -74,7 +74,13 @@ impl Session {
     /// has a weak slice to show on first load. (`fieldscope synth
     /// --documents 50 --seed 19 --paradox --vendor-country`, that config.)
     pub fn example() -> Session {
-        let mut options = SynthOptions::paradox(50, 19);
+        Session::example_of(50)
+    }
+
+    /// The built-in example's files and config with `documents` invoices
+    /// (the tests that evaluate it many times use fewer).
+    pub(crate) fn example_of(documents: usize) -> Session {
+        let mut options = SynthOptions::paradox(documents, 19);
         options.vendor_country = true;
         let data = generate(&options);
         let mut s = Session::default();

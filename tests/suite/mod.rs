@@ -1,6 +1,7 @@
 //! Test modules (one integration binary).
 mod architecture;
 mod audit;
+mod build_graph;
 mod cases;
 mod charts;
 mod cli;
