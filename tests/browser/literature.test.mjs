@@ -179,10 +179,11 @@ test('literature metrics in the page equal the CLI --metrics, on the built-in ex
 
 test('a larger dataset is computed a slice at a time, with progress and cancel', async (t) => {
   const { page, assertNoErrors } = await openApp(t);
-  // 80 documents: 240 document–model pairs, each a slice of the job; the CLI
-  // (a debug build in the test run) needs about 6 s a run.
-  const dir = join(tmp, 'synth80');
-  execFileSync(CLI, ['synth', '--documents', '80', '--seed', '7', '--out', dir]);
+  // 40 documents: 120 document–model pairs, each a slice of the job (the
+  // cancel comes after the first); the CLI (a debug build in the test run)
+  // needs about 2 s a run.
+  const dir = join(tmp, 'synth40');
+  execFileSync(CLI, ['synth', '--documents', '40', '--seed', '7', '--out', dir]);
   const names = ['truth.jsonl', 'good.jsonl', 'conservative.jsonl', 'aggressive.jsonl'];
   await dropFiles(page, dir, names, ['good', 'conservative', 'aggressive']);
 
@@ -195,7 +196,7 @@ test('a larger dataset is computed a slice at a time, with progress and cancel',
   await page.click('[data-testid=literature-start]');
   await page.waitForSelector('[data-testid=literature-table] tbody tr', { timeout: 120_000 });
   const args = ['--truth', 'truth.jsonl', '--pred', 'good.jsonl', '--pred', 'conservative.jsonl', '--pred', 'aggressive.jsonl', ...METRICS];
-  assertClose(await readLiterature(page), expected(JSON.parse(cli(args, 'json', dir))), '80 documents');
+  assertClose(await readLiterature(page), expected(JSON.parse(cli(args, 'json', dir))), '40 documents');
 
   // A setting changed while a run is under way: the run belonged to the
   // old report and stops quietly (its panel is gone); the new report has
@@ -208,6 +209,6 @@ test('a larger dataset is computed a slice at a time, with progress and cancel',
   assert.equal(await page.locator('[data-testid=literature-table]').count(), 0);
   await page.click('[data-testid=literature-start]');
   await page.waitForSelector('[data-testid=literature-table] tbody tr', { timeout: 120_000 });
-  assertClose(await readLiterature(page), expected(JSON.parse(cli([...args, '--preset', 'exact'], 'json', dir))), '80 documents, preset exact');
+  assertClose(await readLiterature(page), expected(JSON.parse(cli([...args, '--preset', 'exact'], 'json', dir))), '40 documents, preset exact');
   assertNoErrors();
 });
