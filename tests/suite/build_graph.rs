@@ -34,8 +34,7 @@ fn features_of(package: &str, edges: &str) -> BTreeMap<String, BTreeSet<String>>
         };
         // A local crate prints its path: the name and version identify it.
         let name = name.split(" (").next().unwrap_or(name).to_string();
-        let features = features.trim_end_matches(" (*)").to_string();
-        crates.entry(name).or_default().insert(features);
+        crates.entry(name).or_default().insert(features.to_string());
     }
     crates
 }
