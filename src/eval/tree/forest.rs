@@ -91,6 +91,10 @@ pub struct Forest {
     key_ids: HashMap<Box<str>, u32, rustc_hash::FxBuildHasher>,
     /// Values whose container is still open, while building.
     pub(super) stack: Vec<Node>,
+    /// Per key id, the last object (by [`Self::object_stamp`]) it was
+    /// seen in: finds a repeated key in one pass without hashing.
+    key_seen: Vec<u32>,
+    object_stamp: u32,
 }
 
 impl Forest {
@@ -205,6 +209,18 @@ impl Forest {
         }
     }
 
+    /// The id of key `k` if some member of this forest has (or had) it,
+    /// without interning it.
+    pub fn key_id(&self, k: &str) -> Option<u32> {
+        self.key_ids.get(k).copied()
+    }
+
+    /// How many keys are interned: a cache of [`Self::key_id`]'s answers
+    /// holds while this stays the same.
+    pub fn key_count(&self) -> usize {
+        self.keys.len()
+    }
+
     /// The id of key `k` as written (interned).
     pub(super) fn key(&mut self, k: &str) -> u32 {
         if let Some(&id) = self.key_ids.get(k) {
@@ -255,7 +271,9 @@ impl Forest {
     /// their NFC forms, with the same rule for keys that became equal (as
     /// the input adapters' NFC pass does).
     pub(super) fn end_object(&mut self, mark: usize) -> Result<(), TooLarge> {
-        dedup_keys(&mut self.stack, mark);
+        if self.repeats_a_key(mark) {
+            dedup_keys(&mut self.stack, mark);
+        }
         if self.stack[mark..]
             .iter()
             .any(|n| self.nfc_keys[n.key as usize] != n.key)
@@ -263,7 +281,9 @@ impl Forest {
             for n in &mut self.stack[mark..] {
                 n.key = self.nfc_keys[n.key as usize];
             }
-            dedup_keys(&mut self.stack, mark);
+            if self.repeats_a_key(mark) {
+                dedup_keys(&mut self.stack, mark);
+            }
         }
         let (a, b) = self.close_children(mark)?;
         self.stack.push(Node {
@@ -288,22 +308,36 @@ impl Forest {
     }
 }
 
+impl Forest {
+    /// Whether two of the members `stack[mark..]` have the same key: one
+    /// pass, each key id stamped with this object's number (no hashing,
+    /// no allocation once `key_seen` covers every key).
+    fn repeats_a_key(&mut self, mark: usize) -> bool {
+        self.object_stamp = self.object_stamp.wrapping_add(1);
+        if self.object_stamp == 0 {
+            self.key_seen.fill(0);
+            self.object_stamp = 1;
+        }
+        if self.key_seen.len() < self.keys.len() {
+            self.key_seen.resize(self.keys.len(), 0);
+        }
+        let stamp = self.object_stamp;
+        for n in &self.stack[mark..] {
+            match self.key_seen.get_mut(n.key as usize) {
+                Some(seen) if *seen == stamp => return true,
+                Some(seen) => *seen = stamp,
+                // Not an interned key (never for a member): let the
+                // general rule decide.
+                None => return true,
+            }
+        }
+        false
+    }
+}
+
 /// Keeps the first position and the last value of each key among
 /// `stack[mark..]`.
 fn dedup_keys(stack: &mut Vec<Node>, mark: usize) {
-    let members = &stack[mark..];
-    let repeated = if members.len() <= 32 {
-        members
-            .iter()
-            .enumerate()
-            .any(|(i, n)| members[..i].iter().any(|m| m.key == n.key))
-    } else {
-        let mut seen = std::collections::HashSet::with_capacity(members.len());
-        !members.iter().all(|n| seen.insert(n.key))
-    };
-    if !repeated {
-        return;
-    }
     let members: Vec<Node> = stack.drain(mark..).collect();
     let mut kept: Vec<Node> = Vec::with_capacity(members.len());
     for n in members {
