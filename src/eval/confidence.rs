@@ -22,8 +22,12 @@ use serde::{Deserialize, Serialize};
 mod index;
 mod sorted;
 pub use index::{PairIndex, ResampledScores};
+#[cfg(test)]
+use sorted::ece_equal_mass;
 pub use sorted::{accepted_at, risk_coverage, CurvePoint, Pair, SortedPairs};
-use sorted::{aurc, auroc, calibration_error, curve, ece_equal_mass, width_bins};
+use sorted::{
+    aurc, auroc, calibration_error, curve, equal_mass_bin_of, sums_and_bins, width_bin_of,
+};
 
 /// The `confidence` config section's numeric settings (§8.3–§8.4), with
 /// SPEC's defaults in `Default`.
@@ -195,15 +199,6 @@ fn error_capture(s: &SortedPairs, budget: f64) -> ErrorCapture {
     }
 }
 
-/// (Σy, Σc, Σ(c − y)²) in input order.
-fn sums(pairs: &[Pair]) -> (u64, f64, f64) {
-    pairs.iter().fold((0, 0.0, 0.0), |(ok, c, sq), p| {
-        let y = if p.correct { 1.0 } else { 0.0 };
-        let d = p.confidence - y;
-        (ok + u64::from(p.correct), c + p.confidence, sq + d * d)
-    })
-}
-
 /// The scores of SPEC §8.3 over one group of pairs; None when empty.
 /// accuracy = Σy/n, mean_confidence = Σc/n, brier = Σ(c − y)²/n (sums in
 /// input order); bins/ece/mce see [`width_bin`] and [`calibration_error`];
@@ -232,8 +227,15 @@ pub fn group_scores_grouped(
     let n = s.len();
     let nf = n as f64;
     let b = settings.bins.max(1);
-    let (ok, sum_c, sum_sq) = sums(pairs);
-    let width = width_bins(pairs, s, groups, b);
+    // Σy, Σc, Σ(c − y)², the equal-width and the equal-mass bins: one
+    // pass, each sum in input order.
+    let (sums, [width, mass]) = sums_and_bins(
+        pairs,
+        groups,
+        [&width_bin_of(s, b), &equal_mass_bin_of(s, b)],
+        b,
+    );
+    let (ok, sum_c, sum_sq) = (sums.ok, sums.confidence, sums.squared_error);
     let (ece, mce) = calibration_error(&width, n);
     let bins = width
         .iter()
@@ -265,7 +267,7 @@ pub fn group_scores_grouped(
         mean_confidence: sum_c / nf,
         brier: sum_sq / nf,
         ece,
-        ece_equal_mass: ece_equal_mass(pairs, s, groups, b),
+        ece_equal_mass: calibration_error(&mass, n).0,
         mce,
         auroc: auroc(s),
         aurc: aurc(&curve(s)),
@@ -307,8 +309,10 @@ pub fn field_scores_grouped(
         return None;
     }
     let n = s.len();
-    let (ok, sum_c, _) = sums(pairs);
-    let (ece, _) = calibration_error(&width_bins(pairs, s, groups, settings.bins.max(1)), n);
+    let b = settings.bins.max(1);
+    let (sums, [width]) = sums_and_bins(pairs, groups, [&width_bin_of(s, b)], b);
+    let (ok, sum_c) = (sums.ok, sums.confidence);
+    let (ece, _) = calibration_error(&width, n);
     let recommended = if n < settings.min_pairs as u64 {
         None
     } else {

@@ -56,18 +56,32 @@ impl SortedPairs {
     /// order inside a tie can matter.
     pub fn grouped(pairs: &[Pair]) -> (SortedPairs, Vec<u32>) {
         let mut slot_of: rustc_hash::FxHashMap<u64, u32> = Default::default();
+        // In front of the map, a direct-mapped table of recent keys (a
+        // multiply and a compare per pair where the map hashes, probes and
+        // compares): (key, slot + 1), 0 for an empty entry. Up to 4,096
+        // entries, fewer for fewer pairs.
+        let front_bits = (usize::BITS - pairs.len().leading_zeros()).clamp(4, 12);
+        let mut front = vec![(0u64, 0u32); 1 << front_bits];
         let (mut value, mut count, mut ok) = (Vec::new(), Vec::<u64>::new(), Vec::<u64>::new());
         let mut slots: Vec<u32> = Vec::with_capacity(pairs.len());
         for p in pairs {
             let c = p.confidence;
             // `==` (not bits) so that -0.0 and 0.0 form one group.
             let key = if c == 0.0 { 0 } else { c.to_bits() };
-            let slot = *slot_of.entry(key).or_insert_with(|| {
-                value.push(c);
-                count.push(0);
-                ok.push(0);
-                (value.len() - 1) as u32
-            }) as usize;
+            let at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - front_bits)) as usize;
+            let slot = match front[at] {
+                (k, s) if s != 0 && k == key => (s - 1) as usize,
+                _ => {
+                    let slot = *slot_of.entry(key).or_insert_with(|| {
+                        value.push(c);
+                        count.push(0);
+                        ok.push(0);
+                        (value.len() - 1) as u32
+                    });
+                    front[at] = (key, slot + 1);
+                    slot as usize
+                }
+            };
             if c == 0.0 && c.total_cmp(&value[slot]).is_lt() {
                 value[slot] = c;
             }
@@ -245,46 +259,71 @@ pub(super) fn calibration_error(bins: &[Bin], n: u64) -> (f64, f64) {
     (ece, mce)
 }
 
-/// Equal-width bins (SPEC §8.3, see [`width_bin`]), filled in input order;
-/// `groups` is [`SortedPairs::grouped`]'s, so each distinct confidence's bin
-/// is computed once.
-pub(super) fn width_bins(
+/// Each distinct confidence's equal-width bin (SPEC §8.3, see
+/// [`width_bin`]): `groups` of [`SortedPairs::grouped`] index it, so each
+/// bin is computed once per distinct confidence.
+pub(super) fn width_bin_of(sorted: &SortedPairs, b: usize) -> Vec<usize> {
+    sorted.values.iter().map(|&c| width_bin(c, b)).collect()
+}
+
+/// (Σy, Σc, Σ(c − y)²) of the pairs, with y = 1 for a correct pair.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Sums {
+    pub ok: u64,
+    pub confidence: f64,
+    pub squared_error: f64,
+}
+
+/// One pass over the pairs in input order: their [`Sums`] and, for each
+/// map of `maps`, B bins with pair i in bin `map[groups[i]]`. Every sum is
+/// taken in input order, as a pass of its own would take it (the same
+/// bits), the M + 1 chains of additions side by side.
+pub(super) fn sums_and_bins<const M: usize>(
     pairs: &[Pair],
-    sorted: &SortedPairs,
     groups: &[u32],
+    maps: [&[usize]; M],
     b: usize,
-) -> Vec<Bin> {
-    let bin_of: Vec<usize> = sorted.values.iter().map(|&c| width_bin(c, b)).collect();
-    fill_bins(pairs, groups, &bin_of, b)
-}
-
-/// B bins filled in input order, pair i going to `bin_of[groups[i]]`.
-pub(super) fn fill_bins(pairs: &[Pair], groups: &[u32], bin_of: &[usize], b: usize) -> Vec<Bin> {
-    let mut bins = vec![Bin::default(); b];
+) -> (Sums, [Vec<Bin>; M]) {
+    let mut sums = Sums::default();
+    let mut bins: [Vec<Bin>; M] = std::array::from_fn(|_| vec![Bin::default(); b]);
     for (p, &g) in pairs.iter().zip(groups) {
-        let bin = &mut bins[bin_of[g as usize]];
-        bin.n += 1;
-        bin.ok += u64::from(p.correct);
-        bin.sum += p.confidence;
+        let y = if p.correct { 1.0 } else { 0.0 };
+        let d = p.confidence - y;
+        sums.ok += u64::from(p.correct);
+        sums.confidence += p.confidence;
+        sums.squared_error += d * d;
+        for (bins, map) in bins.iter_mut().zip(maps) {
+            let bin = &mut bins[map[g as usize]];
+            bin.n += 1;
+            bin.ok += u64::from(p.correct);
+            bin.sum += p.confidence;
+        }
     }
-    bins
+    (sums, bins)
 }
 
-/// `ece_equal_mass` (SPEC §8.3): B bins, a pair going to bin ⌊B·r/n⌋
-/// (integer arithmetic) with r = #pairs of strictly smaller confidence (so
-/// ties share a bin), then ece = Σ_k (n_k/n)·|acc_k − conf_k|.
+/// Each distinct confidence's bin for `ece_equal_mass` (SPEC §8.3): bin
+/// ⌊B·r/n⌋ (integer arithmetic) with r = #pairs of strictly smaller
+/// confidence (so ties share a bin).
+pub(super) fn equal_mass_bin_of(sorted: &SortedPairs, b: usize) -> Vec<usize> {
+    let n = sorted.len().max(1);
+    // r of group g is below_n[g]: the pairs of the groups before it.
+    (0..sorted.values.len())
+        .map(|g| (b as u128 * sorted.below_n[g] as u128 / n as u128) as usize)
+        .collect()
+}
+
+/// `ece_equal_mass` (SPEC §8.3): the bins of [`equal_mass_bin_of`], then
+/// ece = Σ_k (n_k/n)·|acc_k − conf_k|.
+#[cfg(test)]
 pub(super) fn ece_equal_mass(
     pairs: &[Pair],
     sorted: &SortedPairs,
     groups: &[u32],
     b: usize,
 ) -> f64 {
-    let n = sorted.len();
-    // r of group g is below_n[g]: the pairs of the groups before it.
-    let bin_of: Vec<usize> = (0..sorted.values.len())
-        .map(|g| (b as u128 * sorted.below_n[g] as u128 / n as u128) as usize)
-        .collect();
-    calibration_error(&fill_bins(pairs, groups, &bin_of, b), n).0
+    let (_, [bins]) = sums_and_bins(pairs, groups, [&equal_mass_bin_of(sorted, b)], b);
+    calibration_error(&bins, sorted.len()).0
 }
 
 /// AUROC (SPEC §8.3, Mann–Whitney): P(c_correct > c_incorrect) with ties
