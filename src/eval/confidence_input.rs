@@ -12,7 +12,7 @@
 //! the counts or a report.
 
 use crate::error::{Error, ErrorKind};
-use crate::eval::tree::{Json, JsonType};
+use crate::eval::tree::{Forest, Json, JsonType};
 
 /// Checks every confidence of one prediction record (its payload
 /// `fields`): each inline wrapper's `_confidence`, and the top-level key
@@ -155,125 +155,239 @@ fn expectation(v: Json<'_>) -> String {
     format!("must be a number in [0, 1], found {}{hint}", shown(v))
 }
 
-/// A record's confidences beside its fields (SPEC §8.1): the entries of
-/// its `_confidence` object by path, borrowed from the record (one small
-/// map per record; no path is parsed or copied).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Beside<'f> {
-    /// The document's number: every field's, losing to every path.
+/// The candidate lists of [`BesideIndex`]: for each slot, the key ids of
+/// the entries that could give its confidence, most specific first.
+type Candidates = Vec<Option<Box<[u32]>>>;
+
+/// The confidences beside the fields (SPEC §8.1) of one forest's records,
+/// one record at a time: [`Self::read`] takes a record's `_confidence`
+/// key (one number for the document, or field paths mapped to numbers),
+/// and [`Self::of`] / [`Self::whole_item`] resolve a leaf by the most
+/// specific entry.
+///
+/// Entries are held by the forest's key id (the parser interned each
+/// path as an object key), so a record is read without hashing a string.
+/// Which key ids could cover a field (and in which order) depends only on
+/// its path and item index, so it is worked out once per forest from
+/// [`candidates`] and the forest's interned keys, and again only when a
+/// record read since added keys.
+#[derive(Debug, Default)]
+pub struct BesideIndex {
+    /// [`Forest::key_count`] when the candidate lists were made.
+    ///
+    /// [`Forest::key_count`]: crate::eval::tree::Forest::key_count
+    keys: usize,
+    /// Per path id of a field outside items.
+    fields: Candidates,
+    /// Per path id of an item field, per item index.
+    items: Vec<Candidates>,
+    /// Per path id of a list, per item index: the item as a whole.
+    whole: Vec<Candidates>,
+    /// Per key id, once known: the list an entry with this path names a
+    /// field inside of (the first segment, without brackets, of a path
+    /// with a `.`), `None` for a path without a `.`.
+    list_of_key: Vec<Option<Option<Box<str>>>>,
+    /// The record's entries by key id (NaN: none), and which are set.
+    values: Vec<f64>,
+    set: Vec<u32>,
+    /// The record's number for every field, losing to every path.
     document: Option<f64>,
-    /// Field paths as written and their confidences (entries that are not
-    /// numbers are left out: the dataset pass refused them already).
-    entries: rustc_hash::FxHashMap<&'f str, f64>,
-    /// The lists some entry names a field inside of (the first segment,
-    /// without brackets, of each path with a `.`), found once per record
-    /// for [`Self::names_item_fields`].
-    item_lists: Vec<&'f str>,
+    /// Key ids of the record's entries that name a field inside a list.
+    item_lists: Vec<u32>,
 }
 
-impl<'f> Beside<'f> {
-    /// The confidences under the record's top-level key `key` (`None`
-    /// when it has none).
-    pub fn read(record: Json<'f>, key: &str) -> Option<Beside<'f>> {
-        let value = record.get(key)?;
-        let mut entries =
-            rustc_hash::FxHashMap::with_capacity_and_hasher(value.len(), rustc_hash::FxBuildHasher);
-        let mut item_lists: Vec<&'f str> = Vec::new();
-        for (path, c) in value.entries() {
+impl BesideIndex {
+    /// Reads the confidences under the top-level key `key` of `record`
+    /// (a record of `forest`); false when it has none. Forgets the record
+    /// read before. Entries that are not numbers are left out (the
+    /// dataset pass refused them already).
+    pub fn read(&mut self, forest: &Forest, record: Json<'_>, key: &str) -> bool {
+        for &id in &self.set {
+            self.values[id as usize] = f64::NAN;
+        }
+        self.set.clear();
+        self.item_lists.clear();
+        self.document = None;
+        let Some(value) = record.get(key) else {
+            return false;
+        };
+        if self.keys != forest.key_count() {
+            self.keys = forest.key_count();
+            self.fields.clear();
+            self.items.clear();
+            self.whole.clear();
+        }
+        self.document = value.as_f64();
+        for (id, path, c) in value.entries_with_key_ids() {
             let Some(c) = c.as_f64() else { continue };
-            entries.insert(path, c);
-            // Bytes: `.` and `[` are ASCII, so each is a whole character.
-            let bytes = path.as_bytes();
-            if let Some(dot) = bytes.iter().position(|&b| b == b'.') {
-                let end = bytes[..dot].iter().position(|&b| b == b'[').unwrap_or(dot);
-                let list = &path[..end];
-                if !item_lists.contains(&list) {
-                    item_lists.push(list);
-                }
+            let at = id as usize;
+            if self.values.len() <= at {
+                self.values.resize(at + 1, f64::NAN);
+                self.list_of_key.resize(at + 1, None);
+            }
+            self.values[at] = c;
+            self.set.push(id);
+            let names_a_list = self.list_of_key[at]
+                .get_or_insert_with(|| list_named_by(path))
+                .is_some();
+            if names_a_list && !self.names_item_fields(self.list_of(id)) {
+                self.item_lists.push(id);
             }
         }
-        Some(Beside {
-            document: value.as_f64(),
-            entries,
-            item_lists,
-        })
+        true
     }
 
-    /// Whether some entry names a field inside `list` (`items[].amount`,
-    /// `items[2].amount`, `items.amount`: its first segment, without
-    /// brackets, is `list`): if not, every field of an item has the item's
-    /// confidence, [`Self::whole_item`]. The lists were found when the
-    /// record was read.
+    /// Whether some entry of the record names a field inside `list`
+    /// (`items[].amount`, `items[2].amount`, `items.amount`: its first
+    /// segment, without brackets, is `list`): if not, every field of an
+    /// item has the item's confidence, [`Self::whole_item`].
     pub fn names_item_fields(&self, list: &str) -> bool {
-        self.item_lists.contains(&list)
+        self.item_lists.iter().any(|&k| self.list_of(k) == list)
     }
 
-    /// The confidence of predicted item `item` of `list` as a whole:
-    /// `list[item]`, else `list[]`, else `list`, else the document's.
-    pub fn whole_item(&self, list: &str, item: usize, buf: &mut String) -> Option<f64> {
-        buf.clear();
-        buf.push_str(list);
-        push_index(buf, item);
-        let indexed = self.entries.get(buf.as_str());
-        buf.truncate(list.len());
-        buf.push_str("[]");
-        indexed
-            .or_else(|| self.entries.get(buf.as_str()))
-            .or_else(|| self.entries.get(list))
-            .copied()
-            .or(self.document)
+    /// The list the entry with key `k` names a field inside of (empty
+    /// when none or not yet known).
+    fn list_of(&self, k: u32) -> &str {
+        match self.list_of_key.get(k as usize) {
+            Some(Some(Some(list))) => list,
+            _ => "",
+        }
     }
 
-    /// The confidence of the field at `path` (a per-field-table path:
-    /// `total`, `vendor.name`, `items[].amount`), in predicted item `item`
-    /// for an item field: the most specific entry covering it — more
-    /// segments first, then, for the list's segment, an index
-    /// (`items[2]`) over `items[]` over the bare `items` — else the
-    /// document's number. `buf` is scratch space for the indexed names.
-    pub fn of(&self, path: &str, item: Option<usize>, buf: &mut String) -> Option<f64> {
-        // Bytes, not `str` searchers (whose set-up cost more than the
-        // search, once per value): `.`, `[` and `]` are ASCII, so in UTF-8
-        // each of their bytes is a whole character and a `str` boundary.
-        let bytes = path.as_bytes();
-        // The list's segment ends where `[]` is (one list level: item
-        // fields are `list[].field`).
-        let list_end = bytes.windows(2).position(|w| w == b"[]");
-        // Prefix ends, longest first: the whole path, then before each `.`.
-        let dots = (0..bytes.len()).rev().filter(|&i| bytes[i] == b'.');
-        let ends = std::iter::once(path.len()).chain(dots);
-        for end in ends {
-            let prefix = &path[..end];
-            match list_end {
-                Some(at) if end > at => {
-                    // `list[]…`: the indexed name, `[]`, then the bare name.
-                    let (list, rest) = (&path[..at], &path[at + 2..end]);
-                    if let Some(i) = item {
-                        buf.clear();
-                        buf.push_str(list);
-                        push_index(buf, i);
-                        buf.push_str(rest);
-                        if let Some(&c) = self.entries.get(buf.as_str()) {
-                            return Some(c);
-                        }
-                    }
-                    if let Some(&c) = self.entries.get(prefix) {
-                        return Some(c);
-                    }
+    /// The confidence of predicted item `item` of list `list` (path id
+    /// `list_id`) as a whole: `list[item]`, else `list[]`, else `list`,
+    /// else the document's.
+    pub fn whole_item(
+        &mut self,
+        forest: &Forest,
+        list_id: usize,
+        list: &str,
+        item: usize,
+    ) -> Option<f64> {
+        let ids = slot(&mut self.whole, list_id, item, || {
+            let mut buf = String::new();
+            let mut ids = Vec::new();
+            whole_item_candidates(list, item, &mut buf, |name| ids.extend(forest.key_id(name)));
+            ids
+        });
+        first_set(&self.values, ids).or(self.document)
+    }
+
+    /// The confidence of the field at `path` (path id `id`; a
+    /// per-field-table path: `total`, `vendor.name`, `items[].amount`), in
+    /// predicted item `item` for an item field: the first of
+    /// [`candidates`] the record has, else the document's number.
+    pub fn of(
+        &mut self,
+        forest: &Forest,
+        id: usize,
+        path: &str,
+        item: Option<usize>,
+    ) -> Option<f64> {
+        let make = || {
+            let mut buf = String::new();
+            let mut ids = Vec::new();
+            candidates(path, item, &mut buf, |name| ids.extend(forest.key_id(name)));
+            ids
+        };
+        let ids = match item {
+            Some(i) => slot(&mut self.items, id, i, make),
+            None => {
+                if self.fields.len() <= id {
+                    self.fields.resize(id + 1, None);
+                }
+                self.fields[id].get_or_insert_with(|| make().into_boxed_slice())
+            }
+        };
+        first_set(&self.values, ids).or(self.document)
+    }
+}
+
+/// The candidate list of `(row, column)` in `table`, made by `make` the
+/// first time.
+fn slot(
+    table: &mut Vec<Candidates>,
+    row: usize,
+    column: usize,
+    make: impl FnOnce() -> Vec<u32>,
+) -> &[u32] {
+    if table.len() <= row {
+        table.resize(row + 1, Vec::new());
+    }
+    let row = &mut table[row];
+    if row.len() <= column {
+        row.resize(column + 1, None);
+    }
+    row[column].get_or_insert_with(|| make().into_boxed_slice())
+}
+
+/// The value of the first of `ids` set in `values`.
+fn first_set(values: &[f64], ids: &[u32]) -> Option<f64> {
+    ids.iter()
+        .filter_map(|&k| values.get(k as usize).copied())
+        .find(|c| !c.is_nan())
+}
+
+/// The list an entry at `path` names a field inside of: the first
+/// segment, without brackets, of a path with a `.`.
+fn list_named_by(path: &str) -> Option<Box<str>> {
+    // Bytes: `.` and `[` are ASCII, so each is a whole character.
+    let bytes = path.as_bytes();
+    let dot = bytes.iter().position(|&b| b == b'.')?;
+    let end = bytes[..dot].iter().position(|&b| b == b'[').unwrap_or(dot);
+    Some(path[..end].into())
+}
+
+/// The entries that could give predicted item `item` of `list` its
+/// confidence as a whole, most specific first: `list[item]`, `list[]`,
+/// `list` (each passed to `f`).
+fn whole_item_candidates(list: &str, item: usize, buf: &mut String, mut f: impl FnMut(&str)) {
+    buf.clear();
+    buf.push_str(list);
+    push_index(buf, item);
+    f(buf);
+    buf.truncate(list.len());
+    buf.push_str("[]");
+    f(buf);
+    f(list);
+}
+
+/// The entries that could give the field at `path` (a per-field-table
+/// path: `total`, `vendor.name`, `items[].amount`; `item` its predicted
+/// item for an item field) its confidence, most specific first (each
+/// passed to `f`): more segments first, then, for the list's segment, an
+/// index (`items[2]`) over `items[]` over the bare `items`.
+pub fn candidates(path: &str, item: Option<usize>, buf: &mut String, mut f: impl FnMut(&str)) {
+    // Bytes, not `str` searchers: `.`, `[` and `]` are ASCII, so in UTF-8
+    // each of their bytes is a whole character and a `str` boundary.
+    let bytes = path.as_bytes();
+    // The list's segment ends where `[]` is (one list level: item
+    // fields are `list[].field`).
+    let list_end = bytes.windows(2).position(|w| w == b"[]");
+    // Prefix ends, longest first: the whole path, then before each `.`.
+    let dots = (0..bytes.len()).rev().filter(|&i| bytes[i] == b'.');
+    let ends = std::iter::once(path.len()).chain(dots);
+    for end in ends {
+        let prefix = &path[..end];
+        match list_end {
+            Some(at) if end > at => {
+                // `list[]…`: the indexed name, `[]`, then the bare name.
+                let (list, rest) = (&path[..at], &path[at + 2..end]);
+                if let Some(i) = item {
                     buf.clear();
                     buf.push_str(list);
+                    push_index(buf, i);
                     buf.push_str(rest);
-                    if let Some(&c) = self.entries.get(buf.as_str()) {
-                        return Some(c);
-                    }
+                    f(buf);
                 }
-                _ => {
-                    if let Some(&c) = self.entries.get(prefix) {
-                        return Some(c);
-                    }
-                }
+                f(prefix);
+                buf.clear();
+                buf.push_str(list);
+                buf.push_str(rest);
+                f(buf);
             }
+            _ => f(prefix),
         }
-        self.document
     }
 }
 
@@ -287,13 +401,53 @@ fn push_index(buf: &mut String, i: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::tree::Forest;
     use serde_json::json;
 
-    fn with<R>(v: serde_json::Value, f: impl FnOnce(Json<'_>) -> R) -> R {
-        let mut forest = Forest::default();
-        let root = forest.add_value(&v).unwrap();
-        f(forest.get(root))
+    /// A record's confidences as the evaluation reads them: `of(path,
+    /// item)`, `whole(list, item)` and `names(list)` on the record `v`
+    /// under key `key` (path ids handed out by name, as a path table
+    /// would).
+    struct Read {
+        forest: Forest,
+        index: BesideIndex,
+        ids: Vec<String>,
+    }
+
+    impl Read {
+        fn new(v: serde_json::Value, key: &str) -> Option<Read> {
+            let mut forest = Forest::default();
+            let root = forest.add_value(&v).unwrap();
+            let mut index = BesideIndex::default();
+            index.read(&forest, forest.get(root), key).then_some(Read {
+                forest,
+                index,
+                ids: Vec::new(),
+            })
+        }
+
+        fn id(&mut self, path: &str) -> usize {
+            match self.ids.iter().position(|p| p == path) {
+                Some(i) => i,
+                None => {
+                    self.ids.push(path.to_owned());
+                    self.ids.len() - 1
+                }
+            }
+        }
+
+        fn of(&mut self, path: &str, item: Option<usize>) -> Option<f64> {
+            let id = self.id(path);
+            self.index.of(&self.forest, id, path, item)
+        }
+
+        fn whole(&mut self, list: &str, item: usize) -> Option<f64> {
+            let id = self.id(list);
+            self.index.whole_item(&self.forest, id, list, item)
+        }
+
+        fn names(&self, list: &str) -> bool {
+            self.index.names_item_fields(list)
+        }
     }
 
     #[test]
@@ -302,16 +456,13 @@ mod tests {
             "lieferant": 0.5, "lieferant.straße": 0.6,
             "posten[]": 0.2, "posten[1].größe": 0.4, "名前": 0.9
         }});
-        with(v, |r| {
-            let b = Beside::read(r, "_confidence").unwrap();
-            let buf = &mut String::new();
-            assert_eq!(b.of("lieferant.straße", None, buf), Some(0.6));
-            assert_eq!(b.of("lieferant.ort.größe", None, buf), Some(0.5));
-            assert_eq!(b.of("posten[].größe", Some(1), buf), Some(0.4));
-            assert_eq!(b.of("posten[].größe", Some(0), buf), Some(0.2));
-            assert_eq!(b.of("名前", None, buf), Some(0.9));
-            assert_eq!(b.of("名前x.ü", None, buf), None);
-        });
+        let mut b = Read::new(v, "_confidence").unwrap();
+        assert_eq!(b.of("lieferant.straße", None), Some(0.6));
+        assert_eq!(b.of("lieferant.ort.größe", None), Some(0.5));
+        assert_eq!(b.of("posten[].größe", Some(1)), Some(0.4));
+        assert_eq!(b.of("posten[].größe", Some(0)), Some(0.2));
+        assert_eq!(b.of("名前", None), Some(0.9));
+        assert_eq!(b.of("名前x.ü", None), None);
     }
 
     #[test]
@@ -320,52 +471,80 @@ mod tests {
             "vendor": 0.5, "vendor.name": 0.6,
             "items": 0.1, "items[]": 0.2, "items[].amount": 0.3, "items[2].amount": 0.4, "items[1]": 0.7
         }});
-        with(v, |r| {
-            let b = Beside::read(r, "_confidence").unwrap();
-            let buf = &mut String::new();
-            assert_eq!(b.of("vendor.name", None, buf), Some(0.6));
-            assert_eq!(b.of("vendor.city", None, buf), Some(0.5));
-            assert_eq!(b.of("vendor.address.city", None, buf), Some(0.5));
-            assert_eq!(b.of("total", None, buf), None);
-            // Two segments beat one; at equal depth the indexed one wins.
-            assert_eq!(b.of("items[].amount", Some(2), buf), Some(0.4));
-            assert_eq!(b.of("items[].amount", Some(0), buf), Some(0.3));
-            assert_eq!(b.of("items[].qty", Some(1), buf), Some(0.7));
-            assert_eq!(b.of("items[].qty", Some(0), buf), Some(0.2));
-            // The list itself (a list's leaf) by its bare name.
-            assert_eq!(b.of("items", None, buf), Some(0.1));
-            assert!(b.names_item_fields("items") && b.names_item_fields("vendor"));
-            assert!(!b.names_item_fields("lines"));
-            assert_eq!(b.whole_item("items", 1, buf), Some(0.7));
-            assert_eq!(b.whole_item("items", 5, buf), Some(0.2));
-        });
-        with(json!({"c": 0.8}), |r| {
-            let b = Beside::read(r, "c").unwrap();
-            let buf = &mut String::new();
-            // A document's number covers every field.
-            assert_eq!(b.of("items[].qty", Some(0), buf), Some(0.8));
-            assert_eq!(b.of("total", None, buf), Some(0.8));
-        });
-        with(json!({"c": {"items.qty": 0.3, "items[]": 0.9}}), |r| {
-            let b = Beside::read(r, "c").unwrap();
-            let buf = &mut String::new();
-            // `items.qty` (two segments) beats `items[]` (one); `items[]`
-            // beats the bare `items` at equal depth.
-            assert_eq!(b.of("items[].qty", Some(4), buf), Some(0.3));
-            assert_eq!(b.of("items[].sku", Some(4), buf), Some(0.9));
-        });
-        with(json!({"total": 1}), |r| {
-            assert_eq!(Beside::read(r, "c"), None)
-        });
+        let mut b = Read::new(v, "_confidence").unwrap();
+        assert_eq!(b.of("vendor.name", None), Some(0.6));
+        assert_eq!(b.of("vendor.city", None), Some(0.5));
+        assert_eq!(b.of("vendor.address.city", None), Some(0.5));
+        assert_eq!(b.of("total", None), None);
+        // Two segments beat one; at equal depth the indexed one wins.
+        assert_eq!(b.of("items[].amount", Some(2)), Some(0.4));
+        assert_eq!(b.of("items[].amount", Some(0)), Some(0.3));
+        assert_eq!(b.of("items[].qty", Some(1)), Some(0.7));
+        assert_eq!(b.of("items[].qty", Some(0)), Some(0.2));
+        // The list itself (a list's leaf) by its bare name.
+        assert_eq!(b.of("items", None), Some(0.1));
+        assert!(b.names("items") && b.names("vendor"));
+        assert!(!b.names("lines"));
+        assert_eq!(b.whole("items", 1), Some(0.7));
+        assert_eq!(b.whole("items", 5), Some(0.2));
+
+        let mut b = Read::new(json!({"c": 0.8}), "c").unwrap();
+        // A document's number covers every field.
+        assert_eq!(b.of("items[].qty", Some(0)), Some(0.8));
+        assert_eq!(b.of("total", None), Some(0.8));
+
+        let mut b = Read::new(json!({"c": {"items.qty": 0.3, "items[]": 0.9}}), "c").unwrap();
+        // `items.qty` (two segments) beats `items[]` (one); `items[]`
+        // beats the bare `items` at equal depth.
+        assert_eq!(b.of("items[].qty", Some(4)), Some(0.3));
+        assert_eq!(b.of("items[].sku", Some(4)), Some(0.9));
+
+        assert!(Read::new(json!({"total": 1}), "c").is_none());
+    }
+
+    #[test]
+    fn each_record_is_read_afresh_and_keys_added_later_are_found() {
+        // One forest, records parsed one after another (as a file read a
+        // record at a time): the second record's entries replace the
+        // first's, and a key the forest learns after a field's candidates
+        // were worked out is still found.
+        let mut forest = Forest::default();
+        let first = forest
+            .add_value(&json!({"c": {"total": 0.9, "items[0]": 0.8}}))
+            .unwrap();
+        let mut index = BesideIndex::default();
+        assert!(index.read(&forest, forest.get(first), "c"));
+        assert_eq!(index.of(&forest, 0, "total", None), Some(0.9));
+        assert_eq!(index.of(&forest, 1, "vendor.name", None), None);
+        assert_eq!(index.whole_item(&forest, 2, "items", 0), Some(0.8));
+        assert!(!index.names_item_fields("items"));
+        let second = forest
+            .add_value(&json!({"c": {"vendor": 0.3, "items[].sku": 0.2, "items[0]": 0.7}}))
+            .unwrap();
+        assert!(index.read(&forest, forest.get(second), "c"));
+        assert_eq!(index.of(&forest, 0, "total", None), None);
+        assert_eq!(index.of(&forest, 1, "vendor.name", None), Some(0.3));
+        assert_eq!(index.whole_item(&forest, 2, "items", 0), Some(0.7));
+        assert!(index.names_item_fields("items"));
+        assert_eq!(index.of(&forest, 3, "items[].sku", Some(0)), Some(0.2));
+        let third = forest.add_value(&json!({"total": 5})).unwrap();
+        assert!(!index.read(&forest, forest.get(third), "c"));
+        assert!(!index.names_item_fields("items"));
     }
 
     #[test]
     fn bad_confidences_name_file_line_record_path_and_value() {
         let check = |v: serde_json::Value| {
-            with(v, |r| {
-                check_record(r, "_confidence", "p.jsonl", Some(4), "record \"d1\"")
-                    .map_err(|e| e.to_string())
-            })
+            let mut forest = Forest::default();
+            let root = forest.add_value(&v).unwrap();
+            check_record(
+                forest.get(root),
+                "_confidence",
+                "p.jsonl",
+                Some(4),
+                "record \"d1\"",
+            )
+            .map_err(|e| e.to_string())
         };
         assert_eq!(
             check(json!({"total": {"_value": "1", "_confidence": 0.5}})),

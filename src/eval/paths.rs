@@ -8,6 +8,7 @@
 //! `serde_json`, `tree` and `compare`.
 
 use crate::eval::compare::{Readings, SchemaHint, Side};
+use crate::eval::confidence_input::BesideIndex;
 use crate::eval::tree::{Json, JsonType};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -173,10 +174,15 @@ impl Interner for &PathTable {
 /// object. So a path name is built and looked up once per forest, not
 /// once per value. A cache serves one forest, one `skip` and one
 /// [`Ignored`].
+///
+/// It also carries the forest's [`BesideIndex`] (the confidences beside
+/// the fields, SPEC §8.1), whose answers per path are likewise worked out
+/// once per forest.
 #[derive(Debug, Default)]
 pub struct PathCache {
     prefixes: Vec<(String, Vec<Slot>)>,
     by_name: HashMap<String, u32, rustc_hash::FxBuildHasher>,
+    pub beside: BesideIndex,
 }
 
 #[derive(Debug, Clone, Copy, Default)]

@@ -10,7 +10,6 @@
 
 use super::several::{OwnSchema, Several};
 use crate::eval::compare::{Comparer, SchemaHint, Side, ValueType};
-use crate::eval::confidence_input::Beside;
 use crate::eval::dataset::IdScheme;
 use crate::eval::items::{sort_fields, Item};
 use crate::eval::paths::{
@@ -509,8 +508,9 @@ impl Paths {
         doc.leaves.sort_by_key(|l| l.path);
         doc.leaves.dedup_by_key(|l| l.path);
         // SPEC §8.1: an inline confidence beats any entry beside the fields.
-        let beside = Beside::read(forest.get(root), &self.scheme.confidence_key);
-        let mut scratch = String::new();
+        let beside = cache
+            .beside
+            .read(forest, forest.get(root), &self.scheme.confidence_key);
         for leaf in &mut doc.leaves {
             if leaf.present && self.kind_in(own, leaf.path) == Kind::Scalar {
                 prepare(comparer, leaf, &mut doc.text);
@@ -532,11 +532,12 @@ impl Paths {
             // Beside the fields: when no entry names an item field of this
             // list, each item's confidence is looked up once.
             let list_name = self.table.name(list);
-            let per_item = beside.as_ref().filter(|b| !b.names_item_fields(list_name));
+            let per_item = beside && !cache.beside.names_item_fields(list_name);
             for (index, element) in value.elements().enumerate() {
                 out.clear();
                 let (element, inherited) = unwrap_confidence(element, list_confidence);
-                let whole_item = per_item.map(|b| b.whole_item(list_name, index, &mut scratch));
+                let whole_item =
+                    per_item.then(|| cache.beside.whole_item(forest, list, list_name, index));
                 if element.is_object() {
                     flatten(
                         element,
@@ -555,10 +556,12 @@ impl Paths {
                     let mut leaf = Leaf::new(id, v, present);
                     leaf.confidence = confidence.or_else(|| match whole_item {
                         Some(c) => c,
-                        None => {
-                            let b = beside.as_ref()?;
-                            b.of(self.table.name(id), Some(index), &mut scratch)
+                        None if beside => {
+                            cache
+                                .beside
+                                .of(forest, id, self.table.name(id), Some(index))
                         }
+                        None => None,
                     });
                     fields.push(leaf);
                 }
@@ -576,9 +579,12 @@ impl Paths {
             }
             doc.lists.push((list, first_item..doc.items.len()));
         }
-        if let Some(beside) = &beside {
+        if beside {
             for leaf in doc.leaves.iter_mut().filter(|l| l.confidence.is_none()) {
-                leaf.confidence = beside.of(self.table.name(leaf.path), None, &mut scratch);
+                leaf.confidence =
+                    cache
+                        .beside
+                        .of(forest, leaf.path, self.table.name(leaf.path), None);
             }
         }
         doc.path = buf;
