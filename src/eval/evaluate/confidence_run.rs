@@ -4,35 +4,22 @@
 //! Owns: [`ConfidenceRun`] — every (confidence, correct) pair in document
 //! order with its field, the slots, and per document what straight-through
 //! processing needs — and `finish`, which hands the pairs to
-//! [`crate::eval::confidence`] for every score. May depend on the sibling
-//! `doc_out`'s [`DocOut`], `confidence`, `config`, `report`; never on the
-//! passes or on how a document was compared.
+//! [`crate::eval::confidence`] for every score. May depend on the siblings
+//! `doc_out` ([`DocOut`]) and `shard` (its thread pool), `confidence`,
+//! `config`, `report`; never on the passes or on how a document was
+//! compared.
 
 use super::doc_out::DocOut;
-use crate::eval::confidence::{field_scores_grouped, group_scores_grouped, Pair, SortedPairs};
+use super::shard;
+use crate::eval::confidence::{
+    field_scores_grouped, group_scores_grouped, ConfidenceSettings, FieldConfidence, Pair,
+    SortedPairs,
+};
 use crate::eval::config::ConfidenceConfig;
 use crate::eval::report::{
     ConfidenceReport, ConfidenceViews, Outcome, StraightThrough, ThresholdSweepPoint,
 };
 use std::collections::BTreeMap;
-
-/// A pair and the field it belongs to, 16 bytes (a [`Pair`] beside a
-/// path id would be 24: a run holds one per value of every document).
-#[derive(Debug, Clone, Copy)]
-struct FieldPair {
-    confidence: f64,
-    path: u32,
-    correct: bool,
-}
-
-impl FieldPair {
-    fn pair(&self) -> Pair {
-        Pair {
-            confidence: self.confidence,
-            correct: self.correct,
-        }
-    }
-}
 
 /// What a document says about going straight through (SPEC §8.4).
 #[derive(Debug, Clone, Copy)]
@@ -44,6 +31,8 @@ struct DocumentPairs {
     /// Every outcome is `exact` or `true_negative` (a set's: F1 1, or
     /// both sides empty).
     all_correct: bool,
+    /// The smallest confidence of its pairs (infinite without a pair).
+    lowest: f64,
 }
 
 /// SPEC §8.2: correct is `exact` or `true_negative` (`partial` is not).
@@ -54,7 +43,11 @@ fn correct(outcome: Outcome) -> bool {
 /// One model's pairs, absorbed in document order.
 #[derive(Debug, Default)]
 pub(super) struct ConfidenceRun {
-    pairs: Vec<FieldPair>,
+    /// Every pair, in document order: the slice the model's scores read
+    /// as it is (no copy).
+    pairs: Vec<Pair>,
+    /// The path id of each pair, beside it.
+    paths: Vec<u32>,
     /// SPEC §8.2: one per (document, field): a scalar per document, an
     /// item field per item slot, a set field once per document.
     slots: u64,
@@ -76,14 +69,16 @@ impl ConfidenceRun {
             (s.path, ok, s.confidence)
         });
         let mut all_correct = true;
+        let mut lowest = f64::INFINITY;
         for (path, ok, confidence) in events.chain(sets) {
             all_correct &= ok;
             if let Some(confidence) = confidence {
-                self.pairs.push(FieldPair {
+                lowest = lowest.min(confidence);
+                self.pairs.push(Pair {
                     confidence,
-                    path,
                     correct: ok,
                 });
+                self.paths.push(path);
             }
         }
         self.slots += (out.events.len() + out.sets.len()) as u64;
@@ -91,6 +86,7 @@ impl ConfidenceRun {
             end: self.pairs.len(),
             uncovered: out.uncovered,
             all_correct,
+            lowest,
         });
     }
 
@@ -106,7 +102,7 @@ impl ConfidenceRun {
             _ => self.documents[n - 2].end,
         };
         let end = self.documents.last().map_or(0, |d| d.end);
-        self.pairs[start..end].iter().map(FieldPair::pair)
+        self.pairs[start..end].iter().copied()
     }
 
     /// The model's `confidence` block (SPEC §8.5); `None` without a pair.
@@ -114,52 +110,18 @@ impl ConfidenceRun {
     pub(super) fn finish<'n>(
         &self,
         config: &ConfidenceConfig,
-        name: impl Fn(u32) -> &'n str,
+        name: impl Fn(u32) -> &'n str + Sync,
     ) -> Option<ConfidenceReport> {
         let settings = config.settings();
-        let all: Vec<Pair> = self.pairs.iter().map(FieldPair::pair).collect();
-        let (sorted, groups) = SortedPairs::grouped(&all);
-        let g = group_scores_grouped(&all, &sorted, &groups, &settings)?;
-        // Each field's pairs and their groups among all pairs, in document
-        // order: a counting sort by path id (ids are dense), so field
-        // `path`'s are `at[path]..at[path + 1]` of `field_pairs`.
-        let paths = self
-            .pairs
-            .iter()
-            .map(|p| p.path as usize + 1)
-            .max()
-            .unwrap_or(0);
-        let mut at = vec![0usize; paths + 1];
-        for p in &self.pairs {
-            at[p.path as usize + 1] += 1;
-        }
-        for i in 1..=paths {
-            at[i] += at[i - 1];
-        }
-        let mut next = at.clone();
-        let unset = Pair {
-            confidence: 0.0,
-            correct: false,
-        };
-        let mut field_pairs = vec![unset; all.len()];
-        let mut field_groups = vec![0u32; groups.len()];
-        for (p, &g) in self.pairs.iter().zip(&groups) {
-            let slot = &mut next[p.path as usize];
-            field_pairs[*slot] = p.pair();
-            field_groups[*slot] = g;
-            *slot += 1;
-        }
-        let mut scratch = Vec::new();
-        let fields: BTreeMap<String, _> = (0..paths)
-            .filter(|&path| at[path] < at[path + 1])
-            .filter_map(|path| {
-                let range = at[path]..at[path + 1];
-                let (pairs, in_groups) = (&field_pairs[range.clone()], &field_groups[range]);
-                let (s, groups) = sorted.subset(pairs, in_groups, &mut scratch);
-                let scores = field_scores_grouped(pairs, &s, &groups, &settings)?;
-                Some((name(path as u32).to_string(), scores))
-            })
-            .collect();
+        let all = &self.pairs;
+        let (sorted, groups) = SortedPairs::grouped(all);
+        // The model's scores beside its fields' (on a pool of several
+        // threads: a model finished early helps with another's fields).
+        let (g, fields) = shard::join(
+            || group_scores_grouped(all, &sorted, &groups, &settings),
+            || self.field_scores(&sorted, &groups, &settings, &name),
+        );
+        let g = g?;
         Some(ConfidenceReport {
             pairs: g.pairs,
             with_confidence: g.pairs as f64 / self.slots as f64,
@@ -179,6 +141,64 @@ impl ConfidenceRun {
             fields,
             views: Some(self.views(&sorted)),
         })
+    }
+
+    /// Each field's scores (SPEC §8.5 `fields`), by its per-field-table
+    /// name: its pairs and their groups among all pairs (`sorted`,
+    /// `groups`), in document order — a counting sort by path id (ids are
+    /// dense), so field `path`'s are `at[path]..at[path + 1]` of
+    /// `field_pairs`. On a pool of several threads the fields are scored
+    /// side by side.
+    fn field_scores<'n>(
+        &self,
+        sorted: &SortedPairs,
+        groups: &[u32],
+        settings: &ConfidenceSettings,
+        name: &(impl Fn(u32) -> &'n str + Sync),
+    ) -> BTreeMap<String, FieldConfidence> {
+        let paths = self
+            .paths
+            .iter()
+            .map(|&p| p as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut at = vec![0usize; paths + 1];
+        for &p in &self.paths {
+            at[p as usize + 1] += 1;
+        }
+        for i in 1..=paths {
+            at[i] += at[i - 1];
+        }
+        let mut next = at.clone();
+        let unset = Pair {
+            confidence: 0.0,
+            correct: false,
+        };
+        let mut field_pairs = vec![unset; self.pairs.len()];
+        let mut field_groups = vec![0u32; groups.len()];
+        for ((p, &path), &g) in self.pairs.iter().zip(&self.paths).zip(groups) {
+            let slot = &mut next[path as usize];
+            field_pairs[*slot] = *p;
+            field_groups[*slot] = g;
+            *slot += 1;
+        }
+        let score = |path: usize, scratch: &mut Vec<u32>| {
+            let range = at[path]..at[path + 1];
+            let (pairs, in_groups) = (&field_pairs[range.clone()], &field_groups[range]);
+            let (s, groups) = sorted.subset(pairs, in_groups, scratch);
+            let scores = field_scores_grouped(pairs, &s, &groups, settings)?;
+            Some((name(path as u32).to_string(), scores))
+        };
+        let used = (0..paths).filter(|&path| at[path] < at[path + 1]);
+        if shard::threads() > 1 {
+            let used: Vec<usize> = used.collect();
+            return shard::on_pool(used, |path| score(path, &mut Vec::new()))
+                .into_iter()
+                .flatten()
+                .collect();
+        }
+        let mut scratch = Vec::new();
+        used.filter_map(|path| score(path, &mut scratch)).collect()
     }
 
     /// The curve (thinned to [`ConfidenceViews::CURVE_POINTS`]) and the
@@ -201,14 +221,10 @@ impl ConfidenceRun {
         let mut lowest: Vec<(f64, bool)> = Vec::new();
         let mut start = 0;
         for d in &self.documents {
-            let pairs = &self.pairs[start..d.end];
+            let has_pairs = d.end > start;
             start = d.end;
-            if !pairs.is_empty() && !d.uncovered {
-                let low = pairs
-                    .iter()
-                    .map(|p| p.confidence)
-                    .fold(f64::INFINITY, f64::min);
-                lowest.push((low, d.all_correct));
+            if has_pairs && !d.uncovered {
+                lowest.push((d.lowest, d.all_correct));
             }
         }
         lowest.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
@@ -245,20 +261,28 @@ impl ConfidenceRun {
         name: &impl Fn(u32) -> &'n str,
     ) -> StraightThrough {
         let (mut through, mut right) = (0u64, 0u64);
-        // Each path's threshold, looked up by name once.
-        let mut thresholds: rustc_hash::FxHashMap<u32, f64> = Default::default();
+        // Each path's threshold, looked up by name once (path ids are
+        // dense: a vector, not a map, read once per pair).
+        let paths = self
+            .paths
+            .iter()
+            .map(|&p| p as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut thresholds: Vec<Option<f64>> = vec![None; paths];
         let mut threshold_of = |path: u32| {
-            *thresholds
-                .entry(path)
-                .or_insert_with(|| config.threshold_of(name(path)))
+            *thresholds[path as usize].get_or_insert_with(|| config.threshold_of(name(path)))
         };
         let mut start = 0;
         for d in &self.documents {
-            let pairs = &self.pairs[start..d.end];
+            let (pairs, paths) = (&self.pairs[start..d.end], &self.paths[start..d.end]);
             start = d.end;
             let goes = !pairs.is_empty()
                 && !d.uncovered
-                && pairs.iter().all(|p| p.confidence >= threshold_of(p.path));
+                && pairs
+                    .iter()
+                    .zip(paths)
+                    .all(|(p, &path)| p.confidence >= threshold_of(path));
             if goes {
                 through += 1;
                 right += u64::from(d.all_correct);

@@ -25,6 +25,7 @@
 //! wasm32, where the parent never calls this module (one thread).
 
 use super::fields::Paths;
+use super::shard::on_pool;
 use super::ModelInput;
 use crate::error::{Error, ErrorKind};
 use crate::eval::compare::Comparer;
@@ -224,17 +225,4 @@ pub(super) fn note_items<S: RecordSource>(
 /// 64 (the cost of a share's fresh paths).
 fn share_size(n: usize, threads: usize) -> usize {
     n.div_ceil(threads.max(1) * 4).max(64)
-}
-
-/// `work` of every item on the current pool, the results in order.
-fn on_pool<T: Send, R: Send>(items: Vec<T>, work: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        use rayon::prelude::*;
-        items.into_par_iter().map(work).collect()
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        items.into_iter().map(work).collect()
-    }
 }
