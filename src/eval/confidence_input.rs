@@ -3,9 +3,10 @@
 //!
 //! Owns: [`check_record`] (every confidence of one prediction record is a
 //! number in [0, 1], else an error naming the file, line, record, path and
-//! value) and [`Beside`] (a record's `_confidence` key: one number for the
-//! document, or field paths mapped to numbers, resolved for a leaf by the
-//! most specific entry). Inline wrappers (`{"_value", "_confidence"}`) are
+//! value) and [`BesideIndex`] (a record's `_confidence` key: one number
+//! for the document, or field paths mapped to numbers, resolved for a leaf
+//! by the most specific entry; entries held by the forest's key ids, each
+//! path's candidate keys worked out once per forest). Inline wrappers (`{"_value", "_confidence"}`) are
 //! unwrapped where records are flattened (`paths::flatten`,
 //! [`crate::eval::tree::Json::confidence_wrapper`]); this module only
 //! checks them. Pure: depends on `tree` and `error`; never on the passes,
