@@ -207,8 +207,23 @@ pub(crate) async fn jsonl_docs_paced(
 ) -> Option<Option<DocFile>> {
     let mut file = DocFile::new(file_name);
     file.forest.reserve_for(text.len());
+    let read = jsonl_lines_into(&mut file, text, pace).await?;
+    file.forest.shrink();
+    Some(read.map(|_| file))
+}
+
+/// The lines of `text` added to `file` (the first is line 1): the number
+/// of line breaks in `text`, or `Some(None)` when a line is not a JSON
+/// object; `None` when `pace` stopped.
+async fn jsonl_lines_into(
+    file: &mut DocFile,
+    text: &str,
+    pace: &mut dyn Pace,
+) -> Option<Option<usize>> {
     let mut offset = 0;
+    let mut breaks = 0;
     for (i, line) in text.split('\n').enumerate() {
+        breaks = i;
         if should_stop(pace, offset, text.len()).await {
             return None;
         }
@@ -229,8 +244,44 @@ pub(crate) async fn jsonl_docs_paced(
             root,
         });
     }
-    file.forest.shrink();
-    Some(Some(file))
+    Some(Some(breaks))
+}
+
+/// [`jsonl_docs_paced`] of a large file on two threads of the current
+/// pool (native only): its two halves, cut at a line break, read side by
+/// side into two forests, the second then appended to the first
+/// ([`crate::eval::tree::Forest::append`]). The same records, nodes, text
+/// and key ids as reading it in one go; `None` when a line is not a JSON
+/// object (the caller then reads the file in one go for the exact error).
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn jsonl_docs_in_halves(file_name: &str, text: &str) -> Option<DocFile> {
+    use crate::eval::pace::{run_now, NoPause};
+    let cut = text.len() / 2;
+    let cut = cut + text.as_bytes()[cut..].iter().position(|&b| b == b'\n')? + 1;
+    let (first, second) = text.split_at(cut);
+    let read = |half: &str, reserve: usize| {
+        let mut file = DocFile::new(file_name);
+        file.forest.reserve_for(reserve);
+        let breaks = run_now(jsonl_lines_into(&mut file, half, &mut NoPause)).flatten()??;
+        Some((file, breaks))
+    };
+    // The first half's forest has room for the whole file's values, so
+    // that appending the second copies nothing twice.
+    let (whole, rest) = rayon::join(|| read(first, text.len()), || read(second, second.len()));
+    let ((mut whole, lines_before), (rest, _)) = (whole?, rest?);
+    // The second half's lines come after the first's line breaks.
+    let offset = whole.forest.append(&rest.forest).ok()?;
+    let before = whole.records.len();
+    whole
+        .records
+        .extend(rest.records.into_iter().map(|r| DocRecord {
+            index: before + r.index,
+            line: r.line.map(|l| l + lines_before),
+            root: r.root + offset,
+            ..r
+        }));
+    whole.forest.shrink();
+    Some(whole)
 }
 
 /// Parses one JSON document and NFC-normalises it.
@@ -553,6 +604,43 @@ mod tests {
 
     fn lines(text: &str) -> Vec<usize> {
         top_level_starts(text).iter().map(|s| s.line).collect()
+    }
+
+    /// Keys first met in the second half (one of them not in NFC form, so
+    /// that its NFC form is interned beside it), blank lines, escapes,
+    /// every kind of value: read in halves, the file gives the same nodes,
+    /// text, key ids and records as read in one go.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn a_file_read_in_halves_is_the_file_read_in_one_go() {
+        use crate::eval::pace::{run_now, NoPause};
+        let text = concat!(
+            "{\"id\":\"a\",\"x\":1,\"s\":\"caf\\u00e9\"}\n",
+            "\n",
+            "{\"id\":\"b\",\"n\":{\"k\":[1,-2,\"s\",[]]},\"x\":0.5}\n",
+            "{\"id\":\"c\",\"x\":false,\"n\":{}}\n",
+            "\n",
+            "{\"id\":\"d\",\"new\":null,\"e\\u0301\":\"x\",\"x\":true,\"n\":{\"k\":[{\"deep\":\"\"}]}}\n",
+            "{\"id\":\"e\",\"later\":[1.25,\"\u{1F600}\"],\"x\":3}",
+        );
+        let whole = run_now(jsonl_docs_paced("f.jsonl", text, &mut NoPause))
+            .flatten()
+            .unwrap();
+        let halves = jsonl_docs_in_halves("f.jsonl", text).unwrap();
+        // The cut falls before the line of `new`: keys met only after it.
+        assert!(text[..text.len() / 2].find("new").is_none());
+        assert!(halves.forest.same_content(&whole.forest));
+        assert_eq!(halves.records, whole.records);
+        assert_eq!(
+            halves.records.iter().map(|r| r.line).collect::<Vec<_>>(),
+            [Some(1), Some(3), Some(4), Some(6), Some(7)]
+        );
+        // A line that is not an object, in either half: no file (the
+        // caller reads it in one go for the exact error).
+        assert!(jsonl_docs_in_halves("f.jsonl", &text.replace("{\"id\":\"a\",", "[{")).is_none());
+        assert!(jsonl_docs_in_halves("f.jsonl", &format!("{text}\n[1]")).is_none());
+        // A file without a line break after its middle is not cut.
+        assert!(jsonl_docs_in_halves("f.jsonl", "{\"id\":\"a\"}").is_none());
     }
 
     #[test]

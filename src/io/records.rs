@@ -46,6 +46,14 @@ pub fn parse_records(file_name: &str, bytes: &[u8]) -> Result<RecordFile, Error>
     }
 }
 
+/// From this size on, on a pool of several threads (native only), a
+/// JSONL file is read in two halves side by side
+/// ([`json::jsonl_docs_in_halves`]): several files are read at once too,
+/// and halves keep both threads busy when the files differ in size (a
+/// ground truth without confidences, predictions with).
+#[cfg(not(target_arch = "wasm32"))]
+const HALVES_FROM_BYTES: usize = 1 << 20;
+
 /// [`parse_records`] into one compact forest ([`DocFile`]), what the
 /// evaluation reads: the same records, the same errors, about a tenth of
 /// the memory of `serde_json` values. JSONL is read straight into the
@@ -60,6 +68,16 @@ pub fn parse_records(file_name: &str, bytes: &[u8]) -> Result<RecordFile, Error>
 /// assert_eq!(file.to_records().records[1].fields["id"], "b");
 /// ```
 pub fn parse_docs(file_name: &str, bytes: &[u8]) -> Result<DocFile, Error> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if bytes.len() >= HALVES_FROM_BYTES && rayon::current_num_threads() > 1 {
+        if let Ok(text) = decode_text(file_name, bytes) {
+            if detect_format(file_name, text) == FileFormat::Jsonl {
+                if let Some(file) = json::jsonl_docs_in_halves(file_name, text) {
+                    return Ok(file);
+                }
+            }
+        }
+    }
     run_now(parse_docs_paced(file_name, bytes, &mut NoPause))
         .flatten()
         .unwrap_or_else(|| Err(Error::new(ErrorKind::Input, "the reading was stopped")))

@@ -221,6 +221,34 @@ impl Forest {
         self.keys.len()
     }
 
+    /// Appends the values of `other` after this forest's and returns the
+    /// number added to `other`'s node ids: a forest built on its own (the
+    /// second half of a file, parsed on another thread) joined to the
+    /// first. The nodes, text and key ids are those of building `other`'s
+    /// values into this forest after its own: keys new here are interned
+    /// in `other`'s order of ids, which is the order they were met in.
+    pub fn append(&mut self, other: &Forest) -> Result<u32, TooLarge> {
+        let node_offset = u32::try_from(self.nodes.len()).map_err(|_| TooLarge)?;
+        let text_offset = u32::try_from(self.text.len()).map_err(|_| TooLarge)?;
+        u32::try_from(self.nodes.len() + other.nodes.len()).map_err(|_| TooLarge)?;
+        u32::try_from(self.text.len() + other.text.len()).map_err(|_| TooLarge)?;
+        let keys: Vec<u32> = other.keys.iter().map(|k| self.key(k)).collect();
+        self.text.push_str(&other.text);
+        self.nodes.extend(other.nodes.iter().map(|&n| {
+            let mut n = n;
+            if n.key != NO_KEY {
+                n.key = keys[n.key as usize];
+            }
+            match n.tag {
+                Tag::Str => n.a += text_offset,
+                Tag::Array | Tag::Object => n.a += node_offset,
+                _ => {}
+            }
+            n
+        }));
+        Ok(node_offset)
+    }
+
     /// The id of key `k` as written (interned).
     pub(super) fn key(&mut self, k: &str) -> u32 {
         if let Some(&id) = self.key_ids.get(k) {
