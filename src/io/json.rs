@@ -625,6 +625,7 @@ mod tests {
         );
         let whole = run_now(jsonl_docs_paced("f.jsonl", text, &mut NoPause))
             .flatten()
+            .flatten()
             .unwrap();
         let halves = jsonl_docs_in_halves("f.jsonl", text).unwrap();
         // The cut falls before the line of `new`: keys met only after it.
