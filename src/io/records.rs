@@ -3,7 +3,8 @@
 //! as records ([`parse_records`]), compact documents ([`parse_docs`], paced
 //! for the page) or one JSON value ([`parse_json_value`]). The parent's doc
 //! gives the rules. Depends on the sibling readers (`json`, `jsonl`, `csv`,
-//! `text`) and on `eval::model`; no file-system I/O.
+//! `text`), on `eval::model` and, natively, on rayon (a large JSONL file
+//! read in two halves); no file-system I/O.
 
 use super::text::decode_text;
 use super::{csv, json};
