@@ -143,6 +143,16 @@ impl ConfidenceRun {
         })
     }
 
+    /// One more than the largest path id of a pair (0 without pairs): the
+    /// length of a vector indexed by path id.
+    fn path_count(&self) -> usize {
+        self.paths
+            .iter()
+            .map(|&p| p as usize + 1)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Each field's scores (SPEC §8.5 `fields`), by its per-field-table
     /// name: its pairs and their groups among all pairs (`sorted`,
     /// `groups`), in document order — a counting sort by path id (ids are
@@ -156,12 +166,7 @@ impl ConfidenceRun {
         settings: &ConfidenceSettings,
         name: &(impl Fn(u32) -> &'n str + Sync),
     ) -> BTreeMap<String, FieldConfidence> {
-        let paths = self
-            .paths
-            .iter()
-            .map(|&p| p as usize + 1)
-            .max()
-            .unwrap_or(0);
+        let paths = self.path_count();
         let mut at = vec![0usize; paths + 1];
         for &p in &self.paths {
             at[p as usize + 1] += 1;
@@ -263,12 +268,7 @@ impl ConfidenceRun {
         let (mut through, mut right) = (0u64, 0u64);
         // Each path's threshold, looked up by name once (path ids are
         // dense: a vector, not a map, read once per pair).
-        let paths = self
-            .paths
-            .iter()
-            .map(|&p| p as usize + 1)
-            .max()
-            .unwrap_or(0);
+        let paths = self.path_count();
         let mut thresholds: Vec<Option<f64>> = vec![None; paths];
         let mut threshold_of = |path: u32| {
             *thresholds[path as usize].get_or_insert_with(|| config.threshold_of(name(path)))
