@@ -26,7 +26,7 @@ pub use index::{PairIndex, ResampledScores};
 use sorted::ece_equal_mass;
 pub use sorted::{accepted_at, risk_coverage, CurvePoint, Pair, SortedPairs};
 use sorted::{
-    aurc, auroc, calibration_error, curve, equal_mass_bin_of, sums_and_bins, width_bin_of,
+    aurc, auroc, calibration_error, curve, equal_mass_bin_of, sums_and_bins, width_bin_of, Bin,
 };
 
 /// The `confidence` config section's numeric settings (§8.3–§8.4), with
@@ -308,11 +308,105 @@ pub fn field_scores_grouped(
     if pairs.is_empty() {
         return None;
     }
-    let n = s.len();
     let b = settings.bins.max(1);
     let (sums, [width]) = sums_and_bins(pairs, groups, [&width_bin_of(s, b)], b);
-    let (ok, sum_c) = (sums.ok, sums.confidence);
-    let (ece, _) = calibration_error(&width, n);
+    Some(field_scores_from(
+        s,
+        sums.ok,
+        sums.confidence,
+        &width,
+        settings,
+    ))
+}
+
+/// [`field_scores`] of every field at once: pair i belongs to field
+/// `fields[i]` (ids below `field_count`), and `(sorted, groups)` is
+/// `SortedPairs::grouped(pairs)`. One pass over the pairs in input order
+/// adds each pair to its field's Σy, Σc, equal-width bin and group count:
+/// each field's sums are taken over its own pairs in input order, as
+/// [`field_scores`] of those pairs alone takes them (the same bits). Entry
+/// f is None for a field without pairs. None altogether when the table of
+/// fields × distinct confidences would exceed 4·n + 65,536 cells (many
+/// distinct confidences): the caller then gathers each field's pairs.
+pub fn all_field_scores(
+    pairs: &[Pair],
+    fields: &[u32],
+    field_count: usize,
+    sorted: &SortedPairs,
+    groups: &[u32],
+    settings: &ConfidenceSettings,
+) -> Option<Vec<Option<FieldConfidence>>> {
+    let distinct = sorted.values().len();
+    let cells = field_count.checked_mul(distinct)?;
+    if cells > 4 * pairs.len() + (1 << 16) {
+        return None;
+    }
+    let b = settings.bins.max(1);
+    let width_of = width_bin_of(sorted, b);
+    let mut sums = vec![(0u64, 0.0f64); field_count];
+    let mut bins = vec![Bin::default(); field_count * b];
+    // Per (field, group): pairs and correct pairs.
+    let mut table = vec![(0u64, 0u64); cells];
+    let mut negative_zero = vec![false; field_count];
+    for ((p, &f), &g) in pairs.iter().zip(fields).zip(groups) {
+        let (f, g) = (f as usize, g as usize);
+        let correct = u64::from(p.correct);
+        sums[f].0 += correct;
+        sums[f].1 += p.confidence;
+        let bin = &mut bins[f * b + width_of[g]];
+        bin.n += 1;
+        bin.ok += correct;
+        bin.sum += p.confidence;
+        let cell = &mut table[f * distinct + g];
+        cell.0 += 1;
+        cell.1 += correct;
+        negative_zero[f] |= p.confidence == 0.0 && p.confidence.is_sign_negative();
+    }
+    let scores = (0..field_count)
+        .map(|f| {
+            let row = &table[f * distinct..(f + 1) * distinct];
+            let (mut values, mut count, mut ok) = (Vec::new(), Vec::new(), Vec::new());
+            for (g, &(n, k)) in row.iter().enumerate().filter(|(_, c)| c.0 > 0) {
+                // A zero group's value is the field's own smallest zero
+                // (−0.0 only if it has one), as `grouped` of its pairs
+                // would give.
+                let v = sorted.values()[g];
+                values.push(match (v == 0.0, negative_zero[f]) {
+                    (true, true) => -0.0,
+                    (true, false) => 0.0,
+                    _ => v,
+                });
+                count.push(n);
+                ok.push(k);
+            }
+            if values.is_empty() {
+                return None;
+            }
+            let s = SortedPairs::from_groups(values, count, ok);
+            let (ok, sum_c) = sums[f];
+            Some(field_scores_from(
+                &s,
+                ok,
+                sum_c,
+                &bins[f * b..(f + 1) * b],
+                settings,
+            ))
+        })
+        .collect();
+    Some(scores)
+}
+
+/// A field's scores from its sorted groups `s`, Σy, Σc (in input order)
+/// and equal-width bins: see [`field_scores`].
+fn field_scores_from(
+    s: &SortedPairs,
+    ok: u64,
+    sum_c: f64,
+    width: &[Bin],
+    settings: &ConfidenceSettings,
+) -> FieldConfidence {
+    let n = s.len();
+    let (ece, _) = calibration_error(width, n);
     let recommended = if n < settings.min_pairs as u64 {
         None
     } else {
@@ -322,7 +416,7 @@ pub fn field_scores_grouped(
                 .then(|| (s.values[i], acc as f64 / n as f64))
         })
     };
-    Some(FieldConfidence {
+    FieldConfidence {
         pairs: n,
         accuracy: ok as f64 / n as f64,
         mean_confidence: sum_c / n as f64,
@@ -330,7 +424,7 @@ pub fn field_scores_grouped(
         auroc: auroc(s),
         recommended_threshold: recommended.map(|r| r.0),
         coverage: recommended.map_or(0.0, |r| r.1),
-    })
+    }
 }
 
 #[cfg(test)]

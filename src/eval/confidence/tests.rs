@@ -507,3 +507,75 @@ fn grouping_by_hash_and_subsets_equal_a_sort() {
     let (t, _) = s.subset(&[pairs[3], pairs[7]], &[0, 0], &mut scratch);
     assert_eq!(groups_of(&t), [(0.0f64.to_bits(), 2, 1)]);
 }
+
+/// `all_field_scores` is `field_scores` of each field's pairs alone, bit
+/// for bit (Debug strings, so −0.0 is told from 0.0): random fields (some
+/// without pairs), ties, −0.0 beside 0.0, values on bin edges, several
+/// bin counts, review targets and minimum pair counts.
+#[test]
+fn every_field_in_one_pass_is_each_field_alone_bit_for_bit() {
+    let mut rng = fastrand::Rng::with_seed(29);
+    for case in 0..400 {
+        let n = rng.usize(0..80);
+        let field_count = rng.usize(1..6);
+        let decimals = [1.0, 10.0, 100.0, 1e6][case % 4];
+        let pairs: Vec<Pair> = (0..n)
+            .map(|_| {
+                let c = match rng.u8(0..10) {
+                    0 => -0.0,
+                    1 => 0.0,
+                    2 => 1.0,
+                    _ => (rng.f64() * decimals).round() / decimals,
+                };
+                p(c, rng.u8(0..4) > 0)
+            })
+            .collect();
+        let fields: Vec<u32> = (0..n).map(|_| rng.u32(0..field_count as u32)).collect();
+        let settings = ConfidenceSettings {
+            bins: [0, 1, 3, 10][case % 4],
+            review_target: [0.5, 0.8, 0.95][case % 3],
+            min_pairs: rng.usize(0..4),
+            ..ConfidenceSettings::default()
+        };
+        let (sorted, groups) = SortedPairs::grouped(&pairs);
+        let all =
+            all_field_scores(&pairs, &fields, field_count, &sorted, &groups, &settings).unwrap();
+        assert_eq!(all.len(), field_count);
+        for (f, got) in all.iter().enumerate() {
+            let own: Vec<Pair> = pairs
+                .iter()
+                .zip(&fields)
+                .filter(|(_, &g)| g as usize == f)
+                .map(|(p, _)| *p)
+                .collect();
+            let want = field_scores(&own, &settings);
+            assert_eq!(
+                format!("{got:?}"),
+                format!("{want:?}"),
+                "case {case}, field {f}"
+            );
+        }
+    }
+    // A field with only −0.0 and one with only 0.0 beside it: each its own
+    // zero (the recommended threshold keeps the sign).
+    let pairs = ps(&[-0.0, 0.0, -0.0, 0.0], &[1, 1, 1, 1]);
+    let (sorted, groups) = SortedPairs::grouped(&pairs);
+    let settings = ConfidenceSettings {
+        min_pairs: 0,
+        review_target: 0.0,
+        ..ConfidenceSettings::default()
+    };
+    let all = all_field_scores(&pairs, &[0, 1, 0, 1], 2, &sorted, &groups, &settings).unwrap();
+    let thresholds: Vec<String> = all
+        .iter()
+        .map(|f| format!("{:?}", f.as_ref().unwrap().recommended_threshold))
+        .collect();
+    assert_eq!(thresholds, ["Some(-0.0)", "Some(0.0)"]);
+    // Many distinct confidences over many fields: the table would be too
+    // large, so the caller gathers each field's pairs instead.
+    let pairs: Vec<Pair> = (0..100).map(|i| p(i as f64 / 100.0, true)).collect();
+    let (sorted, groups) = SortedPairs::grouped(&pairs);
+    let fields = vec![0u32; 100];
+    assert!(all_field_scores(&pairs, &fields, 1000, &sorted, &groups, &settings).is_none());
+    assert!(all_field_scores(&pairs, &fields, 600, &sorted, &groups, &settings).is_some());
+}

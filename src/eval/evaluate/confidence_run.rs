@@ -12,8 +12,8 @@
 use super::doc_out::DocOut;
 use super::shard;
 use crate::eval::confidence::{
-    field_scores_grouped, group_scores_grouped, ConfidenceSettings, FieldConfidence, Pair,
-    SortedPairs,
+    all_field_scores, field_scores_grouped, group_scores_grouped, ConfidenceSettings,
+    FieldConfidence, Pair, SortedPairs,
 };
 use crate::eval::config::ConfidenceConfig;
 use crate::eval::report::{
@@ -154,11 +154,12 @@ impl ConfidenceRun {
     }
 
     /// Each field's scores (SPEC §8.5 `fields`), by its per-field-table
-    /// name: its pairs and their groups among all pairs (`sorted`,
-    /// `groups`), in document order — a counting sort by path id (ids are
-    /// dense), so field `path`'s are `at[path]..at[path + 1]` of
-    /// `field_pairs`. On a pool of several threads the fields are scored
-    /// side by side.
+    /// name: with few distinct confidences, [`all_field_scores`] in one
+    /// pass; else each field's pairs and their groups among all pairs
+    /// (`sorted`, `groups`), in document order — a counting sort by path
+    /// id (ids are dense), so field `path`'s are `at[path]..at[path + 1]`
+    /// of `field_pairs` — scored on their own, side by side on a pool of
+    /// several threads.
     fn field_scores<'n>(
         &self,
         sorted: &SortedPairs,
@@ -167,6 +168,17 @@ impl ConfidenceRun {
         name: &(impl Fn(u32) -> &'n str + Sync),
     ) -> BTreeMap<String, FieldConfidence> {
         let paths = self.path_count();
+        // Few distinct confidences (the usual case): every field in one
+        // pass over the pairs.
+        if let Some(all) =
+            all_field_scores(&self.pairs, &self.paths, paths, sorted, groups, settings)
+        {
+            return all
+                .into_iter()
+                .enumerate()
+                .filter_map(|(path, scores)| Some((name(path as u32).to_string(), scores?)))
+                .collect();
+        }
         let mut at = vec![0usize; paths + 1];
         for &p in &self.paths {
             at[p as usize + 1] += 1;
