@@ -399,6 +399,18 @@ fn serialises_nulls_in_spec_order() {
     assert_eq!(serde_json::from_str::<GroupScores>(&text).unwrap(), g);
 }
 
+/// A random confidence for the bit-for-bit tests: −0.0, 0.0 and 1.0 a
+/// tenth of the time each, else a multiple of 1/`decimals` (ties, bin
+/// edges).
+fn random_confidence(rng: &mut fastrand::Rng, decimals: f64) -> f64 {
+    match rng.u8(0..10) {
+        0 => -0.0,
+        1 => 0.0,
+        2 => 1.0,
+        _ => (rng.f64() * decimals).round() / decimals,
+    }
+}
+
 /// `PairIndex::scores` is `group_scores` on the multiset written out, bit
 /// for bit: random pairs (ties, values on bin edges, -0.0 beside 0.0),
 /// random runs repeated 0–3 times, several bin counts.
@@ -410,12 +422,7 @@ fn the_index_gives_group_scores_bit_for_bit() {
         let decimals = [1.0, 10.0, 100.0, 1e6][case % 4];
         let pairs: Vec<Pair> = (0..n)
             .map(|_| {
-                let c = match rng.u8(0..10) {
-                    0 => -0.0,
-                    1 => 0.0,
-                    2 => 1.0,
-                    _ => (rng.f64() * decimals).round() / decimals,
-                };
+                let c = random_confidence(&mut rng, decimals);
                 p(c, rng.bool())
             })
             .collect();
@@ -521,12 +528,7 @@ fn every_field_in_one_pass_is_each_field_alone_bit_for_bit() {
         let decimals = [1.0, 10.0, 100.0, 1e6][case % 4];
         let pairs: Vec<Pair> = (0..n)
             .map(|_| {
-                let c = match rng.u8(0..10) {
-                    0 => -0.0,
-                    1 => 0.0,
-                    2 => 1.0,
-                    _ => (rng.f64() * decimals).round() / decimals,
-                };
+                let c = random_confidence(&mut rng, decimals);
                 p(c, rng.u8(0..4) > 0)
             })
             .collect();
