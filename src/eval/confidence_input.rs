@@ -6,10 +6,10 @@
 //! value) and [`BesideIndex`] (a record's `_confidence` key: one number
 //! for the document, or field paths mapped to numbers, resolved for a leaf
 //! by the most specific entry; entries held by the forest's key ids, each
-//! path's candidate keys worked out once per forest). Inline wrappers (`{"_value", "_confidence"}`) are
-//! unwrapped where records are flattened (`paths::flatten`,
-//! [`crate::eval::tree::Json::confidence_wrapper`]); this module only
-//! checks them. Pure: depends on `tree` and `error`; never on the passes,
+//! path's candidate keys worked out once per forest). Inline wrappers
+//! (`{"_value", "_confidence"}`) are unwrapped where records are flattened
+//! (`paths::flatten`, [`crate::eval::tree::Json::confidence_wrapper`]);
+//! this module only checks them. Pure: depends on `tree` and `error`; never on the passes,
 //! the counts or a report.
 
 use crate::error::{Error, ErrorKind};
@@ -178,8 +178,8 @@ pub struct BesideIndex {
     ///
     /// [`Forest::key_count`]: crate::eval::tree::Forest::key_count
     keys: usize,
-    /// Per path id of a field outside items.
-    fields: Candidates,
+    /// Per path id of a field outside items (one column).
+    fields: Vec<Candidates>,
     /// Per path id of an item field, per item index.
     items: Vec<Candidates>,
     /// Per path id of a list, per item index: the item as a whole.
@@ -293,12 +293,7 @@ impl BesideIndex {
         };
         let ids = match item {
             Some(i) => slot(&mut self.items, id, i, make),
-            None => {
-                if self.fields.len() <= id {
-                    self.fields.resize(id + 1, None);
-                }
-                self.fields[id].get_or_insert_with(|| make().into_boxed_slice())
-            }
+            None => slot(&mut self.fields, id, 0, make),
         };
         first_set(&self.values, ids).or(self.document)
     }

@@ -70,18 +70,27 @@ const HALVES_FROM_BYTES: usize = 1 << 20;
 /// ```
 pub fn parse_docs(file_name: &str, bytes: &[u8]) -> Result<DocFile, Error> {
     #[cfg(not(target_arch = "wasm32"))]
-    if bytes.len() >= HALVES_FROM_BYTES && rayon::current_num_threads() > 1 {
-        if let Ok(text) = decode_text(file_name, bytes) {
-            if detect_format(file_name, text) == FileFormat::Jsonl {
-                if let Some(file) = json::jsonl_docs_in_halves(file_name, text) {
-                    return Ok(file);
-                }
-            }
-        }
+    if let Some(file) = docs_in_halves(file_name, bytes) {
+        return Ok(file);
     }
     run_now(parse_docs_paced(file_name, bytes, &mut NoPause))
         .flatten()
         .unwrap_or_else(|| Err(Error::new(ErrorKind::Input, "the reading was stopped")))
+}
+
+/// A large JSONL file read in halves on a pool of several threads
+/// ([`HALVES_FROM_BYTES`]); `None` for anything else, and for a file with
+/// an error (which [`parse_docs_paced`] then reports).
+#[cfg(not(target_arch = "wasm32"))]
+fn docs_in_halves(file_name: &str, bytes: &[u8]) -> Option<DocFile> {
+    if bytes.len() < HALVES_FROM_BYTES || rayon::current_num_threads() < 2 {
+        return None;
+    }
+    let text = decode_text(file_name, bytes).ok()?;
+    if detect_format(file_name, text) != FileFormat::Jsonl {
+        return None;
+    }
+    json::jsonl_docs_in_halves(file_name, text)
 }
 
 /// [`parse_docs`], a JSONL file read a line at a time: `pace` is asked

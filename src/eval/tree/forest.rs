@@ -126,6 +126,7 @@ impl Forest {
     /// Frees what building needed (the key index, spare capacity).
     pub fn shrink(&mut self) {
         self.stack = Vec::new();
+        self.key_seen = Vec::new();
         self.nodes.shrink_to_fit();
         self.text.shrink_to_fit();
     }
