@@ -353,10 +353,7 @@ pub fn all_field_scores(
         let correct = u64::from(p.correct);
         sums[f].0 += correct;
         sums[f].1 += p.confidence;
-        let bin = &mut bins[f * b + width_of[g]];
-        bin.n += 1;
-        bin.ok += correct;
-        bin.sum += p.confidence;
+        bins[f * b + width_of[g]].add(*p);
         let cell = &mut table[f * distinct + g];
         cell.0 += 1;
         cell.1 += correct;

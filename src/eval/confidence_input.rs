@@ -9,8 +9,8 @@
 //! path's candidate keys worked out once per forest). Inline wrappers
 //! (`{"_value", "_confidence"}`) are unwrapped where records are flattened
 //! (`paths::flatten`, [`crate::eval::tree::Json::confidence_wrapper`]);
-//! this module only checks them. Pure: depends on `tree` and `error`; never on the passes,
-//! the counts or a report.
+//! this module only checks them. Pure: depends on `tree` and `error`;
+//! never on the passes, the counts or a report.
 
 use crate::error::{Error, ErrorKind};
 use crate::eval::tree::{Forest, Json, JsonType};

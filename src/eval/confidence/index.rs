@@ -105,10 +105,7 @@ impl PairIndex {
                     let y = if p.correct { 1.0 } else { 0.0 };
                     let d = p.confidence - y;
                     sum_sq += d * d;
-                    let bin = &mut bins[self.bin[i] as usize];
-                    bin.n += 1;
-                    bin.ok += u64::from(p.correct);
-                    bin.sum += p.confidence;
+                    bins[self.bin[i] as usize].add(p);
                 }
             }
         }

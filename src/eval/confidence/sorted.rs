@@ -246,6 +246,16 @@ pub(super) struct Bin {
     pub(super) sum: f64,
 }
 
+impl Bin {
+    /// Counts one pair in the bin (its Σc in the order of the calls).
+    #[inline]
+    pub(super) fn add(&mut self, pair: Pair) {
+        self.n += 1;
+        self.ok += u64::from(pair.correct);
+        self.sum += pair.confidence;
+    }
+}
+
 /// (ece, mce) over bins (SPEC §8.3): ece = Σ_k (n_k/n)·|acc_k − conf_k|,
 /// mce = max_k |acc_k − conf_k|, both over the non-empty bins, with
 /// acc_k = correct_k/n_k and conf_k = Σ_{i∈k} c_i / n_k.
@@ -293,10 +303,7 @@ pub(super) fn sums_and_bins<const M: usize>(
         sums.confidence += p.confidence;
         sums.squared_error += d * d;
         for (bins, map) in bins.iter_mut().zip(maps) {
-            let bin = &mut bins[map[g as usize]];
-            bin.n += 1;
-            bin.ok += u64::from(p.correct);
-            bin.sum += p.confidence;
+            bins[map[g as usize]].add(*p);
         }
     }
     (sums, bins)
