@@ -43,7 +43,7 @@
 //! assert_eq!(report.models[0].micro.f1, 1.0);
 //! ```
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "page"))]
 pub mod app;
 pub mod charts;
 #[cfg(not(target_arch = "wasm32"))]

@@ -53,7 +53,8 @@ pub mod markdown;
 mod numbers;
 pub mod page;
 // SVG → PDF with embedded fonts (in the browser, only the export worker
-// calls it).
+// calls it: feature `pdf`).
+#[cfg(any(not(target_arch = "wasm32"), feature = "pdf"))]
 pub mod pdf;
 pub mod slices;
 pub mod suggestions;
