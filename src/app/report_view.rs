@@ -91,7 +91,7 @@ pub fn ReportView(
                 } report=r4.clone() />
             </Later>
             <Later pace=pace step=5>
-                <super::truth_check::TruthCheckPanel truth=state.truth details=state.details
+                <super::truth_check::TruthCheckPanel truth=state.truth drafts=state.truth_drafts details=state.details
                     notify=Callback::new(move |message| super::evaluation::notify(state, message))
                     report=r5.clone() decide=truth_decisions(state)
                     ask_truth=Callback::new(move |()| super::evaluation::dispatch(state, Event::Ask(Request::CorrectedTruth))) />

@@ -72,6 +72,10 @@ pub struct AppState {
     /// The "Check the truth" panel's state, as the page's state has it
     /// (set from `page` by `evaluation::dispatch`).
     pub truth: RwSignal<crate::report_state::truth::TruthCheck>,
+    /// What is typed in the "Check the truth" rows' value boxes, by
+    /// (document id, field): the panel is drawn anew with each report, and
+    /// the text stays until Set sends it (`truth_check::Drafts`).
+    pub truth_drafts: super::truth_check::Drafts,
     /// The document the user asked to see from elsewhere on the page (a
     /// flipped document of the "Compare two models" panel): the document
     /// browser opens it, its details computed first if needed.
@@ -111,6 +115,7 @@ impl AppState {
             bootstrap: RwSignal::new(None),
             literature: RwSignal::new(None),
             truth: RwSignal::new(Default::default()),
+            truth_drafts: StoredValue::new(Default::default()),
             open_document: RwSignal::new(None),
             browse: RwSignal::new(None),
             validity_unknown: Memo::new(move |_| validity.with(validity_unknown)),

@@ -114,8 +114,16 @@ fn decision_word(row: &Row) -> &'static str {
     }
 }
 
+/// What is typed in each row's "another value" box, by (document id,
+/// field): kept by the page (`AppState::truth_drafts`), not the row, so
+/// that the text survives the panel drawing its rows anew (after each
+/// decision's re-evaluation, and when its document details arrive) while
+/// the user types; a row's text is dropped when Set sends it.
+pub type Drafts = StoredValue<std::collections::HashMap<(String, String), String>>;
+
 fn row_view(
     decide: Callback<Message>,
+    drafts: Drafts,
     row: Row,
     values: Vec<Option<Value>>,
     names: &[String],
@@ -146,7 +154,8 @@ fn row_view(
         Some(Decision { to: None, .. }) => "(the truth kept)".to_string(),
         None => String::new(),
     };
-    let edit = RwSignal::new(String::new());
+    let slot = (id.clone(), field.clone());
+    let typed = drafts.with_value(|d| d.get(&slot).cloned().unwrap_or_default());
     let (i, f) = (id.clone(), field.clone());
     let accept = proposed.is_some().then(|| {
         let (i, f) = (i.clone(), f.clone());
@@ -156,11 +165,16 @@ fn row_view(
         }
     });
     let (ei, ef) = (i.clone(), f.clone());
+    let typed_slot = slot.clone();
     let on_edit = move || {
+        let text = drafts
+            .try_update_value(|d| d.remove(&(ei.clone(), ef.clone())))
+            .flatten()
+            .unwrap_or_default();
         decide.run(Message::Edit {
             id: ei.clone(),
             field: ef.clone(),
-            text: edit.get_untracked(),
+            text,
         })
     };
     let on_edit_key = on_edit.clone();
@@ -178,8 +192,13 @@ fn row_view(
             <td class="truth-actions">
                 {accept}
                 <input type="text" data-testid="truth-edit-input" aria-label=format!("Another value for {field} of {id}")
-                    prop:value=move || edit.get()
-                    on:input=move |ev| edit.set(event_target_value(&ev))
+                    prop:value=typed
+                    on:input=move |ev| {
+                        let text = event_target_value(&ev);
+                        drafts.update_value(|d| {
+                            d.insert(typed_slot.clone(), text);
+                        });
+                    }
                     on:keydown=move |ev: web_sys::KeyboardEvent| if ev.key() == "Enter" { on_edit_key() } />
                 <button type="button" data-testid="truth-edit" on:click=move |_| on_edit()>"Set"</button>
                 <button type="button" data-testid="truth-reject"
@@ -194,6 +213,8 @@ fn row_view(
 #[component]
 pub fn TruthCheckPanel(
     truth: RwSignal<TruthCheck>,
+    /// What is typed in the rows' boxes (kept across the panel's re-draws).
+    drafts: Drafts,
     /// The report with its document details, once they are in.
     details: RwSignal<Option<Arc<Report>>>,
     /// Says a message in the notice line (through the report state).
@@ -250,7 +271,7 @@ pub fn TruthCheckPanel(
             .into_iter()
             .map(|row| {
                 let values = values_at(details.as_deref(), names.len(), &row.id, &row.field);
-                row_view(decide, row, values, &names)
+                row_view(decide, drafts, row, values, &names)
             })
             .collect_view();
         let more = suspects.len().saturating_sub(limit);

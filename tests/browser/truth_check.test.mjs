@@ -129,10 +129,14 @@ test('accept, edit, reject and undo: the numbers and files of the command line',
   // The character diff of a value against the truth (100 → 200).
   assert.equal(await row(page, 'a', 'total').locator('td.truth-model[data-model=m2] ins').count() > 0, true);
 
-  // Accept b.name; edit a.total to 250; reject a.items[1].qty.
+  // Accept b.name; edit a.total to 250; reject a.items[1].qty. The 250 is
+  // typed before the accept: the panel draws its rows anew after each
+  // decision (and again when the document details arrive), and what is
+  // typed in a row stays until Set sends it.
+  await row(page, 'a', 'total').locator('[data-testid=truth-edit-input]').fill('250');
   await row(page, 'b', 'name').locator('[data-testid=truth-accept]').click();
   await settled(page, 1);
-  await row(page, 'a', 'total').locator('[data-testid=truth-edit-input]').fill('250');
+  assert.equal(await row(page, 'a', 'total').locator('[data-testid=truth-edit-input]').inputValue(), '250', 'typed text kept across the re-evaluation');
   await row(page, 'a', 'total').locator('[data-testid=truth-edit]').click();
   await settled(page, 2);
   await row(page, 'a', 'items[1].qty').locator('[data-testid=truth-reject]').click();
