@@ -641,7 +641,9 @@ fn the_paradox_data_has_its_documented_shape() {
 /// hallucinates). The default profiles on the default data do not.
 #[test]
 fn on_the_paradox_data_accuracy_and_f1_rank_the_models_differently() {
-    let report = evaluate_data(&generate(&SynthOptions::paradox(2000, 3)));
+    // 1,000 documents (2,000 took twice the time): aggressive's F1 is 0.009
+    // above conservative's, conservative's accuracy 0.014 above aggressive's.
+    let report = evaluate_data(&generate(&SynthOptions::paradox(1000, 3)));
     let [good, conservative, aggressive] = [0, 1, 2].map(|i| &report.models[i]);
     assert!(aggressive.micro.f1 > conservative.micro.f1 + 0.005);
     assert!(conservative.micro.accuracy > aggressive.micro.accuracy + 0.005);
@@ -653,7 +655,7 @@ fn on_the_paradox_data_accuracy_and_f1_rank_the_models_differently() {
     assert!(tn(conservative) > 0.15 && tn(conservative) > tn(aggressive) + 0.05);
     let hallucination = |m| crate::eval::rates::HALLUCINATION_RATE.value(m);
     assert!(hallucination(aggressive) > 0.6 && hallucination(conservative) < 0.05);
-    let plain = evaluate_data(&generate(&options(2000, 3)));
+    let plain = evaluate_data(&generate(&options(1000, 3)));
     let [_, c, a] = [0, 1, 2].map(|i| &plain.models[i]);
     assert!(a.micro.f1 > c.micro.f1 && a.micro.accuracy > c.micro.accuracy);
 }
