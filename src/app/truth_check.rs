@@ -164,16 +164,15 @@ fn row_view(
                 on:click=move |_| decide.run(Message::Accept { id: i.clone(), field: f.clone() })>"Accept"</button>
         }
     });
-    let (ei, ef) = (i.clone(), f.clone());
     let typed_slot = slot.clone();
     let on_edit = move || {
         let text = drafts
-            .try_update_value(|d| d.remove(&(ei.clone(), ef.clone())))
+            .try_update_value(|d| d.remove(&slot))
             .flatten()
             .unwrap_or_default();
         decide.run(Message::Edit {
-            id: ei.clone(),
-            field: ef.clone(),
+            id: slot.0.clone(),
+            field: slot.1.clone(),
             text,
         })
     };
