@@ -15,11 +15,13 @@
 //! the [`DocOut`]s are then absorbed on the calling thread in the truth's
 //! document order, so every floating-point sum (a field's Σ CER, a set
 //! field's Σ scores) adds the same terms in the same order; everything
-//! else is an integer count. Memory beyond the one-thread pass: one batch
-//! ([`CHUNK`] × [`CHUNKS_PER_THREAD`] × threads documents) of [`DocOut`]s
-//! and, for a source that is not resident (a streamed JSONL file), that
-//! batch's records copied out of the file (the source's one-record forest
-//! cannot be shared): at most `jobs × 128` documents of each file at once.
+//! else is an integer count. The hand-off of one batch runs while the
+//! pool compares the next, so memory beyond the one-thread pass is two
+//! batches ([`CHUNK`] × [`CHUNKS_PER_THREAD`] × threads documents each) of
+//! [`DocOut`]s and, for a source that is not resident (a streamed JSONL
+//! file), those batches' records copied out of the file (the source's
+//! one-record forest cannot be shared): at most `jobs × 256` documents of
+//! each file at once.
 //!
 //! Pure, like the rest of `eval`: the threads are the caller's (rayon's
 //! current pool; the CLI installs one of `--jobs` threads); rayon is not
@@ -112,6 +114,9 @@ struct Unit {
 /// hands each document's [`DocOut`]s to `sink` in order — and, when the
 /// pass keeps the flattened documents ([`Docs::Flatten`] with a
 /// [`Storing`](super::stored::Storing)), adds each unit's to them in order.
+/// A batch is handed on while the pool compares the next one, so the
+/// other threads do not wait for the hand-off (which adds every pair and
+/// count to the models' runs: 1–3 % of a one-thread run).
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
     truth: &mut Truth<S>,
@@ -138,30 +143,37 @@ pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
         ));
     }
     let per_batch = threads().max(1) * CHUNKS_PER_THREAD;
-    let mut units: Vec<Unit> = (0..per_batch)
-        .map(|_| Unit {
-            copies: if resident {
-                Vec::new()
-            } else {
-                (0..forests).map(|_| Forest::default()).collect()
-            },
-            caches: (0..forests).map(|_| PathCache::default()).collect(),
-            kept: match storing {
-                Some(_) => (0..forests).map(|_| StoredForest::new()).collect(),
-                None => Vec::new(),
-            },
-            ..Unit::default()
-        })
-        .collect();
+    let new_units = || -> Vec<Unit> {
+        (0..per_batch)
+            .map(|_| Unit {
+                copies: if resident {
+                    Vec::new()
+                } else {
+                    (0..forests).map(|_| Forest::default()).collect()
+                },
+                caches: (0..forests).map(|_| PathCache::default()).collect(),
+                kept: match storing {
+                    Some(_) => (0..forests).map(|_| StoredForest::new()).collect(),
+                    None => Vec::new(),
+                },
+                ..Unit::default()
+            })
+            .collect()
+    };
+    // Two sets of units: while the pool compares one batch (`current`),
+    // the calling thread hands on the one compared before (`previous`).
+    let (mut current, mut previous) = (new_units(), new_units());
+    // How many of `previous`'s units are compared and not yet handed on.
+    let mut compared = 0;
     let mut start = 0;
-    while start < documents {
+    loop {
         let done = progress.start + progress.span * forests * start;
         if should_stop(pace, done, progress.total).await {
             return Ok(None);
         }
-        // Fetch (and, from a file, copy) the batch's records in order.
+        // Fetch (and, from a file, copy) the next batch's records in order.
         let mut used = 0;
-        for unit in &mut units {
+        for unit in &mut current {
             if start >= documents {
                 break;
             }
@@ -193,7 +205,11 @@ pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
             start = end;
             used += 1;
         }
-        // Compare the units on the pool's threads.
+        if used == 0 && compared == 0 {
+            break;
+        }
+        // Compare the batch on the pool's threads while this thread hands
+        // on the batch before it.
         let truth_forest = truth.source.forest();
         let truth_docs = &truth.documents;
         let model_views: Vec<(&Forest, &[Option<PredDocument>])> = inputs
@@ -203,29 +219,40 @@ pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
         let work = |unit: &mut Unit| {
             compare_unit(unit, truth_forest, &model_views, pass, stored, oracle);
         };
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            use rayon::prelude::*;
-            units[..used].par_iter_mut().for_each(work);
-        }
-        #[cfg(target_arch = "wasm32")]
-        units[..used].iter_mut().for_each(work);
-        // Hand on the results (and keep the documents) in document order.
-        for unit in &mut units[..used] {
-            if let Some(storing) = storing.as_deref_mut() {
-                for (f, kept) in unit.kept.iter_mut().enumerate() {
-                    storing.append(f, kept);
-                    kept.clear();
-                }
-            }
-            for (i, outs) in unit.outs.iter_mut().enumerate() {
-                let d = unit.start + i;
-                sink(d, &truth_docs[d].id, outs)?;
+        let mut hand_on = || {
+            for unit in &mut previous[..compared] {
                 if let Some(storing) = storing.as_deref_mut() {
-                    storing.after(d, documents);
+                    for (f, kept) in unit.kept.iter_mut().enumerate() {
+                        storing.append(f, kept);
+                        kept.clear();
+                    }
+                }
+                for (i, outs) in unit.outs.iter_mut().enumerate() {
+                    let d = unit.start + i;
+                    sink(d, &truth_docs[d].id, outs)?;
+                    if let Some(storing) = storing.as_deref_mut() {
+                        storing.after(d, documents);
+                    }
                 }
             }
-        }
+            Ok::<(), Error>(())
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let handed = rayon::in_place_scope(|scope| {
+            let work = &work;
+            for unit in &mut current[..used] {
+                scope.spawn(move |_| work(unit));
+            }
+            hand_on()
+        });
+        #[cfg(target_arch = "wasm32")]
+        let handed = {
+            current[..used].iter_mut().for_each(work);
+            hand_on()
+        };
+        handed?;
+        std::mem::swap(&mut current, &mut previous);
+        compared = used;
     }
     if let Some(storing) = storing {
         storing.check();
