@@ -18,10 +18,10 @@
 //! else is an integer count. The hand-off of one batch runs while the
 //! pool compares the next, so memory beyond the one-thread pass is two
 //! batches ([`CHUNK`] × [`CHUNKS_PER_THREAD`] × threads documents each) of
-//! [`DocOut`]s and, for a source that is not resident (a streamed JSONL
-//! file), those batches' records copied out of the file (the source's
-//! one-record forest cannot be shared): at most `jobs × 256` documents of
-//! each file at once.
+//! [`DocOut`]s (the units' path caches and buffers serve both) and, for a
+//! source that is not resident (a streamed JSONL file), one batch's
+//! records copied out of the file (the source's one-record forest cannot
+//! be shared): at most `jobs × 64` documents of each file at once.
 //!
 //! Pure, like the rest of `eval`: the threads are the caller's (rayon's
 //! current pool; the CLI installs one of `--jobs` threads); rayon is not
@@ -45,8 +45,11 @@ use crate::eval::tree::{Forest, NodeId};
 /// less memory (docs/partial-results.md).
 pub const CHUNK: usize = 16;
 /// Units of work per thread in one batch (so that a slow unit, one with
-/// long line-item lists, does not leave the other threads idle).
-pub const CHUNKS_PER_THREAD: usize = 8;
+/// long line-item lists, does not leave the other threads idle). Two
+/// batches are in flight (one compared, one handed on), so 4 keeps the
+/// memory of the 8 that one batch at a time had (2026-12-05: peak RSS at
+/// two jobs 94–97 MB without confidences against 107 MB with 8, as fast).
+pub const CHUNKS_PER_THREAD: usize = 4;
 
 /// The threads of the current pool (rayon's; 1 on wasm32).
 pub(super) fn threads() -> usize {
@@ -143,28 +146,34 @@ pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
         ));
     }
     let per_batch = threads().max(1) * CHUNKS_PER_THREAD;
-    let new_units = || -> Vec<Unit> {
-        (0..per_batch)
-            .map(|_| Unit {
-                copies: if resident {
-                    Vec::new()
-                } else {
-                    (0..forests).map(|_| Forest::default()).collect()
-                },
-                caches: (0..forests).map(|_| PathCache::default()).collect(),
-                kept: match storing {
-                    Some(_) => (0..forests).map(|_| StoredForest::new()).collect(),
-                    None => Vec::new(),
-                },
-                ..Unit::default()
-            })
-            .collect()
+    let new_kept = || -> Vec<StoredForest> {
+        match storing {
+            Some(_) => (0..forests).map(|_| StoredForest::new()).collect(),
+            None => Vec::new(),
+        }
     };
-    // Two sets of units: while the pool compares one batch (`current`),
-    // the calling thread hands on the one compared before (`previous`).
-    let (mut current, mut previous) = (new_units(), new_units());
-    // How many of `previous`'s units are compared and not yet handed on.
-    let mut compared = 0;
+    let mut units: Vec<Unit> = (0..per_batch)
+        .map(|_| Unit {
+            copies: if resident {
+                Vec::new()
+            } else {
+                (0..forests).map(|_| Forest::default()).collect()
+            },
+            caches: (0..forests).map(|_| PathCache::default()).collect(),
+            kept: new_kept(),
+            ..Unit::default()
+        })
+        .collect();
+    // The batch compared last, waiting to be handed on while the pool
+    // compares the next: each unit's results, moved out of it.
+    let mut compared: Vec<Compared> = (0..per_batch)
+        .map(|_| Compared {
+            start: 0,
+            outs: Vec::new(),
+            kept: new_kept(),
+        })
+        .collect();
+    let mut waiting = 0;
     let mut start = 0;
     loop {
         let done = progress.start + progress.span * forests * start;
@@ -173,7 +182,7 @@ pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
         }
         // Fetch (and, from a file, copy) the next batch's records in order.
         let mut used = 0;
-        for unit in &mut current {
+        for unit in &mut units {
             if start >= documents {
                 break;
             }
@@ -205,7 +214,7 @@ pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
             start = end;
             used += 1;
         }
-        if used == 0 && compared == 0 {
+        if used == 0 && waiting == 0 {
             break;
         }
         // Compare the batch on the pool's threads while this thread hands
@@ -220,15 +229,15 @@ pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
             compare_unit(unit, truth_forest, &model_views, pass, stored, oracle);
         };
         let mut hand_on = || {
-            for unit in &mut previous[..compared] {
+            for c in &mut compared[..waiting] {
                 if let Some(storing) = storing.as_deref_mut() {
-                    for (f, kept) in unit.kept.iter_mut().enumerate() {
+                    for (f, kept) in c.kept.iter_mut().enumerate() {
                         storing.append(f, kept);
                         kept.clear();
                     }
                 }
-                for (i, outs) in unit.outs.iter_mut().enumerate() {
-                    let d = unit.start + i;
+                for (i, outs) in c.outs.iter_mut().enumerate() {
+                    let d = c.start + i;
                     sink(d, &truth_docs[d].id, outs)?;
                     if let Some(storing) = storing.as_deref_mut() {
                         storing.after(d, documents);
@@ -240,24 +249,39 @@ pub(super) async fn compare_parallel<S: RecordSource, V: ValidityOracle>(
         #[cfg(not(target_arch = "wasm32"))]
         let handed = rayon::in_place_scope(|scope| {
             let work = &work;
-            for unit in &mut current[..used] {
+            for unit in &mut units[..used] {
                 scope.spawn(move |_| work(unit));
             }
             hand_on()
         });
         #[cfg(target_arch = "wasm32")]
         let handed = {
-            current[..used].iter_mut().for_each(work);
+            units[..used].iter_mut().for_each(work);
             hand_on()
         };
         handed?;
-        std::mem::swap(&mut current, &mut previous);
-        compared = used;
+        // The batch just compared waits for the next round; its units
+        // take the handed-on buffers back for their next documents.
+        for (unit, c) in units[..used].iter_mut().zip(&mut compared) {
+            c.start = unit.start;
+            std::mem::swap(&mut c.outs, &mut unit.outs);
+            std::mem::swap(&mut c.kept, &mut unit.kept);
+        }
+        waiting = used;
     }
     if let Some(storing) = storing {
         storing.check();
     }
     Ok(Some(()))
+}
+
+/// One unit's results of the batch compared last, until they are handed
+/// on: its first document, per document and model its [`DocOut`], and its
+/// documents flattened (when the pass keeps them).
+struct Compared {
+    start: usize,
+    outs: Vec<Vec<DocOut>>,
+    kept: Vec<StoredForest>,
 }
 
 /// Copies record `root` of `from` into `to` (a batch's copy of a record
