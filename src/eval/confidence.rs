@@ -7,7 +7,8 @@
 //! "how many pairs have c ≥ τ, how many of them correct" in O(log n);
 //! [`PairIndex`] (`index.rs`) scores many multisets of the same pairs
 //! (the bootstrap's resamples) without sorting each, as `group_scores`
-//! would.
+//! would; [`PairLog`] (`log.rs`) keeps a run's pairs in input order in 8
+//! bytes each, grouped as they come.
 //! Depends on: `std`, `serde` (derive) and `rustc-hash` only. Never: I/O, config parsing,
 //! web types; the caller builds the pairs (§8.1–§8.2) and the settings.
 //!
@@ -20,13 +21,16 @@
 use serde::{Deserialize, Serialize};
 
 mod index;
+mod log;
 mod sorted;
 pub use index::{PairIndex, ResampledScores};
+pub use log::PairLog;
 #[cfg(test)]
 use sorted::ece_equal_mass;
 pub use sorted::{accepted_at, risk_coverage, CurvePoint, Pair, SortedPairs};
 use sorted::{
-    aurc, auroc, calibration_error, curve, equal_mass_bin_of, sums_and_bins, width_bin_of, Bin,
+    aurc, auroc, calibration_error, curve, equal_mass_bin_of, in_groups, sums_and_bins,
+    width_bin_of, Bin,
 };
 
 /// The `confidence` config section's numeric settings (§8.3–§8.4), with
@@ -209,18 +213,19 @@ fn error_capture(s: &SortedPairs, budget: f64) -> ErrorCapture {
 /// [`error_capture`].
 pub fn group_scores(pairs: &[Pair], settings: &ConfidenceSettings) -> Option<GroupScores> {
     let (sorted, groups) = SortedPairs::grouped(pairs);
-    group_scores_grouped(pairs, &sorted, &groups, settings)
+    group_scores_grouped(in_groups(pairs, &groups), &sorted, settings)
 }
 
-/// [`group_scores`] with `pairs` already grouped (`(sorted, groups)` must
-/// be `SortedPairs::grouped(pairs)`), for a caller that needs them again.
+/// [`group_scores`] of pairs already grouped: `pairs` yields each pair in
+/// input order with its group in `sorted` (`sorted` and the groups must
+/// be `SortedPairs::grouped` of the pairs), for a caller that needs them
+/// again or keeps its pairs another way.
 pub fn group_scores_grouped(
-    pairs: &[Pair],
+    pairs: impl IntoIterator<Item = (Pair, u32)>,
     sorted: &SortedPairs,
-    groups: &[u32],
     settings: &ConfidenceSettings,
 ) -> Option<GroupScores> {
-    if pairs.is_empty() {
+    if sorted.is_empty() {
         return None;
     }
     let s = sorted;
@@ -229,12 +234,8 @@ pub fn group_scores_grouped(
     let b = settings.bins.max(1);
     // Σy, Σc, Σ(c − y)², the equal-width and the equal-mass bins: one
     // pass, each sum in input order.
-    let (sums, [width, mass]) = sums_and_bins(
-        pairs,
-        groups,
-        [&width_bin_of(s, b), &equal_mass_bin_of(s, b)],
-        b,
-    );
+    let (sums, [width, mass]) =
+        sums_and_bins(pairs, [&width_bin_of(s, b), &equal_mass_bin_of(s, b)], b);
     let (ok, sum_c, sum_sq) = (sums.ok, sums.confidence, sums.squared_error);
     let (ece, mce) = calibration_error(&width, n);
     let bins = width
@@ -309,7 +310,7 @@ pub fn field_scores_grouped(
         return None;
     }
     let b = settings.bins.max(1);
-    let (sums, [width]) = sums_and_bins(pairs, groups, [&width_bin_of(s, b)], b);
+    let (sums, [width]) = sums_and_bins(in_groups(pairs, groups), [&width_bin_of(s, b)], b);
     Some(field_scores_from(
         s,
         sums.ok,
@@ -319,9 +320,10 @@ pub fn field_scores_grouped(
     ))
 }
 
-/// [`field_scores`] of every field at once: pair i belongs to field
-/// `fields[i]` (ids below `field_count`), and `(sorted, groups)` is
-/// `SortedPairs::grouped(pairs)`. One pass over the pairs in input order
+/// [`field_scores`] of every field at once: `pairs` yields each pair in
+/// input order with its field (an id below `field_count`) and its group
+/// in `sorted` (`sorted` and the groups must be `SortedPairs::grouped` of
+/// the pairs). One pass over the pairs in input order
 /// adds each pair to its field's Σy, Σc, equal-width bin and group count:
 /// each field's sums are taken over its own pairs in input order, as
 /// [`field_scores`] of those pairs alone takes them (the same bits). Entry
@@ -329,16 +331,15 @@ pub fn field_scores_grouped(
 /// fields × distinct confidences would exceed 4·n + 65,536 cells (many
 /// distinct confidences): the caller then gathers each field's pairs.
 pub fn all_field_scores(
-    pairs: &[Pair],
-    fields: &[u32],
+    pairs: impl IntoIterator<Item = (Pair, u32, u32)>,
     field_count: usize,
     sorted: &SortedPairs,
-    groups: &[u32],
     settings: &ConfidenceSettings,
 ) -> Option<Vec<Option<FieldConfidence>>> {
     let distinct = sorted.values().len();
     let cells = field_count.checked_mul(distinct)?;
-    if cells > 4 * pairs.len() + (1 << 16) {
+    let n = usize::try_from(sorted.len()).unwrap_or(usize::MAX);
+    if cells > n.saturating_mul(4).saturating_add(1 << 16) {
         return None;
     }
     let b = settings.bins.max(1);
@@ -348,12 +349,12 @@ pub fn all_field_scores(
     // Per (field, group): pairs and correct pairs.
     let mut table = vec![(0u64, 0u64); cells];
     let mut negative_zero = vec![false; field_count];
-    for ((p, &f), &g) in pairs.iter().zip(fields).zip(groups) {
+    for (p, f, g) in pairs {
         let (f, g) = (f as usize, g as usize);
         let correct = u64::from(p.correct);
         sums[f].0 += correct;
         sums[f].1 += p.confidence;
-        bins[f * b + width_of[g]].add(*p);
+        bins[f * b + width_of[g]].add(p);
         let cell = &mut table[f * distinct + g];
         cell.0 += 1;
         cell.1 += correct;

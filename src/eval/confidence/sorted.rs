@@ -284,29 +284,37 @@ pub(super) struct Sums {
     pub squared_error: f64,
 }
 
-/// One pass over the pairs in input order: their [`Sums`] and, for each
-/// map of `maps`, B bins with pair i in bin `map[groups[i]]`. Every sum is
+/// One pass over the pairs (each with its group) in input order: their
+/// [`Sums`] and, for each map of `maps`, B bins with a pair of group g in
+/// bin `map[g]`. Every sum is
 /// taken in input order, as a pass of its own would take it (the same
 /// bits), the M + 1 chains of additions side by side.
 pub(super) fn sums_and_bins<const M: usize>(
-    pairs: &[Pair],
-    groups: &[u32],
+    pairs: impl IntoIterator<Item = (Pair, u32)>,
     maps: [&[usize]; M],
     b: usize,
 ) -> (Sums, [Vec<Bin>; M]) {
     let mut sums = Sums::default();
     let mut bins: [Vec<Bin>; M] = std::array::from_fn(|_| vec![Bin::default(); b]);
-    for (p, &g) in pairs.iter().zip(groups) {
+    for (p, g) in pairs {
         let y = if p.correct { 1.0 } else { 0.0 };
         let d = p.confidence - y;
         sums.ok += u64::from(p.correct);
         sums.confidence += p.confidence;
         sums.squared_error += d * d;
         for (bins, map) in bins.iter_mut().zip(maps) {
-            bins[map[g as usize]].add(*p);
+            bins[map[g as usize]].add(p);
         }
     }
     (sums, bins)
+}
+
+/// `pairs` beside their `groups`, as [`sums_and_bins`] takes them.
+pub(super) fn in_groups<'a>(
+    pairs: &'a [Pair],
+    groups: &'a [u32],
+) -> impl Iterator<Item = (Pair, u32)> + 'a {
+    pairs.iter().copied().zip(groups.iter().copied())
 }
 
 /// Each distinct confidence's bin for `ece_equal_mass` (SPEC §8.3): bin
@@ -329,7 +337,7 @@ pub(super) fn ece_equal_mass(
     groups: &[u32],
     b: usize,
 ) -> f64 {
-    let (_, [bins]) = sums_and_bins(pairs, groups, [&equal_mass_bin_of(sorted, b)], b);
+    let (_, [bins]) = sums_and_bins(in_groups(pairs, groups), [&equal_mass_bin_of(sorted, b)], b);
     calibration_error(&bins, sorted.len()).0
 }
 

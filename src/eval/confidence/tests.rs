@@ -540,9 +540,31 @@ fn every_field_in_one_pass_is_each_field_alone_bit_for_bit() {
             ..ConfidenceSettings::default()
         };
         let (sorted, groups) = SortedPairs::grouped(&pairs);
-        let all =
-            all_field_scores(&pairs, &fields, field_count, &sorted, &groups, &settings).unwrap();
+        let all = all_field_scores(
+            with_fields(&pairs, &fields, &groups),
+            field_count,
+            &sorted,
+            &settings,
+        )
+        .unwrap();
         assert_eq!(all.len(), field_count);
+        // The same pairs kept in a `PairLog`: the same sorted index and,
+        // field by field and for the whole group, the same bits.
+        let mut log = PairLog::default();
+        for (q, &f) in pairs.iter().zip(&fields) {
+            log.push(q.confidence, q.correct, f);
+        }
+        let (log_sorted, rank) = log.grouped();
+        assert_eq!(log_sorted, sorted, "case {case}");
+        let from_log =
+            all_field_scores(log.with_groups(&rank), field_count, &log_sorted, &settings).unwrap();
+        assert_eq!(format!("{from_log:?}"), format!("{all:?}"), "case {case}");
+        let whole = log.with_groups(&rank).map(|(q, _, g)| (q, g));
+        assert_eq!(
+            format!("{:?}", group_scores_grouped(whole, &log_sorted, &settings)),
+            format!("{:?}", group_scores(&pairs, &settings)),
+            "case {case}"
+        );
         for (f, got) in all.iter().enumerate() {
             let own: Vec<Pair> = pairs
                 .iter()
@@ -567,7 +589,13 @@ fn every_field_in_one_pass_is_each_field_alone_bit_for_bit() {
         review_target: 0.0,
         ..ConfidenceSettings::default()
     };
-    let all = all_field_scores(&pairs, &[0, 1, 0, 1], 2, &sorted, &groups, &settings).unwrap();
+    let all = all_field_scores(
+        with_fields(&pairs, &[0, 1, 0, 1], &groups),
+        2,
+        &sorted,
+        &settings,
+    )
+    .unwrap();
     let thresholds: Vec<String> = all
         .iter()
         .map(|f| format!("{:?}", f.as_ref().unwrap().recommended_threshold))
@@ -578,6 +606,27 @@ fn every_field_in_one_pass_is_each_field_alone_bit_for_bit() {
     let pairs: Vec<Pair> = (0..100).map(|i| p(i as f64 / 100.0, true)).collect();
     let (sorted, groups) = SortedPairs::grouped(&pairs);
     let fields = vec![0u32; 100];
-    assert!(all_field_scores(&pairs, &fields, 1000, &sorted, &groups, &settings).is_none());
-    assert!(all_field_scores(&pairs, &fields, 600, &sorted, &groups, &settings).is_some());
+    let all = |count| {
+        all_field_scores(
+            with_fields(&pairs, &fields, &groups),
+            count,
+            &sorted,
+            &settings,
+        )
+    };
+    assert!(all(1000).is_none());
+    assert!(all(600).is_some());
+}
+
+/// Each pair with its field and its group, as `all_field_scores` takes them.
+fn with_fields<'a>(
+    pairs: &'a [Pair],
+    fields: &'a [u32],
+    groups: &'a [u32],
+) -> impl Iterator<Item = (Pair, u32, u32)> + 'a {
+    pairs
+        .iter()
+        .zip(fields)
+        .zip(groups)
+        .map(|((&q, &f), &g)| (q, f, g))
 }

@@ -13,7 +13,7 @@ use super::doc_out::DocOut;
 use super::shard;
 use crate::eval::confidence::{
     all_field_scores, field_scores_grouped, group_scores_grouped, ConfidenceSettings,
-    FieldConfidence, Pair, SortedPairs,
+    FieldConfidence, Pair, PairLog, SortedPairs,
 };
 use crate::eval::config::ConfidenceConfig;
 use crate::eval::report::{
@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 /// What a document says about going straight through (SPEC §8.4).
 #[derive(Debug, Clone, Copy)]
 struct DocumentPairs {
-    /// Its pairs end here in [`ConfidenceRun::pairs`].
+    /// Its pairs end here in [`ConfidenceRun::log`].
     end: usize,
     /// A present predicted value carries no confidence.
     uncovered: bool,
@@ -43,11 +43,9 @@ fn correct(outcome: Outcome) -> bool {
 /// One model's pairs, absorbed in document order.
 #[derive(Debug, Default)]
 pub(super) struct ConfidenceRun {
-    /// Every pair, in document order: the slice the model's scores read
-    /// as it is (no copy).
-    pairs: Vec<Pair>,
-    /// The path id of each pair, beside it.
-    paths: Vec<u32>,
+    /// Every pair with its path id, in document order, grouped as it
+    /// comes: what the model's scores read as it is (no copy).
+    log: PairLog,
     /// SPEC §8.2: one per (document, field): a scalar per document, an
     /// item field per item slot, a set field once per document.
     slots: u64,
@@ -88,16 +86,12 @@ impl ConfidenceRun {
             all_correct &= ok;
             if let Some(confidence) = confidence {
                 lowest = lowest.min(confidence);
-                self.pairs.push(Pair {
-                    confidence,
-                    correct: ok,
-                });
-                self.paths.push(path);
+                self.log.push(confidence, ok, path);
             }
         }
         self.slots += (out.events.len() + out.sets.len()) as u64;
         self.documents.push(DocumentPairs {
-            end: self.pairs.len(),
+            end: self.log.len(),
             uncovered: out.uncovered,
             all_correct,
             lowest,
@@ -115,13 +109,11 @@ impl ConfidenceRun {
     /// estimate too high costs address space, not memory; one too low
     /// grows as before.
     fn size_for_all(&mut self) {
-        let rate = self.pairs.len().div_ceil(SAMPLE);
+        let rate = self.log.len().div_ceil(SAMPLE);
         let total = rate
             .saturating_mul(self.expected)
             .saturating_add(rate.saturating_mul(self.expected) / 4);
-        let more = total.saturating_sub(self.pairs.len());
-        self.pairs.reserve(more);
-        self.paths.reserve(more);
+        self.log.reserve(total.saturating_sub(self.log.len()));
     }
 
     /// The pairs of the document absorbed last, in the order the model's
@@ -136,7 +128,7 @@ impl ConfidenceRun {
             _ => self.documents[n - 2].end,
         };
         let end = self.documents.last().map_or(0, |d| d.end);
-        self.pairs[start..end].iter().copied()
+        self.log.pairs(start..end).map(|(pair, _)| pair)
     }
 
     /// The model's `confidence` block (SPEC §8.5); `None` without a pair.
@@ -147,13 +139,16 @@ impl ConfidenceRun {
         name: impl Fn(u32) -> &'n str + Sync,
     ) -> Option<ConfidenceReport> {
         let settings = config.settings();
-        let all = &self.pairs;
-        let (sorted, groups) = SortedPairs::grouped(all);
+        // `rank`: each slot's group in `sorted`.
+        let (sorted, rank) = self.log.grouped();
         // The model's scores beside its fields' (on a pool of several
         // threads: a model finished early helps with another's fields).
         let (g, fields) = shard::join(
-            || group_scores_grouped(all, &sorted, &groups, &settings),
-            || self.field_scores(&sorted, &groups, &settings, &name),
+            || {
+                let pairs = self.log.with_groups(&rank).map(|(p, _, g)| (p, g));
+                group_scores_grouped(pairs, &sorted, &settings)
+            },
+            || self.field_scores(&sorted, &rank, &settings, &name),
         );
         let g = g?;
         Some(ConfidenceReport {
@@ -177,36 +172,25 @@ impl ConfidenceRun {
         })
     }
 
-    /// One more than the largest path id of a pair (0 without pairs): the
-    /// length of a vector indexed by path id.
-    fn path_count(&self) -> usize {
-        self.paths
-            .iter()
-            .map(|&p| p as usize + 1)
-            .max()
-            .unwrap_or(0)
-    }
-
     /// Each field's scores (SPEC §8.5 `fields`), by its per-field-table
     /// name: with few distinct confidences, [`all_field_scores`] in one
     /// pass; else each field's pairs and their groups among all pairs
-    /// (`sorted`, `groups`), in document order — a counting sort by path
+    /// (`sorted`; `rank`, each slot's group), in document order — a
+    /// counting sort by path
     /// id (ids are dense), so field `path`'s are `at[path]..at[path + 1]`
     /// of `field_pairs` — scored on their own, side by side on a pool of
     /// several threads.
     fn field_scores<'n>(
         &self,
         sorted: &SortedPairs,
-        groups: &[u32],
+        rank: &[u32],
         settings: &ConfidenceSettings,
         name: &(impl Fn(u32) -> &'n str + Sync),
     ) -> BTreeMap<String, FieldConfidence> {
-        let paths = self.path_count();
+        let paths = self.log.field_count();
         // Few distinct confidences (the usual case): every field in one
         // pass over the pairs.
-        if let Some(all) =
-            all_field_scores(&self.pairs, &self.paths, paths, sorted, groups, settings)
-        {
+        if let Some(all) = all_field_scores(self.log.with_groups(rank), paths, sorted, settings) {
             return all
                 .into_iter()
                 .enumerate()
@@ -214,7 +198,7 @@ impl ConfidenceRun {
                 .collect();
         }
         let mut at = vec![0usize; paths + 1];
-        for &p in &self.paths {
+        for (_, p) in self.log.pairs(0..self.log.len()) {
             at[p as usize + 1] += 1;
         }
         for i in 1..=paths {
@@ -225,11 +209,11 @@ impl ConfidenceRun {
             confidence: 0.0,
             correct: false,
         };
-        let mut field_pairs = vec![unset; self.pairs.len()];
-        let mut field_groups = vec![0u32; groups.len()];
-        for ((p, &path), &g) in self.pairs.iter().zip(&self.paths).zip(groups) {
+        let mut field_pairs = vec![unset; self.log.len()];
+        let mut field_groups = vec![0u32; self.log.len()];
+        for (p, path, g) in self.log.with_groups(rank) {
             let slot = &mut next[path as usize];
-            field_pairs[*slot] = *p;
+            field_pairs[*slot] = p;
             field_groups[*slot] = g;
             *slot += 1;
         }
@@ -314,21 +298,17 @@ impl ConfidenceRun {
         let (mut through, mut right) = (0u64, 0u64);
         // Each path's threshold, looked up by name once (path ids are
         // dense: a vector, not a map, read once per pair).
-        let paths = self.path_count();
-        let mut thresholds: Vec<Option<f64>> = vec![None; paths];
+        let mut thresholds: Vec<Option<f64>> = vec![None; self.log.field_count()];
         let mut threshold_of = |path: u32| {
             *thresholds[path as usize].get_or_insert_with(|| config.threshold_of(name(path)))
         };
         let mut start = 0;
         for d in &self.documents {
-            let (pairs, paths) = (&self.pairs[start..d.end], &self.paths[start..d.end]);
+            let mut pairs = self.log.pairs(start..d.end);
             start = d.end;
-            let goes = !pairs.is_empty()
+            let goes = pairs.len() > 0
                 && !d.uncovered
-                && pairs
-                    .iter()
-                    .zip(paths)
-                    .all(|(p, &path)| p.confidence >= threshold_of(path));
+                && pairs.all(|(p, path)| p.confidence >= threshold_of(path));
             if goes {
                 through += 1;
                 right += u64::from(d.all_correct);
