@@ -30,7 +30,7 @@ use sorted::ece_equal_mass;
 pub use sorted::{accepted_at, risk_coverage, CurvePoint, Pair, SortedPairs};
 use sorted::{
     aurc, auroc, calibration_error, curve, equal_mass_bin_of, in_groups, sums_and_bins,
-    width_bin_of, Bin,
+    width_bin_of, Bin, Tally,
 };
 
 /// The `confidence` config section's numeric settings (§8.3–§8.4), with
@@ -228,63 +228,96 @@ pub fn group_scores_grouped(
     if sorted.is_empty() {
         return None;
     }
-    let s = sorted;
-    let n = s.len();
-    let nf = n as f64;
-    let b = settings.bins.max(1);
-    // Σy, Σc, Σ(c − y)², the equal-width and the equal-mass bins: one
-    // pass, each sum in input order.
-    let (sums, [width, mass]) =
-        sums_and_bins(pairs, [&width_bin_of(s, b), &equal_mass_bin_of(s, b)], b);
-    let (ok, sum_c, sum_sq) = (sums.ok, sums.confidence, sums.squared_error);
-    let (ece, mce) = calibration_error(&width, n);
-    let bins = width
-        .iter()
-        .enumerate()
-        .map(|(k, w)| ReliabilityBin {
-            low: k as f64 / b as f64,
-            high: (k + 1) as f64 / b as f64,
-            count: w.n,
-            accuracy: (w.n > 0).then(|| w.ok as f64 / w.n as f64),
-            mean_confidence: (w.n > 0).then(|| w.sum / w.n as f64),
-        })
-        .collect();
-    let thresholds = settings
-        .thresholds
-        .iter()
-        .map(|&t| {
-            let (acc, acc_ok) = s.accepted_at(t);
-            ThresholdRow {
-                threshold: t,
-                accepted: acc,
-                coverage: acc as f64 / nf,
-                accuracy: (acc > 0).then(|| acc_ok as f64 / acc as f64),
-            }
-        })
-        .collect();
-    Some(GroupScores {
-        pairs: n,
-        accuracy: ok as f64 / nf,
-        mean_confidence: sum_c / nf,
-        brier: sum_sq / nf,
-        ece,
-        ece_equal_mass: calibration_error(&mass, n).0,
-        mce,
-        auroc: auroc(s),
-        aurc: aurc(&curve(s)),
-        bins,
-        thresholds,
-        coverage_at_accuracy: settings
-            .target_accuracy
+    let mut tally = GroupTally::new(sorted, settings);
+    for (p, g) in pairs {
+        tally.add(p, g as usize);
+    }
+    Some(tally.scores(sorted, settings))
+}
+
+/// What [`group_scores_grouped`] adds up pair by pair: Σy, Σc, Σ(c − y)²,
+/// the equal-width and the equal-mass bins (each group's bins worked out
+/// once), every sum in the order of the calls.
+struct GroupTally {
+    tally: Tally<2>,
+    width_of: Vec<usize>,
+    mass_of: Vec<usize>,
+}
+
+impl GroupTally {
+    fn new(sorted: &SortedPairs, settings: &ConfidenceSettings) -> GroupTally {
+        let b = settings.bins.max(1);
+        GroupTally {
+            tally: Tally::new(b),
+            width_of: width_bin_of(sorted, b),
+            mass_of: equal_mass_bin_of(sorted, b),
+        }
+    }
+
+    /// Adds pair `p` of group `g`.
+    #[inline]
+    fn add(&mut self, p: Pair, g: usize) {
+        self.tally.add(p, g, [&self.width_of, &self.mass_of]);
+    }
+
+    /// The scores, once every pair of the (non-empty) `s` is added.
+    fn scores(self, s: &SortedPairs, settings: &ConfidenceSettings) -> GroupScores {
+        let n = s.len();
+        let nf = n as f64;
+        let b = settings.bins.max(1);
+        let Tally {
+            sums,
+            bins: [width, mass],
+        } = self.tally;
+        let (ece, mce) = calibration_error(&width, n);
+        let bins = width
             .iter()
-            .map(|&a| coverage_at(s, a))
-            .collect(),
-        error_capture: settings
-            .review_budgets
+            .enumerate()
+            .map(|(k, w)| ReliabilityBin {
+                low: k as f64 / b as f64,
+                high: (k + 1) as f64 / b as f64,
+                count: w.n,
+                accuracy: (w.n > 0).then(|| w.ok as f64 / w.n as f64),
+                mean_confidence: (w.n > 0).then(|| w.sum / w.n as f64),
+            })
+            .collect();
+        let thresholds = settings
+            .thresholds
             .iter()
-            .map(|&bud| error_capture(s, bud))
-            .collect(),
-    })
+            .map(|&t| {
+                let (acc, acc_ok) = s.accepted_at(t);
+                ThresholdRow {
+                    threshold: t,
+                    accepted: acc,
+                    coverage: acc as f64 / nf,
+                    accuracy: (acc > 0).then(|| acc_ok as f64 / acc as f64),
+                }
+            })
+            .collect();
+        GroupScores {
+            pairs: n,
+            accuracy: sums.ok as f64 / nf,
+            mean_confidence: sums.confidence / nf,
+            brier: sums.squared_error / nf,
+            ece,
+            ece_equal_mass: calibration_error(&mass, n).0,
+            mce,
+            auroc: auroc(s),
+            aurc: aurc(&curve(s)),
+            bins,
+            thresholds,
+            coverage_at_accuracy: settings
+                .target_accuracy
+                .iter()
+                .map(|&a| coverage_at(s, a))
+                .collect(),
+            error_capture: settings
+                .review_budgets
+                .iter()
+                .map(|&bud| error_capture(s, bud))
+                .collect(),
+        }
+    }
 }
 
 /// The per-field scores of SPEC §8.4; None when empty. accuracy,
@@ -336,62 +369,146 @@ pub fn all_field_scores(
     sorted: &SortedPairs,
     settings: &ConfidenceSettings,
 ) -> Option<Vec<Option<FieldConfidence>>> {
-    let distinct = sorted.values().len();
-    let cells = field_count.checked_mul(distinct)?;
-    let n = usize::try_from(sorted.len()).unwrap_or(usize::MAX);
-    if cells > n.saturating_mul(4).saturating_add(1 << 16) {
+    let mut tally = FieldTally::new(field_count, sorted, settings)?;
+    for (p, f, g) in pairs {
+        tally.add(p, f as usize, g as usize);
+    }
+    Some(tally.scores(sorted, settings))
+}
+
+/// [`group_scores_grouped`] and [`all_field_scores`] of the same pairs in
+/// one pass over them (each sum the same bits as in a pass of its own):
+/// the group's scores, and every field's, or None for the fields when
+/// [`all_field_scores`] would give None (the caller gathers each field's
+/// pairs). None when there are no pairs.
+pub fn group_and_field_scores(
+    pairs: impl IntoIterator<Item = (Pair, u32, u32)>,
+    field_count: usize,
+    sorted: &SortedPairs,
+    settings: &ConfidenceSettings,
+) -> Option<(GroupScores, Option<Vec<Option<FieldConfidence>>>)> {
+    if sorted.is_empty() {
         return None;
     }
-    let b = settings.bins.max(1);
-    let width_of = width_bin_of(sorted, b);
-    let mut sums = vec![(0u64, 0.0f64); field_count];
-    let mut bins = vec![Bin::default(); field_count * b];
-    // Per (field, group): pairs and correct pairs.
-    let mut table = vec![(0u64, 0u64); cells];
-    let mut negative_zero = vec![false; field_count];
-    for (p, f, g) in pairs {
-        let (f, g) = (f as usize, g as usize);
+    let mut group = GroupTally::new(sorted, settings);
+    let fields = match FieldTally::new(field_count, sorted, settings) {
+        Some(mut fields) => {
+            for (p, f, g) in pairs {
+                group.add(p, g as usize);
+                fields.add(p, f as usize, g as usize);
+            }
+            Some(fields.scores(sorted, settings))
+        }
+        None => {
+            for (p, _, g) in pairs {
+                group.add(p, g as usize);
+            }
+            None
+        }
+    };
+    Some((group.scores(sorted, settings), fields))
+}
+
+/// What [`all_field_scores`] adds up pair by pair: per field Σy, Σc, the
+/// equal-width bins and the pairs and correct pairs of each group (a
+/// table of fields × distinct confidences), every sum in the order of the
+/// calls.
+struct FieldTally {
+    /// B, the groups (distinct confidences) and each group's bin.
+    b: usize,
+    distinct: usize,
+    width_of: Vec<usize>,
+    sums: Vec<(u64, f64)>,
+    bins: Vec<Bin>,
+    table: Vec<(u64, u64)>,
+    /// Whether a field has a −0.0 (only looked at when `sorted` has a
+    /// zero).
+    negative_zero: Vec<bool>,
+    has_zero: bool,
+}
+
+impl FieldTally {
+    /// None when the table would exceed 4·n + 65,536 cells.
+    fn new(
+        field_count: usize,
+        sorted: &SortedPairs,
+        settings: &ConfidenceSettings,
+    ) -> Option<FieldTally> {
+        let distinct = sorted.values().len();
+        let cells = field_count.checked_mul(distinct)?;
+        let n = usize::try_from(sorted.len()).unwrap_or(usize::MAX);
+        if cells > n.saturating_mul(4).saturating_add(1 << 16) {
+            return None;
+        }
+        let b = settings.bins.max(1);
+        Some(FieldTally {
+            b,
+            distinct,
+            width_of: width_bin_of(sorted, b),
+            sums: vec![(0, 0.0); field_count],
+            bins: vec![Bin::default(); field_count * b],
+            table: vec![(0, 0); cells],
+            negative_zero: vec![false; field_count],
+            has_zero: sorted.values().contains(&0.0),
+        })
+    }
+
+    /// Adds pair `p` of field `f` and group `g`.
+    #[inline]
+    fn add(&mut self, p: Pair, f: usize, g: usize) {
         let correct = u64::from(p.correct);
-        sums[f].0 += correct;
-        sums[f].1 += p.confidence;
-        bins[f * b + width_of[g]].add(p);
-        let cell = &mut table[f * distinct + g];
+        let sums = &mut self.sums[f];
+        sums.0 += correct;
+        sums.1 += p.confidence;
+        self.bins[f * self.b + self.width_of[g]].add(p);
+        let cell = &mut self.table[f * self.distinct + g];
         cell.0 += 1;
         cell.1 += correct;
-        negative_zero[f] |= p.confidence == 0.0 && p.confidence.is_sign_negative();
+        if self.has_zero && p.confidence == 0.0 && p.confidence.is_sign_negative() {
+            self.negative_zero[f] = true;
+        }
     }
-    let scores = (0..field_count)
-        .map(|f| {
-            let row = &table[f * distinct..(f + 1) * distinct];
-            let (mut values, mut count, mut ok) = (Vec::new(), Vec::new(), Vec::new());
-            for (g, &(n, k)) in row.iter().enumerate().filter(|(_, c)| c.0 > 0) {
-                // A zero group's value is the field's own smallest zero
-                // (−0.0 only if it has one), as `grouped` of its pairs
-                // would give.
-                let v = sorted.values()[g];
-                values.push(match (v == 0.0, negative_zero[f]) {
-                    (true, true) => -0.0,
-                    (true, false) => 0.0,
-                    _ => v,
-                });
-                count.push(n);
-                ok.push(k);
-            }
-            if values.is_empty() {
-                return None;
-            }
-            let s = SortedPairs::from_groups(values, count, ok);
-            let (ok, sum_c) = sums[f];
-            Some(field_scores_from(
-                &s,
-                ok,
-                sum_c,
-                &bins[f * b..(f + 1) * b],
-                settings,
-            ))
-        })
-        .collect();
-    Some(scores)
+
+    /// Each field's scores (None for a field without pairs), once every
+    /// pair is added.
+    fn scores(
+        self,
+        sorted: &SortedPairs,
+        settings: &ConfidenceSettings,
+    ) -> Vec<Option<FieldConfidence>> {
+        let (b, distinct) = (self.b, self.distinct);
+        (0..self.sums.len())
+            .map(|f| {
+                let row = &self.table[f * distinct..(f + 1) * distinct];
+                let (mut values, mut count, mut ok) = (Vec::new(), Vec::new(), Vec::new());
+                for (g, &(n, k)) in row.iter().enumerate().filter(|(_, c)| c.0 > 0) {
+                    // A zero group's value is the field's own smallest
+                    // zero (−0.0 only if it has one), as `grouped` of its
+                    // pairs would give.
+                    let v = sorted.values()[g];
+                    values.push(match (v == 0.0, self.negative_zero[f]) {
+                        (true, true) => -0.0,
+                        (true, false) => 0.0,
+                        _ => v,
+                    });
+                    count.push(n);
+                    ok.push(k);
+                }
+                if values.is_empty() {
+                    return None;
+                }
+                let s = SortedPairs::from_groups(values, count, ok);
+                let (ok, sum_c) = self.sums[f];
+                Some(field_scores_from(
+                    &s,
+                    ok,
+                    sum_c,
+                    &self.bins[f * b..(f + 1) * b],
+                    settings,
+                ))
+            })
+            .collect()
+    }
 }
 
 /// A field's scores from its sorted groups `s`, Σy, Σc (in input order)

@@ -286,27 +286,47 @@ pub(super) struct Sums {
 
 /// One pass over the pairs (each with its group) in input order: their
 /// [`Sums`] and, for each map of `maps`, B bins with a pair of group g in
-/// bin `map[g]`. Every sum is
-/// taken in input order, as a pass of its own would take it (the same
-/// bits), the M + 1 chains of additions side by side.
+/// bin `map[g]` (a [`Tally`] of every pair).
 pub(super) fn sums_and_bins<const M: usize>(
     pairs: impl IntoIterator<Item = (Pair, u32)>,
     maps: [&[usize]; M],
     b: usize,
 ) -> (Sums, [Vec<Bin>; M]) {
-    let mut sums = Sums::default();
-    let mut bins: [Vec<Bin>; M] = std::array::from_fn(|_| vec![Bin::default(); b]);
+    let mut tally = Tally::new(b);
     for (p, g) in pairs {
-        let y = if p.correct { 1.0 } else { 0.0 };
-        let d = p.confidence - y;
-        sums.ok += u64::from(p.correct);
-        sums.confidence += p.confidence;
-        sums.squared_error += d * d;
-        for (bins, map) in bins.iter_mut().zip(maps) {
-            bins[map[g as usize]].add(p);
+        tally.add(p, g as usize, maps);
+    }
+    (tally.sums, tally.bins)
+}
+
+/// [`Sums`] and, per map, B bins, as pairs are added one at a time. Every
+/// sum is taken in the order of the calls, as a pass of its own would
+/// take it (the same bits), the M + 1 chains of additions side by side.
+pub(super) struct Tally<const M: usize> {
+    pub(super) sums: Sums,
+    pub(super) bins: [Vec<Bin>; M],
+}
+
+impl<const M: usize> Tally<M> {
+    pub(super) fn new(b: usize) -> Tally<M> {
+        Tally {
+            sums: Sums::default(),
+            bins: std::array::from_fn(|_| vec![Bin::default(); b]),
         }
     }
-    (sums, bins)
+
+    /// Adds pair `p` of group `g`: to bin `map[g]` of each map.
+    #[inline]
+    pub(super) fn add(&mut self, p: Pair, g: usize, maps: [&[usize]; M]) {
+        let y = if p.correct { 1.0 } else { 0.0 };
+        let d = p.confidence - y;
+        self.sums.ok += u64::from(p.correct);
+        self.sums.confidence += p.confidence;
+        self.sums.squared_error += d * d;
+        for (bins, map) in self.bins.iter_mut().zip(maps) {
+            bins[map[g]].add(p);
+        }
+    }
 }
 
 /// `pairs` beside their `groups`, as [`sums_and_bins`] takes them.

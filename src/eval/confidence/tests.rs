@@ -565,6 +565,10 @@ fn every_field_in_one_pass_is_each_field_alone_bit_for_bit() {
             format!("{:?}", group_scores(&pairs, &settings)),
             "case {case}"
         );
+        // Both in one pass: the same bits again (nothing without pairs).
+        let both = group_and_field_scores(log.with_groups(&rank), field_count, &sorted, &settings);
+        let want = group_scores(&pairs, &settings).map(|g| (g, Some(all.clone())));
+        assert_eq!(format!("{both:?}"), format!("{want:?}"), "case {case}");
         for (f, got) in all.iter().enumerate() {
             let own: Vec<Pair> = pairs
                 .iter()
@@ -616,6 +620,17 @@ fn every_field_in_one_pass_is_each_field_alone_bit_for_bit() {
     };
     assert!(all(1000).is_none());
     assert!(all(600).is_some());
+    // In one pass with the group's scores: the group's all the same, the
+    // fields left to the caller.
+    let (group, fields) = group_and_field_scores(
+        with_fields(&pairs, &fields, &groups),
+        1000,
+        &sorted,
+        &settings,
+    )
+    .unwrap();
+    assert_eq!(Some(group), group_scores(&pairs, &settings));
+    assert!(fields.is_none());
 }
 
 /// Each pair with its field and its group, as `all_field_scores` takes them.

@@ -12,8 +12,8 @@
 use super::doc_out::DocOut;
 use super::shard;
 use crate::eval::confidence::{
-    all_field_scores, field_scores_grouped, group_scores_grouped, ConfidenceSettings,
-    FieldConfidence, Pair, PairLog, SortedPairs,
+    field_scores_grouped, group_and_field_scores, ConfidenceSettings, FieldConfidence, Pair,
+    PairLog, SortedPairs,
 };
 use crate::eval::config::ConfidenceConfig;
 use crate::eval::report::{
@@ -141,16 +141,20 @@ impl ConfidenceRun {
         let settings = config.settings();
         // `rank`: each slot's group in `sorted`.
         let (sorted, rank) = self.log.grouped();
-        // The model's scores beside its fields' (on a pool of several
-        // threads: a model finished early helps with another's fields).
-        let (g, fields) = shard::join(
-            || {
-                let pairs = self.log.with_groups(&rank).map(|(p, _, g)| (p, g));
-                group_scores_grouped(pairs, &sorted, &settings)
-            },
-            || self.field_scores(&sorted, &rank, &settings, &name),
-        );
-        let g = g?;
+        // Few distinct confidences (the usual case): the model's scores and
+        // every field's in one pass over the pairs; else each field's pairs
+        // gathered and scored on their own.
+        let paths = self.log.field_count();
+        let (g, fields) =
+            group_and_field_scores(self.log.with_groups(&rank), paths, &sorted, &settings)?;
+        let fields = match fields {
+            Some(all) => all
+                .into_iter()
+                .enumerate()
+                .filter_map(|(path, scores)| Some((name(path as u32).to_string(), scores?)))
+                .collect(),
+            None => self.field_scores(&sorted, &rank, &settings, &name),
+        };
         Some(ConfidenceReport {
             pairs: g.pairs,
             with_confidence: g.pairs as f64 / self.slots as f64,
@@ -173,13 +177,12 @@ impl ConfidenceRun {
     }
 
     /// Each field's scores (SPEC §8.5 `fields`), by its per-field-table
-    /// name: with few distinct confidences, [`all_field_scores`] in one
-    /// pass; else each field's pairs and their groups among all pairs
-    /// (`sorted`; `rank`, each slot's group), in document order — a
-    /// counting sort by path
-    /// id (ids are dense), so field `path`'s are `at[path]..at[path + 1]`
-    /// of `field_pairs` — scored on their own, side by side on a pool of
-    /// several threads.
+    /// name, when there are too many distinct confidences for
+    /// [`group_and_field_scores`]' table: each field's pairs and their
+    /// groups among all pairs (`sorted`; `rank`, each slot's group), in
+    /// document order — a counting sort by path id (ids are dense), so
+    /// field `path`'s are `at[path]..at[path + 1]` of `field_pairs` —
+    /// scored on their own, side by side on a pool of several threads.
     fn field_scores<'n>(
         &self,
         sorted: &SortedPairs,
@@ -188,15 +191,6 @@ impl ConfidenceRun {
         name: &(impl Fn(u32) -> &'n str + Sync),
     ) -> BTreeMap<String, FieldConfidence> {
         let paths = self.log.field_count();
-        // Few distinct confidences (the usual case): every field in one
-        // pass over the pairs.
-        if let Some(all) = all_field_scores(self.log.with_groups(rank), paths, sorted, settings) {
-            return all
-                .into_iter()
-                .enumerate()
-                .filter_map(|(path, scores)| Some((name(path as u32).to_string(), scores?)))
-                .collect();
-        }
         let mut at = vec![0usize; paths + 1];
         for (_, p) in self.log.pairs(0..self.log.len()) {
             at[p as usize + 1] += 1;
