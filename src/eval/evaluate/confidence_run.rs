@@ -12,8 +12,8 @@
 use super::doc_out::DocOut;
 use super::shard;
 use crate::eval::confidence::{
-    field_scores_grouped, group_and_field_scores, ConfidenceSettings, FieldConfidence, Pair,
-    PairLog, SortedPairs,
+    all_field_scores, field_scores_grouped, group_and_field_scores, group_scores_grouped,
+    ConfidenceSettings, FieldConfidence, Pair, PairLog, SortedPairs,
 };
 use crate::eval::config::ConfidenceConfig;
 use crate::eval::report::{
@@ -142,17 +142,31 @@ impl ConfidenceRun {
         // `rank`: each slot's group in `sorted`.
         let (sorted, rank) = self.log.grouped();
         // Few distinct confidences (the usual case): the model's scores and
-        // every field's in one pass over the pairs; else each field's pairs
+        // every field's in one pass over the pairs, or in two side by side
+        // on a pool of several threads (three models on two threads leave
+        // one idle for a third of the time); else each field's pairs
         // gathered and scored on their own.
         let paths = self.log.field_count();
-        let (g, fields) =
-            group_and_field_scores(self.log.with_groups(&rank), paths, &sorted, &settings)?;
-        let fields = match fields {
-            Some(all) => all
-                .into_iter()
+        let named = |all: Vec<Option<FieldConfidence>>| -> BTreeMap<String, FieldConfidence> {
+            all.into_iter()
                 .enumerate()
                 .filter_map(|(path, scores)| Some((name(path as u32).to_string(), scores?)))
-                .collect(),
+                .collect()
+        };
+        let (g, fields) = if shard::threads() > 1 {
+            let (g, fields) = shard::join(
+                || {
+                    let pairs = self.log.with_groups(&rank).map(|(p, _, g)| (p, g));
+                    group_scores_grouped(pairs, &sorted, &settings)
+                },
+                || all_field_scores(self.log.with_groups(&rank), paths, &sorted, &settings),
+            );
+            (g?, fields)
+        } else {
+            group_and_field_scores(self.log.with_groups(&rank), paths, &sorted, &settings)?
+        };
+        let fields = match fields {
+            Some(all) => named(all),
             None => self.field_scores(&sorted, &rank, &settings, &name),
         };
         Some(ConfidenceReport {

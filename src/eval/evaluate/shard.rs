@@ -79,6 +79,19 @@ pub(super) fn on_pool<T: Send, R: Send>(
     }
 }
 
+/// `a()` and `b()`, side by side on a pool of more than one thread
+/// (native only), else one after the other.
+pub(super) fn join<A: Send, B: Send>(
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    #[cfg(not(target_arch = "wasm32"))]
+    if threads() > 1 {
+        return rayon::join(a, b);
+    }
+    (a(), b())
+}
+
 /// One unit of work: a run of documents, with its own buffers, path
 /// caches and (for sources that are not resident) copies of its records.
 #[derive(Default)]
