@@ -255,7 +255,7 @@ impl GroupTally {
     }
 
     /// Adds pair `p` of group `g`.
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, p: Pair, g: usize) {
         self.tally.add(p, g, [&self.width_of, &self.mass_of]);
     }
@@ -265,10 +265,7 @@ impl GroupTally {
         let n = s.len();
         let nf = n as f64;
         let b = settings.bins.max(1);
-        let Tally {
-            sums,
-            bins: [width, mass],
-        } = self.tally;
+        let (sums, [width, mass]) = self.tally.finish(s, [&self.width_of, &self.mass_of]);
         let (ece, mce) = calibration_error(&width, n);
         let bins = width
             .iter()
@@ -343,7 +340,7 @@ pub fn field_scores_grouped(
         return None;
     }
     let b = settings.bins.max(1);
-    let (sums, [width]) = sums_and_bins(in_groups(pairs, groups), [&width_bin_of(s, b)], b);
+    let (sums, [width]) = sums_and_bins(in_groups(pairs, groups), s, [&width_bin_of(s, b)], b);
     Some(field_scores_from(
         s,
         sums.ok,
@@ -409,17 +406,17 @@ pub fn group_and_field_scores(
     Some((group.scores(sorted, settings), fields))
 }
 
-/// What [`all_field_scores`] adds up pair by pair: per field Σy, Σc, the
-/// equal-width bins and the pairs and correct pairs of each group (a
-/// table of fields × distinct confidences), every sum in the order of the
-/// calls.
+/// What [`all_field_scores`] adds up pair by pair: per field Σc, each
+/// equal-width bin's Σc (every sum in the order of the calls) and the
+/// pairs and correct pairs of each group (a table of fields × distinct
+/// confidences), from which the field's and its bins' counts are read.
 struct FieldTally {
     /// B, the groups (distinct confidences) and each group's bin.
     b: usize,
     distinct: usize,
     width_of: Vec<usize>,
-    sums: Vec<(u64, f64)>,
-    bins: Vec<Bin>,
+    sums: Vec<f64>,
+    bin_sums: Vec<f64>,
     table: Vec<(u64, u64)>,
     /// Whether a field has a −0.0 (only looked at when `sorted` has a
     /// zero).
@@ -445,8 +442,8 @@ impl FieldTally {
             b,
             distinct,
             width_of: width_bin_of(sorted, b),
-            sums: vec![(0, 0.0); field_count],
-            bins: vec![Bin::default(); field_count * b],
+            sums: vec![0.0; field_count],
+            bin_sums: vec![0.0; field_count * b],
             table: vec![(0, 0); cells],
             negative_zero: vec![false; field_count],
             has_zero: sorted.values().contains(&0.0),
@@ -454,16 +451,13 @@ impl FieldTally {
     }
 
     /// Adds pair `p` of field `f` and group `g`.
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, p: Pair, f: usize, g: usize) {
-        let correct = u64::from(p.correct);
-        let sums = &mut self.sums[f];
-        sums.0 += correct;
-        sums.1 += p.confidence;
-        self.bins[f * self.b + self.width_of[g]].add(p);
+        self.sums[f] += p.confidence;
+        self.bin_sums[f * self.b + self.width_of[g]] += p.confidence;
         let cell = &mut self.table[f * self.distinct + g];
         cell.0 += 1;
-        cell.1 += correct;
+        cell.1 += u64::from(p.correct);
         if self.has_zero && p.confidence == 0.0 && p.confidence.is_sign_negative() {
             self.negative_zero[f] = true;
         }
@@ -481,7 +475,13 @@ impl FieldTally {
             .map(|f| {
                 let row = &self.table[f * distinct..(f + 1) * distinct];
                 let (mut values, mut count, mut ok) = (Vec::new(), Vec::new(), Vec::new());
+                let mut bins: Vec<Bin> = self.bin_sums[f * b..(f + 1) * b]
+                    .iter()
+                    .map(|&sum| Bin { n: 0, ok: 0, sum })
+                    .collect();
                 for (g, &(n, k)) in row.iter().enumerate().filter(|(_, c)| c.0 > 0) {
+                    bins[self.width_of[g]].n += n;
+                    bins[self.width_of[g]].ok += k;
                     // A zero group's value is the field's own smallest
                     // zero (−0.0 only if it has one), as `grouped` of its
                     // pairs would give.
@@ -498,12 +498,11 @@ impl FieldTally {
                     return None;
                 }
                 let s = SortedPairs::from_groups(values, count, ok);
-                let (ok, sum_c) = self.sums[f];
                 Some(field_scores_from(
                     &s,
-                    ok,
-                    sum_c,
-                    &self.bins[f * b..(f + 1) * b],
+                    s.correct(),
+                    self.sums[f],
+                    &bins,
                     settings,
                 ))
             })

@@ -284,11 +284,12 @@ pub(super) struct Sums {
     pub squared_error: f64,
 }
 
-/// One pass over the pairs (each with its group) in input order: their
-/// [`Sums`] and, for each map of `maps`, B bins with a pair of group g in
-/// bin `map[g]` (a [`Tally`] of every pair).
+/// One pass over the pairs (each with its group in `sorted`) in input
+/// order: their [`Sums`] and, for each map of `maps`, B bins with a pair
+/// of group g in bin `map[g]` (a [`Tally`] of every pair).
 pub(super) fn sums_and_bins<const M: usize>(
     pairs: impl IntoIterator<Item = (Pair, u32)>,
+    sorted: &SortedPairs,
     maps: [&[usize]; M],
     b: usize,
 ) -> (Sums, [Vec<Bin>; M]) {
@@ -296,36 +297,62 @@ pub(super) fn sums_and_bins<const M: usize>(
     for (p, g) in pairs {
         tally.add(p, g as usize, maps);
     }
-    (tally.sums, tally.bins)
+    tally.finish(sorted, maps)
 }
 
-/// [`Sums`] and, per map, B bins, as pairs are added one at a time. Every
-/// sum is taken in the order of the calls, as a pass of its own would
-/// take it (the same bits), the M + 1 chains of additions side by side.
+/// [`Sums`] and, per map, B bins, as pairs are added one at a time. Only
+/// the sums of floats are taken pair by pair (in the order of the calls,
+/// as a pass of its own would take them: the same bits, the chains of
+/// additions side by side); the counts (pairs and correct pairs, overall
+/// and per bin) are read off the sorted index's groups at the end.
 pub(super) struct Tally<const M: usize> {
-    pub(super) sums: Sums,
-    pub(super) bins: [Vec<Bin>; M],
+    confidence: f64,
+    squared_error: f64,
+    /// Per map, per bin: Σc.
+    bin_sums: [Vec<f64>; M],
 }
 
 impl<const M: usize> Tally<M> {
     pub(super) fn new(b: usize) -> Tally<M> {
         Tally {
-            sums: Sums::default(),
-            bins: std::array::from_fn(|_| vec![Bin::default(); b]),
+            confidence: 0.0,
+            squared_error: 0.0,
+            bin_sums: std::array::from_fn(|_| vec![0.0; b]),
         }
     }
 
     /// Adds pair `p` of group `g`: to bin `map[g]` of each map.
-    #[inline]
+    #[inline(always)]
     pub(super) fn add(&mut self, p: Pair, g: usize, maps: [&[usize]; M]) {
         let y = if p.correct { 1.0 } else { 0.0 };
         let d = p.confidence - y;
-        self.sums.ok += u64::from(p.correct);
-        self.sums.confidence += p.confidence;
-        self.sums.squared_error += d * d;
-        for (bins, map) in self.bins.iter_mut().zip(maps) {
-            bins[map[g]].add(p);
+        self.confidence += p.confidence;
+        self.squared_error += d * d;
+        for (sums, map) in self.bin_sums.iter_mut().zip(maps) {
+            sums[map[g]] += p.confidence;
         }
+    }
+
+    /// The sums and bins once every pair of `sorted` is added (with the
+    /// same `maps`): each bin's pairs and correct pairs are its groups'.
+    pub(super) fn finish(self, sorted: &SortedPairs, maps: [&[usize]; M]) -> (Sums, [Vec<Bin>; M]) {
+        let sums = Sums {
+            ok: sorted.correct(),
+            confidence: self.confidence,
+            squared_error: self.squared_error,
+        };
+        let bins = std::array::from_fn(|m| {
+            let mut bins: Vec<Bin> = self.bin_sums[m]
+                .iter()
+                .map(|&sum| Bin { n: 0, ok: 0, sum })
+                .collect();
+            for (g, &k) in maps[m].iter().enumerate() {
+                bins[k].n += sorted.count[g];
+                bins[k].ok += sorted.ok[g];
+            }
+            bins
+        });
+        (sums, bins)
     }
 }
 
@@ -357,7 +384,12 @@ pub(super) fn ece_equal_mass(
     groups: &[u32],
     b: usize,
 ) -> f64 {
-    let (_, [bins]) = sums_and_bins(in_groups(pairs, groups), [&equal_mass_bin_of(sorted, b)], b);
+    let (_, [bins]) = sums_and_bins(
+        in_groups(pairs, groups),
+        sorted,
+        [&equal_mass_bin_of(sorted, b)],
+        b,
+    );
     calibration_error(&bins, sorted.len()).0
 }
 
