@@ -58,7 +58,8 @@ pub(super) fn eval_command(args: &EvalArgs, stderr: &mut dyn Write) -> Result<St
             "--corrections cannot be combined with --partial: write the corrected truth with `fieldscope correct` and give it as --truth",
         ));
     }
-    let (mut config, mut input) = load_inputs_with(&args.input, |path| Source::open(path, stream))?;
+    let (mut config, mut input) =
+        load_inputs_with(&args.input, |path, buf| Source::open(path, stream, buf))?;
     if let Some(url) = &args.app_url {
         config.app_url = Some(
             crate::eval::config::check_app_url(url)

@@ -37,10 +37,28 @@ pub(super) fn write_files(out: &Path, files: Vec<(String, String)>, stderr: &mut
 }
 
 pub(super) fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
-    std::fs::read(path).map_err(|e| {
+    let mut bytes = Vec::new();
+    read_file_into(path, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// The bytes of the file at `path` into `buf`, emptied first: memory it
+/// already holds is used again (pages already touched cost no page fault).
+pub(super) fn read_file_into(path: &Path, buf: &mut Vec<u8>) -> Result<(), Error> {
+    use std::io::Read;
+    let fail = |e: std::io::Error| {
         Error::new(ErrorKind::Io, format!("cannot read the file: {e}"))
             .in_file(path.display().to_string())
-    })
+    };
+    let mut file = std::fs::File::open(path).map_err(fail)?;
+    buf.clear();
+    // Room for the whole file at once, as `std::fs::read` makes it.
+    if let Ok(len) = file.metadata().map(|m| usize::try_from(m.len())) {
+        buf.try_reserve_exact(len.unwrap_or(0))
+            .map_err(|e| fail(std::io::Error::other(e)))?;
+    }
+    file.read_to_end(buf).map_err(fail)?;
+    Ok(())
 }
 
 pub(super) fn display_name(path: &Path) -> String {
