@@ -3,8 +3,9 @@
 //! Owns: the log (each pair as its confidence's slot and its field id with
 //! the correct bit), the slots (each distinct confidence once, by its bits,
 //! with its pairs and correct pairs counted as they come) and the sorted
-//! index made from the slots alone, equal to [`SortedPairs::grouped`] of
-//! the same pairs. Depends on the sibling `sorted` and `rustc-hash` only.
+//! index made from the slots alone — what [`SortedPairs::grouped`] of a
+//! slice of pairs is made with. Depends on the sibling `sorted`'s types
+//! and `rustc-hash` only.
 
 use super::sorted::{Pair, SortedPairs};
 
@@ -38,10 +39,24 @@ pub struct PairLog {
     fields: usize,
 }
 
-/// Entries of [`PairLog::front`]: 4,096 (64 KiB, made at the first pair).
+/// Entries of [`PairLog::front`] at most: 4,096 (64 KiB, made at the
+/// first pair unless [`PairLog::for_pairs`] made a smaller one).
 const FRONT_BITS: u32 = 12;
 
 impl PairLog {
+    /// A log for about `n` pairs: room for them, and a front table of at
+    /// most as many entries (16 to 4,096), so that a short log does not
+    /// clear 64 KiB.
+    pub fn for_pairs(n: usize) -> PairLog {
+        let bits = (usize::BITS - n.leading_zeros()).clamp(4, FRONT_BITS);
+        let mut log = PairLog {
+            front: vec![(0, 0); 1 << bits],
+            ..PairLog::default()
+        };
+        log.reserve(n);
+        log
+    }
+
     /// Appends one pair of field `field` (an id below 2³¹).
     #[inline]
     pub fn push(&mut self, confidence: f64, correct: bool, field: u32) {
@@ -61,7 +76,8 @@ impl PairLog {
         if self.front.is_empty() {
             self.front = vec![(0, 0); 1 << FRONT_BITS];
         }
-        let at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - FRONT_BITS)) as usize;
+        let bits = self.front.len().trailing_zeros();
+        let at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize;
         match self.front[at] {
             (k, s) if s != 0 && k == key => s - 1,
             _ => {

@@ -3,8 +3,10 @@
 //! equal-width bins and calibration error, equal-mass ECE, AUROC and the
 //! risk–coverage curve with its area. The parent's group and field scores
 //! and the sibling `index` (the bootstrap's resamples) both build on it.
-//! Depends on `std`, `serde` and `rustc-hash` only.
+//! Depends on `std`, `serde` and the sibling `log` (which groups the
+//! pairs for [`SortedPairs::grouped`]) only.
 
+use super::log::PairLog;
 use serde::{Deserialize, Serialize};
 
 /// One (confidence, correct) pair of §8.2.
@@ -48,63 +50,20 @@ impl SortedPairs {
     }
 
     /// The sorted index of `pairs` and, for each pair in input order, the
-    /// index of its group in [`SortedPairs::values`]. The pairs are grouped
-    /// by hashing their confidence (0.0 and −0.0 one group, whose value is
-    /// the smaller under `total_cmp`, as a sort would put first) and only
-    /// the G distinct values are sorted: O(n + G log G) expected, never
-    /// more than a sort's O(n log n). A group keeps only its counts, so no
-    /// order inside a tie can matter.
+    /// index of its group in [`SortedPairs::values`]: the pairs put in a
+    /// [`PairLog`], which groups them by hashing their confidence (0.0 and
+    /// −0.0 one group, whose value is the smaller under `total_cmp`, as a
+    /// sort would put first) and sorts only the G distinct values: O(n + G
+    /// log G) expected, never more than a sort's O(n log n). A group keeps
+    /// only its counts, so no order inside a tie can matter.
     pub fn grouped(pairs: &[Pair]) -> (SortedPairs, Vec<u32>) {
-        let mut slot_of: rustc_hash::FxHashMap<u64, u32> = Default::default();
-        // In front of the map, a direct-mapped table of recent keys (a
-        // multiply and a compare per pair where the map hashes, probes and
-        // compares): (key, slot + 1), 0 for an empty entry. Up to 4,096
-        // entries, fewer for fewer pairs.
-        let front_bits = (usize::BITS - pairs.len().leading_zeros()).clamp(4, 12);
-        let mut front = vec![(0u64, 0u32); 1 << front_bits];
-        let (mut value, mut count, mut ok) = (Vec::new(), Vec::<u64>::new(), Vec::<u64>::new());
-        let mut slots: Vec<u32> = Vec::with_capacity(pairs.len());
+        let mut log = PairLog::for_pairs(pairs.len());
         for p in pairs {
-            let c = p.confidence;
-            // `==` (not bits) so that -0.0 and 0.0 form one group.
-            let key = if c == 0.0 { 0 } else { c.to_bits() };
-            let at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - front_bits)) as usize;
-            let slot = match front[at] {
-                (k, s) if s != 0 && k == key => (s - 1) as usize,
-                _ => {
-                    let slot = *slot_of.entry(key).or_insert_with(|| {
-                        value.push(c);
-                        count.push(0);
-                        ok.push(0);
-                        (value.len() - 1) as u32
-                    });
-                    front[at] = (key, slot + 1);
-                    slot as usize
-                }
-            };
-            if c == 0.0 && c.total_cmp(&value[slot]).is_lt() {
-                value[slot] = c;
-            }
-            count[slot] += 1;
-            ok[slot] += u64::from(p.correct);
-            slots.push(slot as u32);
+            log.push(p.confidence, p.correct, 0);
         }
-        let mut order: Vec<u32> = (0..value.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| value[a as usize].total_cmp(&value[b as usize]));
-        let mut rank = vec![0u32; order.len()];
-        for (r, &slot) in order.iter().enumerate() {
-            rank[slot as usize] = r as u32;
-        }
-        let pick = |v: &[u64]| order.iter().map(|&s| v[s as usize]).collect();
-        let sorted = SortedPairs::from_groups(
-            order.iter().map(|&s| value[s as usize]).collect(),
-            pick(&count),
-            pick(&ok),
-        );
-        for slot in &mut slots {
-            *slot = rank[*slot as usize];
-        }
-        (sorted, slots)
+        let (sorted, rank) = log.grouped();
+        let groups = log.with_groups(&rank).map(|(_, _, g)| g).collect();
+        (sorted, groups)
     }
 
     /// The sorted index of a subset of the pairs grouped here, and its
