@@ -3,8 +3,9 @@
 //! Owns: the log (each pair as its confidence's slot and its field id with
 //! the correct bit), the slots (each distinct confidence once, by its bits,
 //! with its pairs and correct pairs counted as they come) and the sorted
-//! index made from the slots alone — what [`SortedPairs::grouped`] of a
-//! slice of pairs is made with. Depends on the sibling `sorted`'s types
+//! index made from the slots alone, and with them
+//! [`SortedPairs::grouped`] of a slice of pairs (here, so that `sorted`
+//! does not import this module). Depends on the sibling `sorted`'s types
 //! and `rustc-hash` only.
 
 use super::sorted::{Pair, SortedPairs};
@@ -175,6 +176,25 @@ impl PairLog {
             rank[s] = g as u32;
         }
         (SortedPairs::from_groups(values, count, ok), rank)
+    }
+}
+
+impl SortedPairs {
+    /// The sorted index of `pairs` and, for each pair in input order, the
+    /// index of its group in [`SortedPairs::values`]: the pairs put in a
+    /// [`PairLog`], which groups them by hashing their confidence (0.0 and
+    /// −0.0 one group, whose value is the smaller under `total_cmp`, as a
+    /// sort would put first) and sorts only the G distinct values: O(n + G
+    /// log G) expected, never more than a sort's O(n log n). A group keeps
+    /// only its counts, so no order inside a tie can matter.
+    pub fn grouped(pairs: &[Pair]) -> (SortedPairs, Vec<u32>) {
+        let mut log = PairLog::for_pairs(pairs.len());
+        for p in pairs {
+            log.push(p.confidence, p.correct, 0);
+        }
+        let (sorted, rank) = log.grouped();
+        let groups = log.with_groups(&rank).map(|(_, _, g)| g).collect();
+        (sorted, groups)
     }
 }
 

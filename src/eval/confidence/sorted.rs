@@ -3,10 +3,9 @@
 //! equal-width bins and calibration error, equal-mass ECE, AUROC and the
 //! risk–coverage curve with its area. The parent's group and field scores
 //! and the sibling `index` (the bootstrap's resamples) both build on it.
-//! Depends on `std`, `serde` and the sibling `log` (which groups the
-//! pairs for [`SortedPairs::grouped`]) only.
+//! Depends on `std` and `serde` only; [`SortedPairs::grouped`] is the
+//! sibling `log`'s, which groups the pairs.
 
-use super::log::PairLog;
 use serde::{Deserialize, Serialize};
 
 /// One (confidence, correct) pair of §8.2.
@@ -47,23 +46,6 @@ impl SortedPairs {
     /// pairs' groups).
     pub fn new(pairs: &[Pair]) -> SortedPairs {
         SortedPairs::grouped(pairs).0
-    }
-
-    /// The sorted index of `pairs` and, for each pair in input order, the
-    /// index of its group in [`SortedPairs::values`]: the pairs put in a
-    /// [`PairLog`], which groups them by hashing their confidence (0.0 and
-    /// −0.0 one group, whose value is the smaller under `total_cmp`, as a
-    /// sort would put first) and sorts only the G distinct values: O(n + G
-    /// log G) expected, never more than a sort's O(n log n). A group keeps
-    /// only its counts, so no order inside a tie can matter.
-    pub fn grouped(pairs: &[Pair]) -> (SortedPairs, Vec<u32>) {
-        let mut log = PairLog::for_pairs(pairs.len());
-        for p in pairs {
-            log.push(p.confidence, p.correct, 0);
-        }
-        let (sorted, rank) = log.grouped();
-        let groups = log.with_groups(&rank).map(|(_, _, g)| g).collect();
-        (sorted, groups)
     }
 
     /// The sorted index of a subset of the pairs grouped here, and its
