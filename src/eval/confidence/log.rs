@@ -22,11 +22,10 @@ use super::sorted::{Pair, SortedPairs};
 /// as [`SortedPairs::grouped`] does.
 #[derive(Debug, Default)]
 pub struct PairLog {
-    /// Per pair: the slot of its confidence.
-    slots: Vec<u32>,
-    /// Per pair: its field id shifted left once, the low bit set when it
-    /// is correct.
-    marks: Vec<u32>,
+    /// Per pair: the slot of its confidence, and its field id shifted
+    /// left once with the low bit set when it is correct (one vector: one
+    /// stream written, one capacity checked).
+    pairs: Vec<[u32; 2]>,
     /// Per slot: the confidence, and its pairs and correct pairs (side by
     /// side: one cache line per pair pushed).
     values: Vec<f64>,
@@ -65,44 +64,49 @@ impl PairLog {
     }
 
     /// Appends one pair of field `field` (an id below 2³¹).
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, confidence: f64, correct: bool, field: u32) {
         debug_assert!(field < 1 << 31, "field ids fit in 31 bits");
         let slot = self.slot(confidence);
         let tally = &mut self.tally[slot as usize];
         tally[0] += 1;
         tally[1] += u64::from(correct);
-        self.slots.push(slot);
-        self.marks.push(field << 1 | u32::from(correct));
+        self.pairs.push([slot, field << 1 | u32::from(correct)]);
         self.fields = self.fields.max(field as usize + 1);
     }
 
     /// The slot of `confidence`, made when it is new: by
     /// [`Self::thousandths`] when it is k/1000 to the bit, else by
     /// [`Self::front`] and the map.
-    #[inline]
+    #[inline(always)]
     fn slot(&mut self, confidence: f64) -> u32 {
         // k = ⌊1000·c + ½⌋ (saturating: NaN and negatives give 0), then
         // k/1000 (one correctly rounded division) must be c's very bits.
         let k = (confidence * 1000.0 + 0.5) as u32;
         if k <= 1000 && (f64::from(k) / 1000.0).to_bits() == confidence.to_bits() {
-            if self.thousandths.is_empty() {
-                self.thousandths = vec![0; 1001];
-            }
-            return match self.thousandths[k as usize] {
-                0 => {
-                    let slot = self.hashed_slot(confidence);
-                    self.thousandths[k as usize] = slot + 1;
-                    slot
-                }
-                s => s - 1,
+            return match self.thousandths.get(k as usize) {
+                Some(&s) if s != 0 => s - 1,
+                _ => self.new_thousandth(k, confidence),
             };
         }
         self.hashed_slot(confidence)
     }
 
+    /// The slot of `confidence` = k/1000 the first time it is seen (out
+    /// of [`Self::push`]'s line: once per distinct confidence).
+    #[cold]
+    #[inline(never)]
+    fn new_thousandth(&mut self, k: u32, confidence: f64) -> u32 {
+        if self.thousandths.is_empty() {
+            self.thousandths = vec![0; 1001];
+        }
+        let slot = self.hashed_slot(confidence);
+        self.thousandths[k as usize] = slot + 1;
+        slot
+    }
+
     /// The slot of `confidence` by the front table and the map.
-    #[inline]
+    #[inline(never)]
     fn hashed_slot(&mut self, confidence: f64) -> u32 {
         let key = confidence.to_bits();
         if self.front.is_empty() {
@@ -127,17 +131,16 @@ impl PairLog {
 
     /// Makes room for `additional` more pairs.
     pub fn reserve(&mut self, additional: usize) {
-        self.slots.reserve(additional);
-        self.marks.reserve(additional);
+        self.pairs.reserve(additional);
     }
 
     /// The number of pairs.
     pub fn len(&self) -> usize {
-        self.slots.len()
+        self.pairs.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.slots.is_empty()
+        self.pairs.is_empty()
     }
 
     /// One more than the largest field id (0 without pairs): the length
@@ -149,9 +152,9 @@ impl PairLog {
     /// Pair `i` and its field.
     #[inline]
     fn get(&self, i: usize) -> (Pair, u32) {
-        let mark = self.marks[i];
+        let [slot, mark] = self.pairs[i];
         let pair = Pair {
-            confidence: self.values[self.slots[i] as usize],
+            confidence: self.values[slot as usize],
             correct: mark & 1 == 1,
         };
         (pair, mark >> 1)
@@ -171,7 +174,7 @@ impl PairLog {
         &'a self,
         rank: &'a [u32],
     ) -> impl ExactSizeIterator<Item = (Pair, u32, u32)> + Clone + 'a {
-        self.slots.iter().zip(&self.marks).map(move |(&s, &mark)| {
+        self.pairs.iter().map(move |&[s, mark]| {
             let pair = Pair {
                 confidence: self.values[s as usize],
                 correct: mark & 1 == 1,
