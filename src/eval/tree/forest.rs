@@ -95,6 +95,12 @@ pub struct Forest {
     /// seen in: finds a repeated key in one pass without hashing.
     key_seen: Vec<u32>,
     object_stamp: u32,
+    /// Per key id, the key asked for right after it the last time, and
+    /// the key asked for last ([`Self::key`]): records of one schema
+    /// give their keys in the same order, so the next key is usually
+    /// found by one comparison, without hashing.
+    key_after: Vec<u32>,
+    last_key: u32,
 }
 
 impl Forest {
@@ -251,16 +257,35 @@ impl Forest {
     }
 
     /// The id of key `k` as written (interned).
+    #[inline]
     pub(super) fn key(&mut self, k: &str) -> u32 {
+        let guess = self.key_after.get(self.last_key as usize).copied();
+        if let Some(g) = guess.and_then(|g| self.keys.get(g as usize).map(|key| (g, key))) {
+            if &**g.1 == k {
+                self.last_key = g.0;
+                return g.0;
+            }
+        }
+        let id = self.key_slow(k);
+        if let Some(after) = self.key_after.get_mut(self.last_key as usize) {
+            *after = id;
+        }
+        self.last_key = id;
+        id
+    }
+
+    /// [`Self::key`] by the map, interning a new key.
+    fn key_slow(&mut self, k: &str) -> u32 {
         if let Some(&id) = self.key_ids.get(k) {
             return id;
         }
         let id = self.keys.len() as u32;
+        self.key_after.push(u32::MAX);
         self.keys.push(k.into());
         self.nfc_keys.push(id);
         self.key_ids.insert(k.into(), id);
         if !is_nfc_fast(k) {
-            let nfc = self.key(&nfc_str(k));
+            let nfc = self.key_slow(&nfc_str(k));
             self.nfc_keys[id as usize] = nfc;
         }
         id

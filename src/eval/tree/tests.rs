@@ -149,3 +149,28 @@ fn views() {
     let m = f.add_map(v.as_object().unwrap()).unwrap();
     assert_eq!(f.get(m).to_value(), v);
 }
+
+/// Keys found by the guess of the key that came next last time are the
+/// keys the map gives: records whose keys come in a changing order, a
+/// key met again after others, a repeated key and a key that is not NFC
+/// (its NFC form interned beside it) read back as serde_json reads them.
+#[test]
+fn keys_in_a_changing_order_read_back() {
+    let records = [
+        r#"{"a": 1, "b": {"c": 2, "d": 3}, "e": 4}"#,
+        r#"{"a": 1, "b": {"c": 2, "d": 3}, "e": 4}"#,
+        r#"{"e": 4, "a": 1, "b": {"d": 3, "c": 2}}"#,
+        r#"{"a": 1, "a": 5, "x": {"c": 6}}"#,
+        "{\"Cafe\u{301}\": 1, \"a\": 2, \"Caf\u{e9}\": 3}",
+        r#"{"b": {"c": 2, "d": 3}, "a": 1}"#,
+    ];
+    let mut f = Forest::default();
+    for text in records {
+        let id = f.parse_record(text).unwrap();
+        let mut want: Value = serde_json::from_str(text).unwrap();
+        crate::eval::nfc::nfc_value(&mut want);
+        assert_eq!(f.get(id).to_value(), want, "{text}");
+    }
+    // Each key interned once: a b c d e x, "Cafe\u{301}" and "Café".
+    assert_eq!(f.key_count(), 8);
+}
