@@ -70,11 +70,15 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     }
 
     fn visit_f64<E>(self, v: f64) -> Result<(), E> {
-        // As serde_json's own `Value`: a non-finite float is null.
-        match Number::from_f64(v) {
-            Some(n) => self.0.push_number(&n),
-            None => self.0.stack.push(Node::scalar(Tag::Null)),
-        }
+        // As serde_json's own `Value`: a non-finite float is null, a
+        // finite one a float (what `push_number` makes of
+        // `Number::from_f64(v)`, without asking it for integers first).
+        let node = if v.is_finite() {
+            Node::bits(Tag::Float, v.to_bits())
+        } else {
+            Node::scalar(Tag::Null)
+        };
+        self.0.stack.push(node);
         Ok(())
     }
 
