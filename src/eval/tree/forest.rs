@@ -259,11 +259,10 @@ impl Forest {
     /// The id of key `k` as written (interned).
     #[inline]
     pub(super) fn key(&mut self, k: &str) -> u32 {
-        let guess = self.key_after.get(self.last_key as usize).copied();
-        if let Some(g) = guess.and_then(|g| self.keys.get(g as usize).map(|key| (g, key))) {
-            if &**g.1 == k {
-                self.last_key = g.0;
-                return g.0;
+        if let Some(&guess) = self.key_after.get(self.last_key as usize) {
+            if self.keys.get(guess as usize).is_some_and(|key| **key == *k) {
+                self.last_key = guess;
+                return guess;
             }
         }
         let id = self.key_slow(k);
