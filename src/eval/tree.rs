@@ -17,11 +17,13 @@
 
 //!
 //! The arena and how values are added is `forest`; parsing text into it,
-//! `parse`; the views ([`Json`]), `json`. This file re-exports them.
+//! `parse`, with `tail`'s short path for a record's trailing object of
+//! numbers; the views ([`Json`]), `json`. This file re-exports them.
 
 mod forest;
 mod json;
 mod parse;
+mod tail;
 
 pub use forest::{Forest, NodeId, TooLarge};
 pub use json::{Children, Entries, Json, JsonType};

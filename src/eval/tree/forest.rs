@@ -101,6 +101,10 @@ pub struct Forest {
     /// found by one comparison, without hashing.
     key_after: Vec<u32>,
     last_key: u32,
+    /// Reused by `parse`'s short path for a record's last member: its
+    /// entries, and the text before it closed by `}`.
+    pub(super) tail_entries: Vec<(usize, usize, Node)>,
+    pub(super) tail_text: String,
 }
 
 impl Forest {
@@ -133,6 +137,8 @@ impl Forest {
     pub fn shrink(&mut self) {
         self.stack = Vec::new();
         self.key_seen = Vec::new();
+        self.tail_entries = Vec::new();
+        self.tail_text = String::new();
         self.nodes.shrink_to_fit();
         self.text.shrink_to_fit();
     }

@@ -2,9 +2,15 @@
 //! numbers, escapes and errors are exactly `serde_json`'s), strings and
 //! keys NFC-normalised (SPEC §1.1): [`Forest::parse_record`].
 //!
-//! Owns: the deserializer's visitors. Depends on `forest` and `serde`.
+//! A record whose last member is a flat object of plain numbers (the
+//! confidences beside the fields) has that member read by `tail` and the
+//! rest by `serde_json`: the same nodes, node for node.
+//!
+//! Owns: the deserializer's visitors. Depends on `forest`, `tail` and
+//! `serde`.
 
 use super::forest::{Forest, Node, NodeId, Tag, TooLarge};
+use super::tail::{self, Entry, Tail};
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Number;
 use std::fmt;
@@ -16,6 +22,14 @@ impl Forest {
     /// (syntax, trailing text, or [`TooLarge`]) the forest is left with
     /// unreachable nodes but otherwise intact.
     pub fn parse_record(&mut self, text: &str) -> Result<NodeId, serde_json::Error> {
+        if let Some(root) = self.parse_with_tail(text) {
+            return Ok(root);
+        }
+        self.parse_whole(text)
+    }
+
+    /// [`Self::parse_record`] with `serde_json` reading every byte.
+    pub(super) fn parse_whole(&mut self, text: &str) -> Result<NodeId, serde_json::Error> {
         let mark = self.stack.len();
         let mut de = serde_json::Deserializer::from_str(text);
         let result = ValueSeed(self)
@@ -29,6 +43,105 @@ impl Forest {
             self.stack.truncate(mark);
         }
         result
+    }
+}
+
+impl Forest {
+    /// The record `text` when its last member is a flat object of plain
+    /// numbers ([`tail::scan`]): the text before it parsed by `serde_json`
+    /// as an object closed there, the member added as `serde_json` would
+    /// have read it. `None` (and the forest as before, but for interned
+    /// keys, which the whole parse interns in the same order) when it is
+    /// not such a record or the text before is not such an object.
+    fn parse_with_tail(&mut self, text: &str) -> Option<NodeId> {
+        let mut entries = std::mem::take(&mut self.tail_entries);
+        let tail = tail::scan(text, &mut entries);
+        let root = tail.and_then(|tail| {
+            let mut before = std::mem::take(&mut self.tail_text);
+            before.clear();
+            before.push_str(&text[..tail.comma]);
+            before.push('}');
+            let marks = (self.stack.len(), self.nodes.len(), self.text.len());
+            let mut de = serde_json::Deserializer::from_str(&before);
+            let seed = RootWithTail {
+                forest: self,
+                text,
+                tail,
+                entries: &entries,
+            };
+            let root = seed
+                .deserialize(&mut de)
+                .and_then(|()| de.end())
+                .ok()
+                .and_then(|()| self.close_root().ok());
+            if root.is_none() {
+                self.stack.truncate(marks.0);
+                self.nodes.truncate(marks.1);
+                self.text.truncate(marks.2);
+            }
+            self.tail_text = before;
+            root
+        });
+        self.tail_entries = entries;
+        root
+    }
+}
+
+/// Reads the members of one object (after `{`) into the forest, each
+/// value with its key, up to its `}`; returns the stack mark of the
+/// object's first member.
+fn read_members<'de, A: MapAccess<'de>>(
+    forest: &mut Forest,
+    map: &mut A,
+) -> Result<usize, A::Error> {
+    let mark = forest.stack.len();
+    while let Some(key) = map.next_key_seed(KeySeed(forest))? {
+        map.next_value_seed(ValueSeed(forest))?;
+        forest.set_last_key(key);
+    }
+    Ok(mark)
+}
+
+/// The record before its last member (an object), then that member from
+/// [`tail::scan`]'s entries, in the order `serde_json` reads them: the
+/// member's key, each entry's key and value, the entries' object, the
+/// record's.
+struct RootWithTail<'f, 't> {
+    forest: &'f mut Forest,
+    text: &'t str,
+    tail: Tail,
+    entries: &'t [Entry],
+}
+
+impl<'de> DeserializeSeed<'de> for RootWithTail<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RootWithTail<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let forest = self.forest;
+        let mark = read_members(forest, &mut map)?;
+        let (start, end) = self.tail.key;
+        let key = forest.key(&self.text[start..end]);
+        let inner = forest.stack.len();
+        for &(start, end, node) in self.entries {
+            let entry = forest.key(&self.text[start..end]);
+            forest.stack.push(node);
+            forest.set_last_key(entry);
+        }
+        forest.end_object(inner).map_err(too_large)?;
+        forest.set_last_key(key);
+        forest.end_object(mark).map_err(too_large)
     }
 }
 
@@ -105,11 +218,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let forest = self.0;
-        let mark = forest.stack.len();
-        while let Some(key) = map.next_key_seed(KeySeed(forest))? {
-            map.next_value_seed(ValueSeed(forest))?;
-            forest.set_last_key(key);
-        }
+        let mark = read_members(forest, &mut map)?;
         forest.end_object(mark).map_err(too_large)
     }
 }

@@ -174,3 +174,134 @@ fn keys_in_a_changing_order_read_back() {
     // Each key interned once: a b c d e x, "Cafe\u{301}" and "Café".
     assert_eq!(f.key_count(), 8);
 }
+
+/// `text` parsed by `parse_record` (with the short path for a trailing
+/// flat object of numbers) and by `serde_json` alone: the same forest,
+/// node for node, the same keys in the same order, or the same error.
+fn same_as_whole(text: &str) {
+    let (mut short, mut whole) = (Forest::default(), Forest::default());
+    let a = short.parse_record(text).map_err(|e| e.to_string());
+    let b = whole.parse_whole(text).map_err(|e| e.to_string());
+    assert_eq!(a, b, "{text}");
+    if a.is_ok() {
+        assert!(short.same_content(&whole), "{text}");
+    }
+}
+
+/// Whether the short path takes `text`'s last member.
+fn takes_the_tail(text: &str) -> bool {
+    tail::scan(text, &mut Vec::new()).is_some()
+}
+
+#[test]
+fn a_trailing_object_of_numbers_is_read_as_serde_json_reads_it() {
+    let taken = [
+        r#"{"id":"a","x":[1,{"y":2}],"_confidence":{"total":0.985,"items[0]":1,"v.n":0.0,"z":1.0}}"#,
+        "{ \"id\" : \"a\" , \"_confidence\" : { \"a\" : 0.5 , \"b\" :0.25 } } \r",
+        r#"{"id":1,"c":{}}"#,
+        r#"{"id":1,"c":{ }}"#,
+        // A repeated member keeps its first place and its last value; a
+        // repeated entry its last value.
+        r#"{"_confidence":{"a":0.1},"id":1,"_confidence":{"b":0.2,"b":0.3}}"#,
+        // Keys that are not NFC become NFC, and then repeat.
+        "{\"id\":1,\"c\":{\"Cafe\u{301}\":0.5,\"Caf\u{e9}\":0.25,\"名前\":0.75}}",
+        "{\"Stra\u{df}e\":\"x\",\"c\":{\"lieferant.stra\u{df}e\":0.125}}",
+        // Integers up to 18 digits; decimals up to 18 digits under 2^53.
+        r#"{"id":1,"c":{"a":0,"b":7,"c":123456789012345678,"d":0.1,"e":12.05,"f":0.000001}}"#,
+        r#"{"id":1,"c":{"a":9007199254740.991,"b":900719925474099.1,"bb":9007199254740991,"c":0.3333333333333333}}"#,
+    ];
+    for text in taken {
+        assert!(takes_the_tail(text), "{text}");
+        same_as_whole(text);
+    }
+    let left_to_serde_json = [
+        r#"{"id":1,"c":{"a":1e-3}}"#,
+        r#"{"id":1,"c":{"a":-0.5}}"#,
+        r#"{"id":1,"c":{"a":-0.0}}"#,
+        r#"{"id":1,"c":{"a\"b":0.5}}"#,
+        r#"{"id":1,"c":{"a\u00e9":0.5}}"#,
+        r#"{"id":1,"c":{"a":"0.5"}}"#,
+        r#"{"id":1,"c":{"a":{"b":0.5}}}"#,
+        r#"{"id":1,"c":{"a":0.5},"d":2}"#,
+        "{\"id\":1,\"c\":{\"a\":\t0.5}}",
+        r#"{"id":1,"c":{"a":1234567890123456789}}"#,
+        r#"{"id":1,"c":{"a":0.30000000000000004}}"#,
+        r#"{"id":1,"c":{"a":9007199254740993.0}}"#,
+        r#"{"c":{"a":0.5}}"#,
+        r#"{"id":1,"c\"":{"a":0.5}}"#,
+        r#"{"id":1,"c":{"a":true}}"#,
+    ];
+    for text in left_to_serde_json {
+        assert!(!takes_the_tail(text), "{text}");
+        same_as_whole(text);
+    }
+}
+
+#[test]
+fn text_that_only_looks_like_a_trailing_member_gets_serde_json_s_answer() {
+    // How many the scan takes, for serde_json to refuse the rest.
+    let mut scanned = 0;
+    for text in [
+        // The `,` inside a string, or deeper than the record.
+        r#"{"a":"x,"c":{"b":1}}"#,
+        r#"{"a":{"x":1,"c":{"b":1}}"#,
+        r#"{"a":[1,"c":{"b":1}}"#,
+        // No member before it, or an empty one.
+        r#"{,"c":{"b":1}}"#,
+        r#"{"a":1,,"c":{"b":1}}"#,
+        // Not JSON inside the object.
+        r#"{"a":1,"c":{"b":01}}"#,
+        r#"{"a":1,"c":{"b":1.}}"#,
+        r#"{"a":1,"c":{"b":.5}}"#,
+        r#"{"a":1,"c":{"b":1,}}"#,
+        r#"{"a":1,"c":{"b" 1}}"#,
+        r#"{"a":1,"c":{b:1}}"#,
+        r#"{"a":1,"c":{"b":1}} x}"#,
+        // Nested deeper: the record's close is missing or doubled.
+        r#"{"a":1,"c":{"b":1}}}"#,
+        r#"[1,"c":{"b":1}}"#,
+    ] {
+        same_as_whole(text);
+        scanned += usize::from(takes_the_tail(text));
+        // A line refused leaves the forest as serde_json alone leaves it:
+        // the next line gets the same node ids.
+        let (mut short, mut whole) = (Forest::default(), Forest::default());
+        assert!(short.parse_record(text).is_err(), "{text}");
+        assert!(whole.parse_whole(text).is_err(), "{text}");
+        let next = r#"{"k":2,"c":{"b":0.5}}"#;
+        assert_eq!(
+            short.parse_record(next).unwrap(),
+            whole.parse_whole(next).unwrap(),
+            "{text}"
+        );
+        assert!(short.same_content(&whole), "{text}");
+    }
+    assert_eq!(scanned, 4);
+}
+
+#[test]
+fn synthetic_predictions_with_confidences_read_as_serde_json_reads_them() {
+    use crate::synth::{generate, ModelProfile, SynthOptions};
+    let data = generate(&SynthOptions {
+        documents: 40,
+        seed: 7,
+        models: vec![ModelProfile::good(), ModelProfile::aggressive()],
+        paradox: false,
+        confidence: true,
+        vendor_country: false,
+    });
+    let (mut short, mut whole) = (Forest::default(), Forest::default());
+    let mut taken = 0;
+    for (_, jsonl) in &data.predictions {
+        for line in jsonl.lines() {
+            taken += usize::from(takes_the_tail(line));
+            assert_eq!(
+                short.parse_record(line).map_err(|e| e.to_string()),
+                whole.parse_whole(line).map_err(|e| e.to_string()),
+                "{line}"
+            );
+        }
+    }
+    assert!(short.same_content(&whole));
+    assert!(taken >= 40, "the short path took {taken} lines");
+}
