@@ -305,3 +305,19 @@ fn synthetic_predictions_with_confidences_read_as_serde_json_reads_them() {
     assert!(short.same_content(&whole));
     assert!(taken >= 40, "the short path took {taken} lines");
 }
+
+#[test]
+fn a_key_ends_at_its_first_quote_wherever_it_falls_in_a_word() {
+    // Bytes one off the quote (0x21, 0x23), its high-bit twin (0xA2) and
+    // UTF-8 (ß), before and after it, at every place within and past a
+    // word of eight.
+    let filler = "a!#ß\u{a2}z";
+    for len in 0..26 {
+        let mut text: String = filler.chars().cycle().take(len).collect();
+        assert_eq!(tail::quote_in(text.as_bytes()), None, "{text}");
+        let at = text.len();
+        text.push('"');
+        text.push_str("b\"c");
+        assert_eq!(tail::quote_in(text.as_bytes()), Some(at), "{text}");
+    }
+}
