@@ -10,10 +10,11 @@
 //!
 //! A forest holds exactly what `serde_json` would parse, after the input
 //! adapters' NFC normalisation (SPEC §1.1): the same numbers (read by
-//! `serde_json` itself, see [`Forest::parse_record`]), the same strings, and
-//! objects with the same keys in the same order, a repeated key keeping
-//! its first position and its last value, as `serde_json::Map` does (with
-//! `preserve_order`). Pure; depends on `serde`, `serde_json`, `nfc`.
+//! `serde_json` itself, or to the same bits by `tail`, see
+//! [`Forest::parse_record`]), the same strings, and objects with the same
+//! keys in the same order, a repeated key keeping its first position and
+//! its last value, as `serde_json::Map` does (with `preserve_order`).
+//! Pure; depends on `serde`, `serde_json`, `memchr`, `nfc`.
 
 //!
 //! The arena and how values are added is `forest`; parsing text into it,

@@ -18,9 +18,11 @@ use std::fmt;
 impl Forest {
     /// Parses one JSON value from `text` with `serde_json` (so numbers,
     /// escapes and errors are exactly `serde_json`'s) into the forest, NFC-
-    /// normalising strings and keys, and returns its node. On an error
-    /// (syntax, trailing text, or [`TooLarge`]) the forest is left with
-    /// unreachable nodes but otherwise intact.
+    /// normalising strings and keys, and returns its node. A record's
+    /// trailing flat object of plain numbers is read by `tail` into the
+    /// very nodes `serde_json` would give. On an error (syntax, trailing
+    /// text, or [`TooLarge`]) the forest is left with unreachable nodes
+    /// but otherwise intact.
     pub fn parse_record(&mut self, text: &str) -> Result<NodeId, serde_json::Error> {
         if let Some(root) = self.parse_with_tail(text) {
             return Ok(root);
