@@ -321,3 +321,46 @@ fn a_key_ends_at_its_first_quote_wherever_it_falls_in_a_word() {
         assert_eq!(tail::quote_in(text.as_bytes()), Some(at), "{text}");
     }
 }
+
+#[test]
+fn mutated_records_get_the_same_answer_both_ways() {
+    // Records of the short path's shape, then one to three bytes
+    // replaced, inserted or removed, from the characters its scan and
+    // serde_json's grammar turn on: whatever the scan takes must be what
+    // serde_json alone gives, and every refusal serde_json's own error.
+    let shapes = [
+        r#"{"id":"a","v":{"n":"x"},"_confidence":{"a.b":0.5,"items[0]":1,"c":0.25}}"#,
+        r#"{"id":1, "_confidence": {"a": 0.125, "b": 10}}"#,
+        r#"{"x":[1,{"y":"}"}],"c":{"k":0.75}}"#,
+        // One step from a member-less record before the object.
+        r#"{0,"c":{"k":0.5}}"#,
+    ];
+    let alphabet = b"{}[]\",:0123456789.-+eE \t\\au\xc3\xa9";
+    let mut rng = fastrand::Rng::with_seed(29);
+    let (mut taken, mut valid) = (0, 0);
+    for _ in 0..20_000 {
+        let mut bytes = shapes[rng.usize(..shapes.len())].as_bytes().to_vec();
+        for _ in 0..rng.usize(1..=3) {
+            let at = rng.usize(..=bytes.len());
+            let c = alphabet[rng.usize(..alphabet.len())];
+            match rng.u8(..3) {
+                0 if at < bytes.len() => bytes[at] = c,
+                1 if at < bytes.len() => {
+                    bytes.remove(at);
+                }
+                _ => bytes.insert(at, c),
+            }
+        }
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
+        taken += usize::from(takes_the_tail(text));
+        valid += usize::from(serde_json::from_str::<Value>(text).is_ok());
+        same_as_whole(text);
+    }
+    // The mutations reach both sides of the scan, and of the grammar.
+    assert!(
+        taken > 2_000 && valid > 2_000,
+        "taken {taken}, valid {valid}"
+    );
+}
