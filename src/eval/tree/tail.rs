@@ -59,14 +59,8 @@ pub(super) fn scan(text: &str, entries: &mut Vec<Entry>) -> Option<Tail> {
     entries.clear();
     let b = text.as_bytes();
     // `…}` `}` at the end: the object's close, then the record's.
-    let end = skip_back(b, b.len()).checked_sub(1)?;
-    if b[end] != b'}' {
-        return None;
-    }
-    let close = skip_back(b, end).checked_sub(1)?;
-    if b[close] != b'}' {
-        return None;
-    }
+    let end = last_before(b, b.len(), b'}')?;
+    let close = last_before(b, end, b'}')?;
     let open = memchr::memrchr(b'{', &b[..close])?;
     // No escape and no control character anywhere inside: every `"` is
     // a key's quote, every key is as written.
@@ -75,22 +69,13 @@ pub(super) fn scan(text: &str, entries: &mut Vec<Entry>) -> Option<Tail> {
     }
     read_entries(&b[open + 1..close], open + 1, entries)?;
     // `"key"` `:` before the object, and `,` before the key.
-    let colon = skip_back(b, open).checked_sub(1)?;
-    if b[colon] != b':' {
-        return None;
-    }
-    let key_end = skip_back(b, colon).checked_sub(1)?;
-    if b[key_end] != b'"' {
-        return None;
-    }
+    let colon = last_before(b, open, b':')?;
+    let key_end = last_before(b, colon, b'"')?;
     let quote = memchr::memrchr(b'"', &b[..key_end])?;
     if !plain(&b[quote + 1..key_end]) {
         return None;
     }
-    let comma = skip_back(b, quote).checked_sub(1)?;
-    if b[comma] != b',' {
-        return None;
-    }
+    let comma = last_before(b, quote, b',')?;
     // The record before the member has one: `{` there would make the
     // prefix's `{}` valid where `{,` is not.
     let before = skip_back(b, comma).checked_sub(1)?;
@@ -101,6 +86,13 @@ pub(super) fn scan(text: &str, entries: &mut Vec<Entry>) -> Option<Tail> {
         comma,
         key: (quote + 1, key_end),
     })
+}
+
+/// The index of the last byte of `b[..end]` that is not whitespace, when
+/// it is `want`.
+fn last_before(b: &[u8], end: usize, want: u8) -> Option<usize> {
+    let at = skip_back(b, end).checked_sub(1)?;
+    (b[at] == want).then_some(at)
 }
 
 /// The index after the whitespace that ends `b[..end]`.
