@@ -22,7 +22,8 @@
 //! is not a member separator (inside a string, or deeper than the record)
 //! never gets this path.
 //!
-//! Owns: [`scan`] and [`Tail`]. Pure: depends on `forest`'s node layout.
+//! Owns: [`scan`] and [`Tail`]. Pure: depends on `forest`'s node layout
+//! and `memchr`.
 //!
 //! [`Forest::parse_record`]: super::Forest::parse_record
 
