@@ -51,10 +51,11 @@ impl Forest {
 impl Forest {
     /// The record `text` when its last member is a flat object of plain
     /// numbers ([`tail::scan`]): the text before it parsed by `serde_json`
-    /// as an object closed there, the member added as `serde_json` would
-    /// have read it. `None` (and the forest as before, but for interned
-    /// keys, which the whole parse interns in the same order) when it is
-    /// not such a record or the text before is not such an object.
+    /// as an object closed there, then the member added as `serde_json`
+    /// would have read it. `None` when it is not such a record or the text
+    /// before is not such an object, the forest as before but for the keys
+    /// interned up to where `serde_json` stopped, which parsing the whole
+    /// text interns first, in the same order.
     fn parse_with_tail(&mut self, text: &str) -> Option<NodeId> {
         let mut entries = std::mem::take(&mut self.tail_entries);
         let tail = tail::scan(text, &mut entries);
@@ -65,16 +66,11 @@ impl Forest {
             before.push('}');
             let marks = (self.stack.len(), self.nodes.len(), self.text.len());
             let mut de = serde_json::Deserializer::from_str(&before);
-            let seed = RootWithTail {
-                forest: self,
-                text,
-                tail,
-                entries: &entries,
-            };
-            let root = seed
+            let root = RootMembers(self)
                 .deserialize(&mut de)
-                .and_then(|()| de.end())
+                .and_then(|mark| de.end().map(|()| mark))
                 .ok()
+                .and_then(|mark| self.add_tail(text, tail, &entries, mark).ok())
                 .and_then(|()| self.close_root().ok());
             if root.is_none() {
                 self.stack.truncate(marks.0);
@@ -86,6 +82,30 @@ impl Forest {
         });
         self.tail_entries = entries;
         root
+    }
+
+    /// Adds the member `tail` of `text` (its `entries`) to the record
+    /// whose members are on the stack from `mark`, and closes the record,
+    /// in the order `serde_json` reads them: the member's key, each entry's
+    /// key and value, the entries' object, the record's.
+    fn add_tail(
+        &mut self,
+        text: &str,
+        tail: Tail,
+        entries: &[Entry],
+        mark: usize,
+    ) -> Result<(), TooLarge> {
+        let (start, end) = tail.key;
+        let key = self.key(&text[start..end]);
+        let inner = self.stack.len();
+        for &(start, end, node) in entries {
+            let entry = self.key(&text[start..end]);
+            self.stack.push(node);
+            self.set_last_key(entry);
+        }
+        self.end_object(inner)?;
+        self.set_last_key(key);
+        self.end_object(mark)
     }
 }
 
@@ -104,46 +124,27 @@ fn read_members<'de, A: MapAccess<'de>>(
     Ok(mark)
 }
 
-/// The record before its last member (an object), then that member from
-/// [`tail::scan`]'s entries, in the order `serde_json` reads them: the
-/// member's key, each entry's key and value, the entries' object, the
-/// record's.
-struct RootWithTail<'f, 't> {
-    forest: &'f mut Forest,
-    text: &'t str,
-    tail: Tail,
-    entries: &'t [Entry],
-}
+/// The members of the record before its last member (an object, closed
+/// where that member was), left on the stack: their mark is the value.
+struct RootMembers<'f>(&'f mut Forest);
 
-impl<'de> DeserializeSeed<'de> for RootWithTail<'_, '_> {
-    type Value = ();
+impl<'de> DeserializeSeed<'de> for RootMembers<'_> {
+    type Value = usize;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
         deserializer.deserialize_map(self)
     }
 }
 
-impl<'de> Visitor<'de> for RootWithTail<'_, '_> {
-    type Value = ();
+impl<'de> Visitor<'de> for RootMembers<'_> {
+    type Value = usize;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON object")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let forest = self.forest;
-        let mark = read_members(forest, &mut map)?;
-        let (start, end) = self.tail.key;
-        let key = forest.key(&self.text[start..end]);
-        let inner = forest.stack.len();
-        for &(start, end, node) in self.entries {
-            let entry = forest.key(&self.text[start..end]);
-            forest.stack.push(node);
-            forest.set_last_key(entry);
-        }
-        forest.end_object(inner).map_err(too_large)?;
-        forest.set_last_key(key);
-        forest.end_object(mark).map_err(too_large)
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<usize, A::Error> {
+        read_members(self.0, &mut map)
     }
 }
 
