@@ -209,9 +209,13 @@ impl BesideIndex {
         self.set.clear();
         self.item_lists.clear();
         self.document = None;
-        let Some(value) = record.get(key) else {
+        let Some(value) = forest
+            .key_id(key)
+            .and_then(|id| record.member_with_key_id(id))
+        else {
             return false;
         };
+        value.touch_children();
         if self.keys != forest.key_count() {
             self.keys = forest.key_count();
             self.fields.clear();

@@ -66,6 +66,7 @@ pub mod slices;
 pub mod source;
 pub mod suggest;
 pub mod sweep;
+pub mod thousandths;
 pub mod tree;
 pub mod validate;
 

@@ -14,7 +14,8 @@
 //! integer d, are under 2^53, k of them after the point — d / 10^k, one
 //! correctly rounded division of two exact values, the very f64
 //! serde_json reads (its `float_roundtrip` parse is correctly rounded
-//! too). Anything else (an exponent, a sign, an escape, a string value,
+//! too) — or, for three decimals at most, the same value read from
+//! [`THOUSANDTHS`]. Anything else (an exponent, a sign, an escape, a string value,
 //! the member not last) gives `None`, and the record is parsed whole by
 //! serde_json as before. Whether the text before the member is a JSON
 //! object with at least one member is for serde_json to say: the caller
@@ -22,12 +23,13 @@
 //! is not a member separator (inside a string, or deeper than the record)
 //! never gets this path.
 //!
-//! Owns: [`scan`] and [`Tail`]. Pure: depends on `forest`'s node layout
-//! and `memchr`.
+//! Owns: [`scan`] and [`Tail`]. Pure: depends on `forest`'s node layout,
+//! `memchr` and `eval::thousandths`.
 //!
 //! [`Forest::parse_record`]: super::Forest::parse_record
 
 use super::forest::{Node, Tag};
+use crate::eval::thousandths::THOUSANDTHS;
 
 /// The record's last member, found by [`scan`].
 #[derive(Debug, Clone, Copy)]
@@ -142,6 +144,24 @@ fn plain(text: &[u8]) -> bool {
         .fold(true, |ok, &c| ok & (c >= 0x20) & (c != b'\\'))
 }
 
+/// d / 10^k correctly rounded, for d < 2^53 and k ≤ 18: the usual
+/// confidence (k ≤ 3 and d·10^(3−k) ≤ 1000, the same rational as m/1000)
+/// from [`THOUSANDTHS`], a load where the division costs 15–20 cycles
+/// (a third of the scan's time); else one division of two exact values.
+#[inline(always)]
+fn decimal(d: u64, k: usize) -> f64 {
+    // d < 2^53, so d · 1000 < 2^63: no overflow.
+    const SCALE: [u64; 4] = [1000, 100, 10, 1];
+    // (m compared as a u64: a 32-bit `usize` would wrap it.)
+    if let Some(&scale) = SCALE.get(k) {
+        let m = d * scale;
+        if m <= 1000 {
+            return THOUSANDTHS[m as usize];
+        }
+    }
+    d as f64 / POW10[k]
+}
+
 /// Reads `"key": number` entries separated by `,` from `b` (an object's
 /// inside, [`plain`]) into `entries`, their key ranges offset by `base`
 /// (where `b` starts in the record). One pass, index by index: numbers
@@ -185,7 +205,7 @@ fn read_entries(b: &[u8], base: usize, entries: &mut Vec<Entry>) -> Option<()> {
             if k == 0 || whole + k > 18 || d >= 1 << 53 {
                 return None;
             }
-            Node::bits(Tag::Float, (d as f64 / POW10[k]).to_bits())
+            Node::bits(Tag::Float, decimal(d, k).to_bits())
         } else {
             Node::bits(Tag::PosInt, d)
         };

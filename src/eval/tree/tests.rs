@@ -367,3 +367,97 @@ fn mutated_records_get_the_same_answer_both_ways() {
         "taken {taken}, valid {valid}"
     );
 }
+
+#[test]
+fn a_member_found_by_key_id_is_the_one_get_finds() {
+    let mut f = Forest::default();
+    let lines = [
+        r#"{"a": 1, "b": {"c": 2}, "_confidence": {"a": 0.5}}"#,
+        // Repeated: one member, its first position and last value.
+        r#"{"a": 1, "b": 2, "a": {"x": 3}}"#,
+        // Two spellings of one key: the record keeps the NFC one.
+        "{\"Mu\u{0308}ller\": 1, \"M\u{00FC}ller\": 2, \"z\": 3}",
+        "{}",
+        r#"[{"a": 1}]"#,
+        r#""a""#,
+    ];
+    let roots: Vec<NodeId> = lines.iter().map(|l| f.parse_record(l).unwrap()).collect();
+    let names = [
+        "a",
+        "b",
+        "c",
+        "x",
+        "z",
+        "_confidence",
+        "Müller",
+        "Mu\u{0308}ller",
+    ];
+    let mut found = 0;
+    for &root in &roots {
+        let record = f.get(root);
+        for name in names {
+            let by_id = f.key_id(name).and_then(|id| record.member_with_key_id(id));
+            let by_name = record.get(name);
+            assert_eq!(
+                by_id.map(|j| j.to_value()),
+                by_name.map(|j| j.to_value()),
+                "{name}"
+            );
+            found += usize::from(by_id.is_some());
+        }
+    }
+    // a, b, _confidence; a, b; Müller, z.
+    assert_eq!(found, 7);
+    let second = f.get(roots[1]);
+    assert_eq!(
+        second
+            .member_with_key_id(f.key_id("a").unwrap())
+            .map(|j| j.to_value()),
+        Some(json!({"x": 3}))
+    );
+    // An array, a string and an absent key have no member.
+    assert!(f
+        .get(roots[4])
+        .member_with_key_id(f.key_id("a").unwrap())
+        .is_none());
+    assert!(f.get(roots[5]).member_with_key_id(0).is_none());
+    assert!(f.get(roots[0]).member_with_key_id(u32::MAX - 1).is_none());
+}
+
+#[test]
+fn decimals_of_up_to_three_places_read_from_the_table_as_serde_json_reads_them() {
+    // Every d/10^k for k ≤ 3 around the table's end (m = d·10^(3−k) up to
+    // 1000 from the table, past it by division): "0.983", "1.0", "0.07",
+    // "1.001", "12.05", "100.0", "0.000".
+    let mut text = String::from(r#"{"id":1,"c":{"#);
+    let mut n = 0;
+    for k in 1..=3u32 {
+        for d in 0..=1_200u64 {
+            let scale = 10u64.pow(k);
+            let number = format!("{}.{:0width$}", d / scale, d % scale, width = k as usize);
+            if n > 0 {
+                text.push(',');
+            }
+            text.push_str(&format!("\"k{n}\":{number}"));
+            n += 1;
+        }
+    }
+    text.push_str("}}");
+    assert!(takes_the_tail(&text));
+    same_as_whole(&text);
+    // And each value is the one serde_json gives its text.
+    let mut entries = Vec::new();
+    tail::scan(&text, &mut entries).unwrap();
+    assert_eq!(entries.len(), 3 * 1_201);
+    let want: Value = serde_json::from_str(&text).unwrap();
+    let want = want["c"].as_object().unwrap();
+    let mut f = Forest::default();
+    let root = f.parse_record(&text).unwrap();
+    for (k, v) in f.get(root).get("c").unwrap().entries() {
+        assert_eq!(
+            v.as_f64().map(f64::to_bits),
+            want[k].as_f64().map(f64::to_bits),
+            "{k}"
+        );
+    }
+}
