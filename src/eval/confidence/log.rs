@@ -226,15 +226,15 @@ impl PairLog {
         self.fields
     }
 
-    /// Pair `i` and its field.
-    #[inline]
-    fn get(&self, i: usize) -> (Pair, u32) {
+    /// Pair `i`, its field and its confidence's slot.
+    #[inline(always)]
+    fn get(&self, i: usize) -> (Pair, u32, u32) {
         let (slot, mark) = self.pairs.get(i);
         let pair = Pair {
             confidence: self.values[slot as usize],
             correct: mark & 1 == 1,
         };
-        (pair, mark >> 1)
+        (pair, mark >> 1, slot)
     }
 
     /// The pairs `range` (in input order) with their fields.
@@ -242,7 +242,10 @@ impl PairLog {
         &self,
         range: std::ops::Range<usize>,
     ) -> impl ExactSizeIterator<Item = (Pair, u32)> + '_ {
-        range.map(|i| self.get(i))
+        range.map(|i| {
+            let (pair, field, _) = self.get(i);
+            (pair, field)
+        })
     }
 
     /// Every pair in input order with its field and its group in the
@@ -252,12 +255,8 @@ impl PairLog {
         rank: &'a [u32],
     ) -> impl ExactSizeIterator<Item = (Pair, u32, u32)> + Clone + 'a {
         (0..self.pairs.len()).map(move |i| {
-            let (s, mark) = self.pairs.get(i);
-            let pair = Pair {
-                confidence: self.values[s as usize],
-                correct: mark & 1 == 1,
-            };
-            (pair, mark >> 1, rank[s as usize])
+            let (pair, field, slot) = self.get(i);
+            (pair, field, rank[slot as usize])
         })
     }
 
