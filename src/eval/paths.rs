@@ -266,7 +266,6 @@ pub fn flatten<'a>(
         if skip.is_some_and(|skip| skip.record == Some(key)) {
             continue;
         }
-        let (value, confidence) = unwrap_confidence(value, inherited);
         let slot = *cache.slot(prefix, key_id);
         let skipped = if slot.known {
             slot.skipped
@@ -281,6 +280,9 @@ pub fn flatten<'a>(
         if skipped {
             continue;
         }
+        // After the skip: a member left out (a record's confidences beside
+        // its fields, SPEC §8.1) is never looked into.
+        let (value, confidence) = unwrap_confidence(value, inherited);
         if value.is_object() {
             let child = match slot.child {
                 Some(child) => child,
