@@ -390,9 +390,16 @@ pub fn group_and_field_scores(
     let mut group = GroupTally::new(sorted, settings);
     let fields = match FieldTally::new(field_count, sorted, settings) {
         Some(mut fields) => {
+            // Each group's equal-width and equal-mass bins side by side:
+            // one lookup a pair for the model's bins and the field's.
+            let bins_of: Vec<[usize; 2]> = (group.width_of.iter())
+                .zip(&group.mass_of)
+                .map(|(&w, &m)| [w, m])
+                .collect();
             for (p, f, g) in pairs {
-                group.add(p, g as usize);
-                fields.add(p, f as usize, g as usize);
+                let bins = bins_of[g as usize];
+                group.tally.add_to_bins(p, bins);
+                fields.add_in_bin(p, f as usize, g as usize, bins[0]);
             }
             Some(fields.scores(sorted, settings))
         }
@@ -453,8 +460,14 @@ impl FieldTally {
     /// Adds pair `p` of field `f` and group `g`.
     #[inline(always)]
     fn add(&mut self, p: Pair, f: usize, g: usize) {
+        self.add_in_bin(p, f, g, self.width_of[g]);
+    }
+
+    /// [`Self::add`] with the group's equal-width bin `bin` known.
+    #[inline(always)]
+    fn add_in_bin(&mut self, p: Pair, f: usize, g: usize, bin: usize) {
         self.sums[f] += p.confidence;
-        self.bin_sums[f * self.b + self.width_of[g]] += p.confidence;
+        self.bin_sums[f * self.b + bin] += p.confidence;
         let cell = &mut self.table[f * self.distinct + g];
         cell.0 += 1;
         cell.1 += u64::from(p.correct);

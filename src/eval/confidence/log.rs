@@ -254,9 +254,21 @@ impl PairLog {
         &'a self,
         rank: &'a [u32],
     ) -> impl ExactSizeIterator<Item = (Pair, u32, u32)> + Clone + 'a {
+        // Each slot's confidence and group side by side: one lookup a pair.
+        let of_slot: Vec<(f64, u32)> = self
+            .values
+            .iter()
+            .copied()
+            .zip(rank.iter().copied())
+            .collect();
         (0..self.pairs.len()).map(move |i| {
-            let (pair, field, slot) = self.get(i);
-            (pair, field, rank[slot as usize])
+            let (slot, mark) = self.pairs.get(i);
+            let (confidence, group) = of_slot[slot as usize];
+            let pair = Pair {
+                confidence,
+                correct: mark & 1 == 1,
+            };
+            (pair, mark >> 1, group)
         })
     }
 

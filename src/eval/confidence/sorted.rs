@@ -265,12 +265,18 @@ impl<const M: usize> Tally<M> {
     /// Adds pair `p` of group `g`: to bin `map[g]` of each map.
     #[inline(always)]
     pub(super) fn add(&mut self, p: Pair, g: usize, maps: [&[usize]; M]) {
+        self.add_to_bins(p, maps.map(|map| map[g]));
+    }
+
+    /// Adds pair `p` to bin `bins[m]` of each map m.
+    #[inline(always)]
+    pub(super) fn add_to_bins(&mut self, p: Pair, bins: [usize; M]) {
         let y = if p.correct { 1.0 } else { 0.0 };
         let d = p.confidence - y;
         self.confidence += p.confidence;
         self.squared_error += d * d;
-        for (sums, map) in self.bin_sums.iter_mut().zip(maps) {
-            sums[map[g]] += p.confidence;
+        for (sums, bin) in self.bin_sums.iter_mut().zip(bins) {
+            sums[bin] += p.confidence;
         }
     }
 

@@ -35,6 +35,18 @@ struct DocumentPairs {
     lowest: f64,
 }
 
+/// One slot of a document (field `path`, `correct`, its `confidence`):
+/// what `doc` says about going straight through, and a pair in `log`
+/// when it has a confidence.
+#[inline(always)]
+fn note(log: &mut PairLog, doc: &mut DocumentPairs, path: u32, correct: bool, c: Option<f64>) {
+    doc.all_correct &= correct;
+    if let Some(c) = c {
+        doc.lowest = doc.lowest.min(c);
+        log.push(c, correct, path);
+    }
+}
+
 /// SPEC §8.2: correct is `exact` or `true_negative` (`partial` is not).
 fn correct(outcome: Outcome) -> bool {
     matches!(outcome, Outcome::Exact | Outcome::TrueNegative)
@@ -71,31 +83,30 @@ impl ConfidenceRun {
     pub(super) fn absorb(&mut self, out: &DocOut) {
         // (path, correct, confidence) of every slot, scalars and item
         // fields first, then sets — SPEC §8.2: a set is correct when its
-        // F1 is 1 or both sides are empty (no scores).
-        let events = out
-            .events
-            .iter()
-            .map(|e| (e.path, correct(e.outcome), e.confidence));
-        let sets = out.sets.iter().map(|s| {
+        // F1 is 1 or both sides are empty (no scores). Two plain loops (a
+        // chain of the two checks which half it is in at every event).
+        let mut doc = DocumentPairs {
+            end: 0,
+            uncovered: out.uncovered,
+            all_correct: true,
+            lowest: f64::INFINITY,
+        };
+        for e in &out.events {
+            note(
+                &mut self.log,
+                &mut doc,
+                e.path,
+                correct(e.outcome),
+                e.confidence,
+            );
+        }
+        for s in &out.sets {
             let ok = s.scores.as_ref().is_none_or(|x| x.f1 == 1.0);
-            (s.path, ok, s.confidence)
-        });
-        let mut all_correct = true;
-        let mut lowest = f64::INFINITY;
-        for (path, ok, confidence) in events.chain(sets) {
-            all_correct &= ok;
-            if let Some(confidence) = confidence {
-                lowest = lowest.min(confidence);
-                self.log.push(confidence, ok, path);
-            }
+            note(&mut self.log, &mut doc, s.path, ok, s.confidence);
         }
         self.slots += (out.events.len() + out.sets.len()) as u64;
-        self.documents.push(DocumentPairs {
-            end: self.log.len(),
-            uncovered: out.uncovered,
-            all_correct,
-            lowest,
-        });
+        doc.end = self.log.len();
+        self.documents.push(doc);
         if self.documents.len() == SAMPLE {
             self.size_for_all();
         }
