@@ -47,6 +47,9 @@ pub fn check_record(
                         return Err(fail(key, value, "the document's confidence"));
                     }
                 }
+                // The parser has read these numbers (`tail`): all in
+                // [0, 1], so they are not walked again.
+                JsonType::Object if value.known_unit_numbers() => {}
                 JsonType::Object => {
                     for (field, c) in value.entries() {
                         if !valid(c) {
@@ -569,5 +572,36 @@ mod tests {
         assert!(check(json!({"_confidence": "x"}))
             .unwrap_err()
             .contains("`_confidence` expects a number in [0, 1] or an object"));
+    }
+
+    /// A record read from text, its confidences beside the fields last
+    /// (the parser's short path, which notes that they are all in [0, 1]
+    /// or not): the same verdicts as the record built from a value.
+    #[test]
+    fn confidences_read_by_the_short_path_are_checked_as_any() {
+        let check = |text: &str| {
+            let mut forest = Forest::default();
+            let root = forest.parse_record(text).unwrap();
+            check_record(
+                forest.get(root),
+                "_confidence",
+                "p.jsonl",
+                Some(2),
+                "record \"d1\"",
+            )
+            .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            check(r#"{"id":"d1","total":"1","_confidence":{"total":0.5,"tax":1,"items[0]":0.0}}"#),
+            Ok(())
+        );
+        assert_eq!(
+            check(r#"{"id":"d1","total":"1","_confidence":{"tax":0.5,"total":87}}"#),
+            Err("p.jsonl:2: record \"d1\": the confidence at `_confidence.total` must be a number in [0, 1], found 87; percentages must be divided by 100".into())
+        );
+        assert_eq!(
+            check(r#"{"id":"d1","_confidence":{"total":1.5}}"#),
+            Err("p.jsonl:2: record \"d1\": the confidence at `_confidence.total` must be a number in [0, 1], found 1.5; percentages must be divided by 100".into())
+        );
     }
 }

@@ -37,13 +37,30 @@ pub(super) enum Tag {
 }
 
 /// One value. Object members carry their interned key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Node {
     pub(super) tag: Tag,
     pub(super) key: u32,
     pub(super) a: u32,
     pub(super) b: u32,
+    /// An object whose members the parser found to be numbers in [0, 1]
+    /// (a record's confidences beside its fields, read by `tail`): a hint
+    /// that spares walking them again, not content — false says nothing,
+    /// and equality ignores it. Free: it sits in the tag's padding.
+    pub(super) unit_numbers: bool,
 }
+
+// The hint costs no memory: a node stays 16 bytes.
+const _: () = assert!(std::mem::size_of::<Node>() == 16);
+
+/// The value, not the hint: nodes parsed by `tail` equal `serde_json`'s.
+impl PartialEq for Node {
+    fn eq(&self, other: &Node) -> bool {
+        (self.tag, self.key, self.a, self.b) == (other.tag, other.key, other.a, other.b)
+    }
+}
+
+impl Eq for Node {}
 
 impl Node {
     pub(super) fn scalar(tag: Tag) -> Node {
@@ -52,6 +69,7 @@ impl Node {
             key: NO_KEY,
             a: 0,
             b: 0,
+            unit_numbers: false,
         }
     }
 
@@ -61,6 +79,7 @@ impl Node {
             key: NO_KEY,
             a: bits as u32,
             b: (bits >> 32) as u32,
+            unit_numbers: false,
         }
     }
 
@@ -209,6 +228,7 @@ impl Forest {
             key: NO_KEY,
             a: start,
             b: len,
+            unit_numbers: false,
         });
         Ok(())
     }
@@ -321,6 +341,7 @@ impl Forest {
             key: NO_KEY,
             a,
             b,
+            unit_numbers: false,
         });
         Ok(())
     }
@@ -350,6 +371,7 @@ impl Forest {
             key: NO_KEY,
             a,
             b,
+            unit_numbers: false,
         });
         Ok(())
     }

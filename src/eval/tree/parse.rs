@@ -104,6 +104,9 @@ impl Forest {
             self.set_last_key(entry);
         }
         self.end_object(inner)?;
+        if let Some(object) = self.stack.last_mut() {
+            object.unit_numbers = tail.unit_numbers;
+        }
         self.set_last_key(key);
         self.end_object(mark)
     }

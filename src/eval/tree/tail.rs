@@ -39,6 +39,8 @@ pub(super) struct Tail {
     pub comma: usize,
     /// The member's key (as written, between its quotes).
     pub key: (usize, usize),
+    /// Every entry's number is in [0, 1] (a confidence, SPEC §8.1).
+    pub unit_numbers: bool,
 }
 
 /// One entry of the flat object: its key's byte range and its value.
@@ -70,7 +72,7 @@ pub(super) fn scan(text: &str, entries: &mut Vec<Entry>) -> Option<Tail> {
     if !plain(&b[open + 1..close]) {
         return None;
     }
-    read_entries(&b[open + 1..close], open + 1, entries)?;
+    let unit_numbers = read_entries(&b[open + 1..close], open + 1, entries)?;
     // `"key"` `:` before the object, and `,` before the key.
     let colon = last_before(b, open, b':')?;
     let key_end = last_before(b, colon, b'"')?;
@@ -88,6 +90,7 @@ pub(super) fn scan(text: &str, entries: &mut Vec<Entry>) -> Option<Tail> {
     Some(Tail {
         comma,
         key: (quote + 1, key_end),
+        unit_numbers,
     })
 }
 
@@ -164,10 +167,15 @@ fn decimal(d: u64, k: usize) -> f64 {
 
 /// Reads `"key": number` entries separated by `,` from `b` (an object's
 /// inside, [`plain`]) into `entries`, their key ranges offset by `base`
-/// (where `b` starts in the record). One pass, index by index: numbers
-/// are a non-negative integer of at most 18 digits, or a decimal of at
-/// most 18 digits d/10^k with d < 2^53 (no exponent, no sign).
-fn read_entries(b: &[u8], base: usize, entries: &mut Vec<Entry>) -> Option<()> {
+/// (where `b` starts in the record); whether every number is at most 1.
+/// One pass, index by index: numbers are a non-negative integer of at
+/// most 18 digits, or a decimal of at most 18 digits d/10^k with d < 2^53
+/// (no exponent, no sign). Out of `scan`'s line: inlined there, its loop
+/// kept its number and index on the stack (2,000 × 3 documents with
+/// confidences: 25 M instructions against 31 M).
+#[inline(never)]
+fn read_entries(b: &[u8], base: usize, entries: &mut Vec<Entry>) -> Option<bool> {
+    let mut unit = true;
     let n = b.len();
     let mut i = skip(b, 0);
     while i < n {
@@ -205,8 +213,11 @@ fn read_entries(b: &[u8], base: usize, entries: &mut Vec<Entry>) -> Option<()> {
             if k == 0 || whole + k > 18 || d >= 1 << 53 {
                 return None;
             }
-            Node::bits(Tag::Float, decimal(d, k).to_bits())
+            let value = decimal(d, k);
+            unit &= value <= 1.0;
+            Node::bits(Tag::Float, value.to_bits())
         } else {
+            unit &= d <= 1;
             Node::bits(Tag::PosInt, d)
         };
         if i < n && b[i] | 0x20 == b'e' {
@@ -224,5 +235,5 @@ fn read_entries(b: &[u8], base: usize, entries: &mut Vec<Entry>) -> Option<()> {
             }
         }
     }
-    Some(())
+    Some(unit)
 }

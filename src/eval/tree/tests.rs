@@ -188,6 +188,30 @@ fn same_as_whole(text: &str) {
     }
 }
 
+/// A trailing object read by the short path is known to hold numbers in
+/// [0, 1] when every one is; not when one is above 1, nor when
+/// `serde_json` read it (known or not, it is the same value).
+#[test]
+fn a_trailing_object_of_numbers_in_0_1_is_known_to_be() {
+    let known = |text: &str| {
+        let mut f = Forest::default();
+        let root = f.parse_record(text).unwrap();
+        let c = f.get(root).get("c").unwrap();
+        same_as_whole(text);
+        c.known_unit_numbers()
+    };
+    assert!(known(
+        r#"{"id":1,"c":{"a":0.5,"b":1,"d":0,"e":1.0,"f":0.000}}"#
+    ));
+    assert!(known(r#"{"id":1,"c":{}}"#));
+    assert!(!known(r#"{"id":1,"c":{"a":0.5,"b":2}}"#));
+    assert!(!known(r#"{"id":1,"c":{"a":1.001,"b":0.5}}"#));
+    assert!(!known(r#"{"id":1,"c":{"a":10}}"#));
+    // Read by serde_json: an exponent, and a member that is not last.
+    assert!(!known(r#"{"id":1,"c":{"a":1e-3}}"#));
+    assert!(!known(r#"{"c":{"a":0.5},"id":1}"#));
+}
+
 /// Whether the short path takes `text`'s last member.
 fn takes_the_tail(text: &str) -> bool {
     tail::scan(text, &mut Vec::new()).is_some()
