@@ -21,9 +21,13 @@
 //! On a shared machine the same run's wall time can vary by more than the
 //! 10 % measured, so beside the ratio of the medians it prints the ratio of
 //! each run with confidences to the run without them that follows it (the
-//! median and the middle half of those paired ratios) and of the fastest
-//! runs. The verdict is "met" when the middle half is at most 10 %, "NOT
-//! met" when it is all above, and otherwise says the noise decides.
+//! median of those paired ratios and the bounds that hold their true
+//! median with 95 % confidence each way, [`median_bounds`]) and of the
+//! fastest runs. The verdict is "met" when the upper bound is at most
+//! 10 %, "NOT met" when the lower bound is above, and otherwise says the
+//! noise decides. At 15 pairs the bounds are the quartiles (the middle
+//! half, the rule before 2026-12-06); more pairs bring them closer to the
+//! median, which the quartiles of a noisy machine never are.
 //! With `FIELDSCOPE_BENCH_INSTRUCTIONS=1` and valgrind installed, it also
 //! counts the instructions of one run of each at `--jobs 1` (callgrind), a
 //! figure the machine's load does not change.
@@ -97,7 +101,7 @@ fn main() {
                 times[k].push(run(&binary, &dir.join(name), jobs));
             }
         }
-        let paired = quartiles(
+        let paired = median_and_bounds(
             times[0]
                 .iter()
                 .zip(&times[1])
@@ -109,7 +113,7 @@ fn main() {
         let overhead = percent_over(with, without);
         println!(
             "--jobs {jobs}: with {with:.3} s, without {without:.3} s (medians of {runs}): {overhead:+.1} %; \
-             paired runs: median {:+.1} %, middle half {:+.1} … {:+.1} %; fastest runs {fastest:+.1} % — {}",
+             paired runs: median {:+.1} %, 95 % bounds on it {:+.1} … {:+.1} %; fastest runs {fastest:+.1} % — {}",
             paired[1],
             paired[0],
             paired[2],
@@ -210,13 +214,43 @@ fn quartiles(mut xs: Vec<f64>) -> [f64; 3] {
     [xs[n / 4], xs[n / 2], xs[(3 * n / 4).min(n - 1)]]
 }
 
-/// The target read off the paired ratios' quartiles (percent).
+/// The median of `xs` (not empty) between the order statistics that
+/// bound the true median with 95 % confidence each way
+/// ([`median_bounds`]): [lower bound, median, upper bound].
+fn median_and_bounds(mut xs: Vec<f64>) -> [f64; 3] {
+    xs.sort_by(f64::total_cmp);
+    let (low, high) = median_bounds(xs.len());
+    [xs[low], xs[xs.len() / 2], xs[high]]
+}
+
+/// For n paired ratios sorted, the 0-based indices (l, u) of the order
+/// statistics below and above which their true median lies with at least
+/// 95 % confidence each way, whatever their distribution: with B the
+/// count of ratios under the median, B ~ Binomial(n, ½), and the median
+/// is at most the ratio at index u exactly when B ≤ u, so u is the
+/// smallest index with P(B ≤ u) ≥ 0.95, and l = n − 1 − u by symmetry.
+/// n = 15 gives (3, 11), the quartiles ⌊n/4⌋ and ⌊3n/4⌋; n = 5 the
+/// extremes (0, 4); n = 40, (14, 25).
+fn median_bounds(n: usize) -> (usize, usize) {
+    let mut term = 0.5f64.powi(n as i32); // P(B = 0)
+    let mut below = 0.0;
+    for u in 0..n {
+        below += term;
+        if below >= 0.95 {
+            return (n - 1 - u, u);
+        }
+        term *= (n - u) as f64 / (u + 1) as f64;
+    }
+    (0, n - 1)
+}
+
+/// The target read off the bounds on the paired ratios' median (percent).
 fn verdict([low, _, high]: [f64; 3]) -> &'static str {
     if high <= 10.0 {
         "met"
     } else if low > 10.0 {
         "NOT met"
     } else {
-        "undecided: the machine's noise spans the target (more runs, or the instructions)"
+        "undecided: the machine's noise spans the target (more runs narrow the bounds; or the instructions)"
     }
 }
