@@ -109,15 +109,22 @@ fn main() {
                 .collect(),
         );
         let fastest = percent_over(minimum(&times[0]), minimum(&times[1]));
+        let (bounds, verdict) = match median_bounds(runs) {
+            Some(_) => ("95 % bounds on it", verdict(paired)),
+            None => (
+                "range",
+                "too few pairs for 95 % bounds on the median (5 at least)",
+            ),
+        };
         let [with, without] = times.map(|t| quartiles(t)[1]);
         let overhead = percent_over(with, without);
         println!(
             "--jobs {jobs}: with {with:.3} s, without {without:.3} s (medians of {runs}): {overhead:+.1} %; \
-             paired runs: median {:+.1} %, 95 % bounds on it {:+.1} … {:+.1} %; fastest runs {fastest:+.1} % — {}",
+             paired runs: median {:+.1} %, {bounds} {:+.1} … {:+.1} %; fastest runs {fastest:+.1} % — {}",
             paired[1],
             paired[0],
             paired[2],
-            verdict(paired)
+            verdict
         );
     }
     if std::env::var("FIELDSCOPE_BENCH_INSTRUCTIONS").is_ok_and(|v| v == "1") {
@@ -216,11 +223,14 @@ fn quartiles(mut xs: Vec<f64>) -> [f64; 3] {
 
 /// The median of `xs` (not empty) between the order statistics that
 /// bound the true median with 95 % confidence each way
-/// ([`median_bounds`]): [lower bound, median, upper bound].
+/// ([`median_bounds`]): [lower bound, median, upper bound]; with fewer
+/// than 5 pairs, which cannot, the smallest and the largest (and the
+/// verdict says so).
 fn median_and_bounds(mut xs: Vec<f64>) -> [f64; 3] {
     xs.sort_by(f64::total_cmp);
-    let (low, high) = median_bounds(xs.len());
-    [xs[low], xs[xs.len() / 2], xs[high]]
+    let n = xs.len();
+    let (low, high) = median_bounds(n).unwrap_or((0, n - 1));
+    [xs[low], xs[n / 2], xs[high]]
 }
 
 /// For n paired ratios sorted, the 0-based indices (l, u) of the order
@@ -230,18 +240,19 @@ fn median_and_bounds(mut xs: Vec<f64>) -> [f64; 3] {
 /// is at most the ratio at index u exactly when B ≤ u, so u is the
 /// smallest index with P(B ≤ u) ≥ 0.95, and l = n − 1 − u by symmetry.
 /// n = 15 gives (3, 11), the quartiles ⌊n/4⌋ and ⌊3n/4⌋; n = 5 the
-/// extremes (0, 4); n = 40, (14, 25).
-fn median_bounds(n: usize) -> (usize, usize) {
+/// extremes (0, 4); n = 40, (14, 25). None under 5 pairs (even the
+/// largest bounds the median with only 1 − 2^−n < 95 %).
+fn median_bounds(n: usize) -> Option<(usize, usize)> {
     let mut term = 0.5f64.powi(n as i32); // P(B = 0)
     let mut below = 0.0;
     for u in 0..n {
         below += term;
         if below >= 0.95 {
-            return (n - 1 - u, u);
+            return Some((n - 1 - u, u));
         }
         term *= (n - u) as f64 / (u + 1) as f64;
     }
-    (0, n - 1)
+    None
 }
 
 /// The target read off the bounds on the paired ratios' median (percent).
