@@ -118,6 +118,17 @@ impl Packed {
     }
 }
 
+/// The pair a mark (field id shifted left once, the low bit set when
+/// correct) of a slot whose value is `confidence` stands for, and its field.
+#[inline(always)]
+fn unmark(confidence: f64, mark: u32) -> (Pair, u32) {
+    let pair = Pair {
+        confidence,
+        correct: mark & 1 == 1,
+    };
+    (pair, mark >> 1)
+}
+
 /// Entries of [`PairLog::front`] at most: 4,096 (64 KiB, made at the
 /// first pair unless [`PairLog::for_pairs`] made a smaller one).
 const FRONT_BITS: u32 = 12;
@@ -230,11 +241,8 @@ impl PairLog {
     #[inline(always)]
     fn get(&self, i: usize) -> (Pair, u32, u32) {
         let (slot, mark) = self.pairs.get(i);
-        let pair = Pair {
-            confidence: self.values[slot as usize],
-            correct: mark & 1 == 1,
-        };
-        (pair, mark >> 1, slot)
+        let (pair, field) = unmark(self.values[slot as usize], mark);
+        (pair, field, slot)
     }
 
     /// The pairs `range` (in input order) with their fields.
@@ -264,11 +272,8 @@ impl PairLog {
         (0..self.pairs.len()).map(move |i| {
             let (slot, mark) = self.pairs.get(i);
             let (confidence, group) = of_slot[slot as usize];
-            let pair = Pair {
-                confidence,
-                correct: mark & 1 == 1,
-            };
-            (pair, mark >> 1, group)
+            let (pair, field) = unmark(confidence, mark);
+            (pair, field, group)
         })
     }
 

@@ -220,7 +220,7 @@ impl<'f> Json<'f> {
 
     /// Whether the parser found this object to hold only numbers in
     /// [0, 1]: a record's last member read by `tail` (the confidences
-    /// beside its fields, SPEC §8.1), whose numbers it has just read. True
+    /// beside its fields, SPEC §8.1), which read each of its numbers. True
     /// only then; false says nothing (such an object parsed any other way).
     pub fn known_unit_numbers(self) -> bool {
         self.node().unit_numbers

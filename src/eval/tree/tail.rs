@@ -15,9 +15,9 @@
 //! correctly rounded division of two exact values, the very f64
 //! serde_json reads (its `float_roundtrip` parse is correctly rounded
 //! too) — or, for three decimals at most, the same value read from
-//! [`THOUSANDTHS`]. Anything else (an exponent, a sign, an escape, a string value,
-//! the member not last) gives `None`, and the record is parsed whole by
-//! serde_json as before. Whether the text before the member is a JSON
+//! [`THOUSANDTHS`]. Anything else (an exponent, a sign, an escape, a
+//! string value, the member not last) gives `None`, and the record is
+//! parsed whole by serde_json as before. Whether the text before the member is a JSON
 //! object with at least one member is for serde_json to say: the caller
 //! parses it closed by a `}`, and falls back on any error, so a `,` that
 //! is not a member separator (inside a string, or deeper than the record)
